@@ -1,0 +1,131 @@
+"""The ``simcycle`` command line.  Thin: heavy imports (numpy, numba) happen inside commands,
+so ``simcycle --help`` stays instant."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+from .errors import ScenarioError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Group(click.Group):
+    """Turns ScenarioError into one clear line and exit status 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ScenarioError as e:
+            click.echo(f"simcycle: error: {e}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False))
+at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
+                      help="Count only the results up to this checkpoint (e.g. start, round9, event2-sf).")
+json_opt = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+model_opt = click.option("--model", "model_file", type=click.Path(dir_okay=False), default=None,
+                         help="Outcome-model TOML file (default: models/davidson-elo-v1.toml).")
+
+
+def _load(scenario, at):
+    from .scenario import check_at, load_scenario
+    mod, scn = load_scenario(scenario)
+    return mod, scn, check_at(mod, scn, at, scenario)
+
+
+def _model(scn, model_file):
+    from .model import load_model
+    return load_model(model_file or getattr(scn, "model_file", None))
+
+
+def _emit_json(obj):
+    import json
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simcycle")
+def main():
+    """Monte Carlo qualification odds for chess cycles: Candidates, Grand Prix, tours.
+
+    \b
+    simcycle standings SCENARIO        the table from the games played
+    simcycle simulate  SCENARIO        odds of every place, qualifying and prize money
+    simcycle odds      SCENARIO        the games still to play, with W/D/L probabilities
+    """
+
+
+@main.command()
+@scenario_arg
+@at_opt
+@json_opt
+def standings(scenario, at, as_json):
+    """The standings from the results played (up to --at), with tiebreak columns."""
+    mod, scn, at = _load(scenario, at)
+    d = mod.standings(scn, at)
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(mod.render_standings(d))
+
+
+@main.command()
+@scenario_arg
+@at_opt
+@json_opt
+@model_opt
+def odds(scenario, at, as_json, model_file):
+    """The games still to play with their win / draw / loss probabilities."""
+    mod, scn, at = _load(scenario, at)
+    d = mod.odds(scn, _model(scn, model_file), at)
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(mod.render_odds(d))
+
+
+@main.command()
+@scenario_arg
+@at_opt
+@click.option("--sims", default=100_000, show_default=True, type=click.IntRange(1, 10**10),
+              help="Number of simulated completions (the minimum, with --target-se).")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
+              help="Random seed; results depend only on --seed and --sims.")
+@model_opt
+@click.option("--target-se", type=click.FloatRange(min=1e-6, max=0.5), default=None,
+              help="Keep simulating until every reported probability's standard error is below this.")
+@click.option("--offsets/--no-offsets", default=False, show_default=True,
+              help="Draw a strength offset per player per simulated event (rating uncertainty).")
+@json_opt
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, as_csv, progress):
+    """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
+    if as_json and as_csv:
+        raise ScenarioError("choose one of --json and --csv", key="--csv")
+    mod, scn, at = _load(scenario, at)
+    model = _model(scn, model_file)
+    plan = mod.compile(scn, model, at, offsets=offsets)
+    from . import driver, report
+    res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
+    d = report.simulation_json(scn, plan, res, at, model, offsets)
+    if as_json:
+        _emit_json(d)
+    elif as_csv:
+        click.echo(report.simulation_csv(d), nl=False)
+    else:
+        click.echo(report.simulation_text(d))
+    if res.interrupted:
+        click.echo(f"simcycle: interrupted after {res.sims} simulations; the figures above "
+                   "cover those", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

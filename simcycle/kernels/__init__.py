@@ -1,0 +1,1 @@
+"""Numba kernels over arrays.  Importing anything here imports numba."""

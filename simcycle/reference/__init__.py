@@ -1,0 +1,1 @@
+"""Slow, plain-Python twins of the kernels, for tests.  No numba here."""

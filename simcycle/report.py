@@ -1,0 +1,76 @@
+"""Results to JSON, CSV and text tables.  The JSON layout is documented in docs/cli.md."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+
+def simulation_json(scn, plan, res, at, model, offsets) -> dict:
+    players = res.players()
+    for p, extra in zip(players, getattr(plan, "player_extra", [{}] * len(players))):
+        p.update(extra)
+    players.sort(key=lambda p: (-p["p_first"], -p["p_qualify"], -p["expected_points"], p["name"]))
+    d = {
+        "scenario": scn.name,
+        "file": scn.file,
+        "at": at or "latest",
+        "sims": res.sims,
+        "seed": res.seed,
+        "model": {"name": model.name, "version": model.version, "file": model.path,
+                  "offsets": bool(offsets)},
+        "qualifying_places": plan.qualifying_places,
+        "currency": getattr(plan, "currency", None),
+        "interrupted": res.interrupted,
+        "players": players,
+    }
+    counters = res.counters()
+    if counters:
+        d["events"] = counters
+    return d
+
+
+def _pct(p: float) -> str:
+    if p == 0.0:
+        return "0"
+    if p == 1.0:
+        return "100"
+    return f"{100 * p:.1f}"
+
+
+def simulation_text(d: dict) -> str:
+    q = d["qualifying_places"]
+    cur = d.get("currency") or ""
+    lines = [f"{d['scenario']}  at {d['at']}  ({d['sims']:,} simulations, seed {d['seed']}, "
+             f"model {d['model']['name']} {d['model']['version']}"
+             f"{', offsets' if d['model']['offsets'] else ''})", ""]
+    nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
+    shown = min(nplace, 8)
+    head = (f"{'player':<26}{'E[pts]':>8}{'1st %':>8}{'±':>5}{'qual %':>8}{'±':>5}"
+            f"{'E[prize] ' + cur:>16}  " + " ".join(f"{'P' + str(k + 1):>5}" for k in range(shown)))
+    lines.append(head)
+    lines.append("-" * len(head))
+    for p in d["players"]:
+        lines.append(
+            f"{p['name'][:25]:<26}{p['expected_points']:8.2f}{_pct(p['p_first']):>8}"
+            f"{100 * p['se_p_first']:5.1f}{_pct(p['p_qualify']):>8}{100 * p['se_p_qualify']:5.1f}"
+            f"{p['expected_prize']:16,.0f}  " + " ".join(f"{_pct(x):>5}" for x in p["p_place"][:shown]))
+    lines.append("")
+    lines.append(f"qualifying places: {q};  ± columns are Monte Carlo standard errors in points of %")
+    for k, v in d.get("events", {}).items():
+        lines.append(f"{k}: {_pct(v['p'])} % (± {100 * v['se']:.2f})")
+    return "\n".join(lines)
+
+
+def simulation_csv(d: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
+    w.writerow(["name", "expected_points", "se_expected_points", "p_first", "se_p_first",
+                "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]
+               + [f"p_place_{k + 1}" for k in range(nplace)])
+    for p in d["players"]:
+        w.writerow([p["name"], p["expected_points"], p["se_expected_points"], p["p_first"],
+                    p["se_p_first"], p["p_qualify"], p["se_p_qualify"], p["expected_prize"],
+                    p["se_expected_prize"]] + p["p_place"])
+    return buf.getvalue()
