@@ -1,0 +1,1 @@
+"""One module per format; see simcycle/scenario.py for the functions each offers."""
