@@ -1,0 +1,189 @@
+"""Candidates 2022 end to end: replay, checkpoints, kernel vs twin, reproducibility."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, SCENARIOS, write
+from simcycle import driver
+from simcycle.formats import roundrobin
+from simcycle.model import load_model
+from simcycle.reference import roundrobin as twin
+from simcycle.scenario import load_scenario
+
+CAND = SCENARIOS / "candidates-2022.toml"
+
+
+@pytest.fixture(scope="module")
+def cand():
+    return load_scenario(CAND)[1]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+def test_final_table_reproduces_seed(cand):
+    d = roundrobin.standings(cand, None)
+    # seed 003, table "Clasificación": Pos., Ptos., SB, Victories
+    expected = [
+        ("Ian Nepomniachtchi", 1, 9.5, 62.0, 5),
+        ("Ding Liren", 2, 8.0, 52.0, 4),
+        ("Teimour Radjabov", 3, 7.5, 52.0, 3),
+        ("Hikaru Nakamura", 4, 7.5, 50.25, 4),
+        ("Fabiano Caruana", 5, 6.5, 46.5, 3),
+        ("Alireza Firouzja", 6, 6.0, 39.5, 2),
+        ("Jan-Krzysztof Duda", 7, 5.5, 38.5, 1),
+        ("Richárd Rapport", 8, 5.5, 37.75, 1),
+    ]
+    got = [(p["name"], p["rank"], p["points"], p["sb"], p["wins"]) for p in d["players"]]
+    assert got == expected
+    assert d["final"] and not any(p["shared"] for p in d["players"])
+    # prizes: seed 003 "Normes": 48,000 / 36,000 / 24,000 + 3,500 a half point; fund 500,000
+    prizes = {p["name"]: p["prize"] for p in d["players"]}
+    assert prizes["Ian Nepomniachtchi"] == 48000 + 19 * 3500
+    assert prizes["Teimour Radjabov"] == 24000 + 15 * 3500
+    assert prizes["Richárd Rapport"] == 11 * 3500
+    assert sum(prizes.values()) == 500000 == d["prize_total"]
+
+
+def test_checkpoints_and_running_scores(cand):
+    assert roundrobin.checkpoints(cand) == ["start"] + [f"round{k}" for k in range(1, 15)]
+    # seed 003, the "Ronda" columns (wins minus losses after each round): after round 13
+    # Nepomniachtchi +5 in 13 games = 9; Nakamura +2 = 7.5; after round 7 Caruana +3 = 5.
+    r13 = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round13")["players"]}
+    assert r13["Ian Nepomniachtchi"] == 9 and r13["Hikaru Nakamura"] == 7.5
+    r7 = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round7")["players"]}
+    assert r7["Fabiano Caruana"] == 5 and r7["Ian Nepomniachtchi"] == 5.5
+    start = roundrobin.standings(cand, "start")
+    assert all(p["points"] == 0 and p["shared"] for p in start["players"])
+
+
+def test_berger_tables_follow_fide():
+    # FIDE Handbook C.05 Annex 1, Berger table for 8 players (1-based, White first)
+    fide = [[(1, 8), (2, 7), (3, 6), (4, 5)], [(8, 5), (6, 4), (7, 3), (1, 2)],
+            [(2, 8), (3, 1), (4, 7), (5, 6)], [(8, 6), (7, 5), (1, 4), (2, 3)],
+            [(3, 8), (4, 2), (5, 1), (6, 7)], [(8, 7), (1, 6), (2, 5), (3, 4)],
+            [(4, 8), (5, 3), (6, 2), (7, 1)]]
+    got = roundrobin.berger_rounds(8, 1)
+    assert [sorted((w + 1, b + 1) for w, b in r) for r in got] == [sorted(r) for r in fide]
+    # 4 players: 1-4 2-3 / 4-3 1-2 / 2-4 3-1
+    assert [sorted((w + 1, b + 1) for w, b in r) for r in roundrobin.berger_rounds(4, 1)] == \
+        [[(1, 4), (2, 3)], [(1, 2), (4, 3)], [(2, 4), (3, 1)]]
+    for n in (4, 6, 7, 8, 10):
+        dbl = roundrobin.berger_rounds(n, 2)
+        m = n + n % 2
+        assert len(dbl) == 2 * (m - 1)
+        games = [g for r in dbl for g in r]
+        assert len(games) == n * (n - 1)       # every ordered pair exactly once
+        assert len(set(games)) == len(games)
+        for r in dbl:
+            ps = [p for g in r for p in g]
+            assert len(ps) == len(set(ps))
+
+
+def _plans(cand, model):
+    yield roundrobin.compile(cand, model, "start")
+    yield roundrobin.compile(cand, model, "round12")
+    yield roundrobin.compile(cand, model, "round9", offsets=True)
+
+
+def test_kernel_equals_python_twin(cand, model):
+    for plan in _plans(cand, model):
+        a = plan.run_batch(7, 1000, 1500)
+        b = twin.tallies(plan, 7, 1000, 1500)
+        for k in ("place", "qualify", "counters"):
+            assert (a[k] == b[k]).all(), k
+        for k in ("points", "points_sq", "prize", "prize_sq"):
+            assert np.allclose(a[k], b[k], rtol=1e-12), k
+
+
+TIE_MODEL_EDIT = {'draw0 = 0.51        # MN rapid fit': 'draw0 = 0.93        # test',
+                  'draw0 = 0.36        # MN proposal table': 'draw0 = 0.93        # test'}
+
+
+def tie_heavy(tmp_path):
+    """4 players, all draws so far, 2 rounds left; play-off games drawn 93 % of the time, so
+    every stage of the cascade (rapid, blitz, sudden-death knock-out) gets exercised."""
+    text = (SCENARIOS / "candidates-2022.toml").read_text()
+    head = text.split("[[players]]")[0]
+    head = head.replace('schedule = "explicit"', 'schedule = "berger"')
+    players = "".join(f'[[players]]\nname = "P{i}"\nrating = {2700 + 10 * i}\n\n' for i in range(4))
+    rounds = ""
+    sched = roundrobin.berger_rounds(4, 2)
+    for r in range(4):
+        games = ", ".join(f'["P{w}", "P{b}", "1/2-1/2"]' for w, b in sched[r])
+        rounds += f"[[rounds]]\nround = {r + 1}\ngames = [{games}]\n\n"
+    scn_path = write(tmp_path, "tie.toml", head + players + rounds)
+    mtext = open(load_model().path).read()
+    for a, b in TIE_MODEL_EDIT.items():
+        assert a in mtext
+        mtext = mtext.replace(a, b)
+    return scn_path, write(tmp_path, "m.toml", mtext)
+
+
+def test_twin_on_tie_heavy_event(tmp_path):
+    scn_path, mpath = tie_heavy(tmp_path)
+    scn = load_scenario(scn_path)[1]
+    plan = roundrobin.compile(scn, load_model(mpath), None)
+    a = plan.run_batch(3, 0, 3000)
+    b = twin.tallies(plan, 3, 0, 3000)
+    assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
+    # the cascade really was exercised: play-offs, second and third stages, lots
+    assert (a["counters"] > 50).all(), a["counters"]
+
+
+def test_strict_order_and_conservation(cand, model):
+    plan = roundrobin.compile(cand, model, "round6")
+    res = driver.run(plan, 20000, 11, progress=False)
+    p = res.tallies["place"]
+    assert (p.sum(axis=1) == res.sims).all() and (p.sum(axis=0) == res.sims).all()
+    assert res.tallies["qualify"].sum() == 2 * res.sims
+    # points at stake: 56 games of 1 point; mean total exactly 56 (every replica sums to 56)
+    assert res.tallies["points"].sum() / 2 == 56 * res.sims
+    # prize money always sums to the fund
+    assert abs(res.tallies["prize"].sum() / res.sims - 500000) < 1e-6
+
+
+def test_result_independent_of_batch_split(cand, model):
+    plan = roundrobin.compile(cand, model, "start")
+    whole = plan.run_batch(5, 0, 4000)
+    parts = [plan.run_batch(5, s, 1000) for s in range(0, 4000, 1000)]
+    assert (whole["place"] == sum(p["place"] for p in parts)).all()
+
+
+def test_nepomniachtchi_certain_after_round13(cand, model):
+    # seed 003: Nepomniachtchi won "con una ronda de ventaya" (with a round to spare)
+    res = driver.run(roundrobin.compile(cand, model, "round13"), 50000, 1, progress=False)
+    i = res.names.index("Ian Nepomniachtchi")
+    assert res.tallies["place"][i, 0] == res.sims and res.tallies["qualify"][i] == res.sims
+
+
+def test_tie_for_first_still_possible_after_round12(cand):
+    # After round 12 Nepomniachtchi has 8.5, Nakamura and Ding 6.5 with two games each left
+    # (seed 003 round columns): 8.5 + 0 = 6.5 + 2, so a tie for first is still possible.
+    d = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round12")["players"]}
+    assert d["Ian Nepomniachtchi"] == 8.5 and d["Hikaru Nakamura"] == 6.5
+    assert d["Hikaru Nakamura"] + 2 >= d["Ian Nepomniachtchi"]
+
+
+def _cli(*args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "simcycle.cli", *args], capture_output=True,
+                          text=True, env=e, cwd=ROOT)
+
+
+def test_same_result_whatever_the_thread_count():
+    outs = []
+    for threads in ("1", "2"):
+        r = _cli("simulate", str(CAND), "--at", "round5", "--sims", "70000", "--seed", "9",
+                 "--json", env={"NUMBA_NUM_THREADS": threads})
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout)["players"])
+    assert outs[0] == outs[1]
