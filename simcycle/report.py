@@ -31,10 +31,15 @@ def simulation_json(scn, plan, res, at, model, offsets) -> dict:
 
 
 def _pct(p: float) -> str:
+    """Percent for tables: exact 0 and 100 only when certain in every simulation."""
     if p == 0.0:
         return "0"
     if p == 1.0:
         return "100"
+    if p < 0.0005:
+        return "<0.1"
+    if p > 0.9995:
+        return ">99.9"
     return f"{100 * p:.1f}"
 
 

@@ -189,7 +189,10 @@ def load(path: Path, raw: dict) -> RoundRobin:
         if not isinstance(r, dict):
             ck.fail("must be a table", where)
         ck.unknown_keys(r, {"round", "date", "games"}, where)
-        rn = ck.get(r, "round", where, int, lo=1, hi=n_rounds)
+        rn = ck.get(r, "round", where, int)
+        if not 1 <= rn <= n_rounds:
+            ck.fail(f"no such round: {n} players over {cycles} cycle(s) play {n_rounds} rounds",
+                    f"{where}.round", rn)
         if rn in entered:
             ck.fail("round entered twice", f"{where}.round", rn)
         glist = ck.get(r, "games", where, list, default=[])

@@ -1,0 +1,123 @@
+"""The command line: --help is cheap, JSON keys are stable, bad input exits 2 with a message."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT, SCENARIOS, write
+from simcycle.cli import main
+
+CAND = str(SCENARIOS / "candidates-2022.toml")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_help_does_not_import_numba():
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom simcycle.cli import main\n"
+            "for a in ([], ['simulate'], ['standings'], ['odds']):\n"
+            "    r = CliRunner().invoke(main, a + ['--help'])\n"
+            "    assert r.exit_code == 0, r.output\n"
+            "print('numba' in sys.modules, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_standings_json_keys():
+    d = json.loads(run("standings", CAND, "--json").output)
+    assert {"scenario", "at", "players"} <= set(d)
+    for p in d["players"]:
+        assert {"name", "rank", "points", "sb", "wins", "prize"} <= set(p)
+
+
+def test_simulate_json_keys_and_sums():
+    r = run("simulate", CAND, "--at", "round10", "--sims", "20000", "--seed", "3", "--json")
+    d = json.loads(r.output)
+    assert {"scenario", "at", "sims", "seed", "players"} <= set(d)
+    assert d["sims"] == 20000 and d["seed"] == 3 and d["at"] == "round10"
+    keys = {"name", "p_first", "p_qualify", "se_p_qualify", "expected_points", "expected_prize",
+            "p_place"}
+    for p in d["players"]:
+        assert keys <= set(p)
+        assert abs(sum(p["p_place"]) - 1) < 1e-9
+    assert abs(sum(p["p_qualify"] for p in d["players"]) - 2) < 1e-9
+    assert abs(sum(p["p_first"] for p in d["players"]) - 1) < 1e-9
+
+
+def test_simulate_csv_and_text():
+    r = run("simulate", CAND, "--at", "round13", "--sims", "2000", "--csv")
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("name,expected_points") and len(lines) == 9
+    t = run("simulate", CAND, "--at", "round13", "--sims", "2000").output
+    assert "Ian Nepomniachtchi" in t and "qualifying places: 2" in t
+
+
+def test_target_se_runs_until_precise():
+    d = json.loads(run("simulate", CAND, "--at", "round12", "--sims", "1000",
+                       "--target-se", "0.002", "--json").output)
+    worst = max(max(p["se_p_qualify"], p["se_p_first"]) for p in d["players"])
+    assert worst < 0.002
+    # p(1-p)/n < 0.002^2 needs n > 0.25/4e-6 = 62,500 at p = 1/2: the run went past --sims
+    assert d["sims"] > 1000
+
+
+def test_odds_json():
+    d = json.loads(run("odds", CAND, "--at", "round13", "--json").output)
+    assert len(d["games"]) == 4 and {g["round"] for g in d["games"]} == {14}
+    for g in d["games"]:
+        assert {"round", "white", "black", "p_white", "p_draw", "p_black"} <= set(g)
+        assert abs(g["p_white"] + g["p_draw"] + g["p_black"] - 1) < 1e-12
+    assert run("odds", CAND, "--json").output.count('"round"') == 0  # all played
+
+
+BAD = [
+    # (edit to the real scenario, words the message must contain)
+    (('"Ding Liren", "Ian Nepomniachtchi", "0-1"', '"Ding Liren", "Magnus Carlsen", "0-1"'),
+     ["rounds[0].games[1]", "unknown player", "Magnus Carlsen"]),
+    (('"Ding Liren", "Ian Nepomniachtchi", "0-1"', '"Ding Liren", "Ian Nepomniachtchi", "2-0"'),
+     ["rounds[0].games[1]", "result", "2-0"]),
+    (("round = 2\n", "round = 1\n"), ["rounds[1].round", "entered twice"]),
+    (('"Ding Liren", "Ian Nepomniachtchi", "0-1"', '"Ding Liren", "Jan-Krzysztof Duda", "0-1"'),
+     ["rounds[0]", "plays twice in round 1"]),
+    (("rating = 2806", 'rating = "high"'), ["players[1].rating", "number"]),
+    (('format = "round-robin"', 'format = "swiss-ish"'), ["scenario.format", "swiss-ish"]),
+    (("cycles = 2 ", "cycles = 1 "), ["rounds[7].round", "play 7 rounds"]),
+    (('order = ["sonneborn-berger"', 'order = ["buchholz"'), ["tiebreak.order[0]", "buchholz"]),
+    (("[prizes]", "[prizes]\nbonus = 3"), ["prizes.bonus", "unknown key"]),
+]
+
+
+@pytest.mark.parametrize("edit,words", BAD)
+def test_bad_input_exits_2_with_a_clear_message(tmp_path, edit, words):
+    text = open(CAND, encoding="utf-8").read()
+    assert edit[0] in text
+    p = write(tmp_path, "bad.toml", text.replace(edit[0], edit[1], 1))
+    for cmd in ("standings", "simulate"):
+        r = subprocess.run([sys.executable, "-m", "simcycle.cli", cmd, str(p), "--sims", "10"]
+                           if cmd == "simulate" else
+                           [sys.executable, "-m", "simcycle.cli", cmd, str(p)],
+                           capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 2
+        assert "Traceback" not in r.stderr
+        assert str(p) in r.stderr
+        for w in words:
+            assert w in r.stderr, (w, r.stderr)
+
+
+def test_berger_schedule_refuses_a_game_not_in_it(tmp_path):
+    text = open(CAND, encoding="utf-8").read().replace('schedule = "explicit"', 'schedule = "berger"')
+    p = write(tmp_path, "b.toml", text)
+    r = CliRunner().invoke(main, ["standings", str(p)])
+    assert r.exit_code == 2 and "not in the Berger schedule" in r.output
+
+
+def test_missing_file_and_unknown_checkpoint():
+    r = CliRunner().invoke(main, ["standings", "nope.toml"])
+    assert r.exit_code == 2 and "nope.toml" in r.output and "no such scenario file" in r.output
+    r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round15"])
+    assert r.exit_code == 2 and "--at" in r.output and "round15" in r.output
