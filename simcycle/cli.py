@@ -57,6 +57,7 @@ def main():
     simcycle standings SCENARIO        the table from the games played
     simcycle simulate  SCENARIO        odds of every place, qualifying and prize money
     simcycle odds      SCENARIO        the games still to play, with W/D/L probabilities
+    simcycle swing     SCENARIO        what each game of the next round swings
     """
 
 
@@ -125,6 +126,31 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, 
         click.echo(f"simcycle: interrupted after {res.sims} simulations; the figures above "
                    "cover those", err=True)
         sys.exit(130)
+
+
+@main.command()
+@scenario_arg
+@at_opt
+@click.option("--round", "round_no", type=int, default=None,
+              help="The round to examine (default: the next round still to play).")
+@click.option("--sims", default=100_000, show_default=True, type=click.IntRange(1000, 10**9),
+              help="Simulations per result of each game.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1))
+@model_opt
+@click.option("--offsets/--no-offsets", default=False, show_default=True)
+@json_opt
+def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
+    """What each game of the next round swings: P(1st) and P(qualify) for every result."""
+    mod, scn, at = _load(scenario, at)
+    if not hasattr(mod, "swing"):
+        raise ScenarioError("swing tables are available for round robins only so far",
+                            file=scenario, key="scenario.format")
+    d = mod.swing(scn, _model(scn, model_file), at, sims=sims, seed=seed, offsets=offsets,
+                  round_no=round_no)
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(mod.render_swing(d))
 
 
 if __name__ == "__main__":  # pragma: no cover

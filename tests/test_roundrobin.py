@@ -187,3 +187,22 @@ def test_same_result_whatever_the_thread_count():
         assert r.returncode == 0, r.stderr
         outs.append(json.loads(r.stdout)["players"])
     assert outs[0] == outs[1]
+
+
+def test_swing_is_consistent_with_total_probability(cand, model):
+    from simcycle.formats.roundrobin import swing
+    n = 60000
+    d = swing(cand, model, "round9", sims=n, seed=4)
+    assert d["round"] == 10 and len(d["games"]) == 4
+    now = {p["name"]: p for p in d["now"]}
+    for g in d["games"]:
+        w = {"1-0": g["p_white"], "1/2-1/2": g["p_draw"], "0-1": g["p_black"]}
+        for p in g["players"]:
+            mix = sum(w[k] * p["p_first"][k] for k in w)
+            p0 = now[p["name"]]["p_first"]
+            se = (p0 * (1 - p0) / n) ** 0.5
+            assert abs(mix - p0) < 5 * se + 1e-9, (g["white"], p["name"], mix, p0)
+        by = {p["name"]: p for p in g["players"]}
+        white = by[g["white"]]["p_first"]
+        # a player's chance of first can only rise with his own result in this game
+        assert white["1-0"] >= white["1/2-1/2"] >= white["0-1"]

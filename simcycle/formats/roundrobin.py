@@ -271,11 +271,20 @@ def _last_round(scn, at) -> int:
     return 0 if at == "start" else int(at[len("round"):])
 
 
-def split_games(scn: RoundRobin, at):
-    """(played, remaining) at checkpoint ``at`` (None: every result in the file)."""
+def split_games(scn: RoundRobin, at, fixed=None):
+    """(played, remaining) at checkpoint ``at`` (None: every result in the file).
+
+    ``fixed`` maps (round, white, black) to a result code assumed for a game still to play
+    (what-if analysis: ``swing``)."""
     last = _last_round(scn, at)
-    played = [g for g in scn.games if g.result >= 0 and g.round <= last]
-    remaining = [g for g in scn.games if not (g.result >= 0 and g.round <= last)]
+    played, remaining = [], []
+    for g in scn.games:
+        if g.result >= 0 and g.round <= last:
+            played.append(g)
+        elif fixed and (g.round, g.white, g.black) in fixed:
+            played.append(Game(g.round, g.white, g.black, fixed[(g.round, g.white, g.black)]))
+        else:
+            remaining.append(g)
     return played, remaining
 
 
@@ -455,7 +464,7 @@ class RoundRobinPlan:
 
     counter_names = COUNTER_NAMES
 
-    def __init__(self, scn: RoundRobin, model, at, offsets: bool = False):
+    def __init__(self, scn: RoundRobin, model, at, offsets: bool = False, fixed=None):
         import numpy as np
 
         n = len(scn.players)
@@ -465,7 +474,7 @@ class RoundRobinPlan:
         self.qualifying_places = scn.qualifying_places
         self.currency = scn.currency
         self.offsets = bool(offsets)
-        played, remaining = split_games(scn, at)
+        played, remaining = split_games(scn, at, fixed)
         pts, wins, res = tally(n, played)
         self.base_pts = np.array(pts, np.int64)
         self.base_wins = np.array(wins, np.int64)
@@ -516,5 +525,73 @@ class RoundRobinPlan:
                 "counters": counters.sum(0)}
 
 
-def compile(scn: RoundRobin, model, at, offsets: bool = False) -> RoundRobinPlan:
-    return RoundRobinPlan(scn, model, at, offsets)
+def compile(scn: RoundRobin, model, at, offsets: bool = False, fixed=None) -> RoundRobinPlan:
+    return RoundRobinPlan(scn, model, at, offsets, fixed)
+
+
+# -- swing -----------------------------------------------------------------------------------------
+def swing(scn: RoundRobin, model, at, *, sims: int, seed: int, offsets: bool = False,
+          round_no: int | None = None) -> dict:
+    """What each game of the next round (or of ``round_no``) swings.
+
+    For every game and each of its three results, the rest of the event is simulated with
+    that result assumed, on common random numbers (same seed, same replicas), so that the
+    differences between the three columns carry little Monte Carlo noise.
+    """
+    from .. import driver
+
+    _, remaining = split_games(scn, at)
+    if not remaining:
+        raise ScenarioError("nothing left to play at this checkpoint", file=scn.file, key="--at",
+                            value=at or "latest")
+    rn = round_no if round_no is not None else min(g.round for g in remaining)
+    games = [g for g in remaining if g.round == rn]
+    if not games:
+        raise ScenarioError("no game of that round is still to play", file=scn.file,
+                            key="--round", value=rn)
+    names = [p.name for p in scn.players]
+    base = driver.run(compile(scn, model, at, offsets), sims, seed, progress=False)
+    out_games = []
+    for g, (pw, pd, pb) in zip(games, game_probabilities(scn, model, games)):
+        cols = []
+        for code, label, p in ((0, "1-0", pw), (1, "1/2-1/2", pd), (2, "0-1", pb)):
+            res = driver.run(compile(scn, model, at, offsets, {(g.round, g.white, g.black): code}),
+                             sims, seed, progress=False)
+            cols.append((label, p, res))
+        players = []
+        for i in range(len(names)):
+            pf = [c[2].tallies["place"][i, 0] / c[2].sims for c in cols]
+            pq = [c[2].tallies["qualify"][i] / c[2].sims for c in cols]
+            players.append({"name": names[i], "p_first": dict(zip(("1-0", "1/2-1/2", "0-1"), pf)),
+                            "p_qualify": dict(zip(("1-0", "1/2-1/2", "0-1"), pq)),
+                            "swing_first": max(pf) - min(pf), "swing_qualify": max(pq) - min(pq)})
+        players.sort(key=lambda x: -(x["swing_first"] + x["swing_qualify"]))
+        out_games.append({"round": g.round, "white": names[g.white], "black": names[g.black],
+                          "p_white": pw, "p_draw": pd, "p_black": pb,
+                          "players": players})
+    out_games.sort(key=lambda x: -(x["players"][0]["swing_first"] + x["players"][0]["swing_qualify"]))
+    bq = base.tallies["qualify"] / base.sims
+    bf = base.tallies["place"][:, 0] / base.sims
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": rn,
+            "sims": sims, "seed": seed, "qualifying_places": scn.qualifying_places,
+            "now": [{"name": names[i], "p_first": float(bf[i]), "p_qualify": float(bq[i])}
+                    for i in range(len(names))],
+            "games": out_games}
+
+
+def render_swing(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: what round {d['round']} swings "
+             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    for g in d["games"]:
+        lines.append(f"{g['white']} - {g['black']}   1-0 {100 * g['p_white']:.0f} %  "
+                     f"draw {100 * g['p_draw']:.0f} %  0-1 {100 * g['p_black']:.0f} %")
+        lines.append(f"  {'player':<24}{'P(1st) if 1-0 / = / 0-1':>30}"
+                     f"{'P(qualify) if 1-0 / = / 0-1':>34}")
+        for p in g["players"]:
+            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+                continue
+            f = " / ".join(f"{100 * p['p_first'][k]:5.1f}" for k in ("1-0", "1/2-1/2", "0-1"))
+            q = " / ".join(f"{100 * p['p_qualify'][k]:5.1f}" for k in ("1-0", "1/2-1/2", "0-1"))
+            lines.append(f"  {p['name'][:23]:<24}{f:>30}{q:>34}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
