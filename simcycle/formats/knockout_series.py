@@ -397,7 +397,7 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
                     f"{mw}.decided_by", decided)
 
         # what the entry says, from the first-listed player's side
-        res_winner, res_step = None, -1
+        res_winner, res_step = None, None
         fixed = list(cls)
         if tbs:
             if len(cls) != n_cls:
@@ -451,9 +451,9 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
         if decided is not None:
             s = (0 if decided == "classical" else UNKNOWN_TB_STEP if decided == "tiebreaks"
                  else step_names.index(decided))
-            if res_step >= 0 and not (res_step == s or (s == UNKNOWN_TB_STEP and res_step > 0)):
+            if res_step is not None and not (res_step == s or (s == UNKNOWN_TB_STEP and res_step > 0)):
                 ck.fail("decided_by disagrees with the games or score", f"{mw}.decided_by", decided)
-            if res_step < 0:
+            if res_step is None:
                 if len(cls) == n_cls:
                     w0, _, _ = _replay(steps[:1], cls)
                     if s == 0 and w0 is None:
@@ -470,7 +470,7 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
             if res_winner is not None and res_winner != w:
                 ck.fail("the winner disagrees with the games or score", f"{mw}.winner",
                         players[winner].name)
-            if res_winner is None and res_step < 0:
+            if res_winner is None and res_step is None:
                 ck.fail("the winner needs how the match was decided (decided_by, score or games)",
                         f"{mw}.decided_by")
             res_winner = w
@@ -706,10 +706,10 @@ def standings(scn: KnockoutSeries, at) -> dict:
     groups = rank_series(scn, rows, log, counting)
     order = [p for g in groups for p in g]
     shares = overall_shares(scn, rows, order) if complete else {}
-    qual_left = scn.qualifying_places
     out = []
     rank = 1
-    wildcard_named = False
+    left = scn.qualifying_places
+    wildcard = False
     for g in groups:
         for p in g:
             pl = scn.players[p]
@@ -717,38 +717,21 @@ def standings(scn: KnockoutSeries, at) -> dict:
             status = None
             if pl.qualified_elsewhere:
                 status = "qualified elsewhere"
-            elif complete and qual_left > 0:
-                status = "qualifies" if len(g) <= qual_left or True else None
+            elif complete and left > 0:
+                status = "qualifies"
+                left -= 1
+            elif complete and not wildcard:
+                status = "wildcard claimant"
+                wildcard = True
+            if status in ("qualifies", "wildcard claimant") and len(g) > 1:
+                status += " (level on every criterion: lots)"
             out.append({
                 "name": pl.name, "rank": rank, "points": rw["points"],
                 "events_won": rw["won"], "second_places": rw["second"],
                 "classical_points": rw["cls"] / 2, "prize": rw["prize"] + shares.get(p, 0.0),
                 "events": rw["events"], "status": status,
             })
-        # qualification by strict order; ties on every criterion would go to lots (flagged)
-        for p in g:
-            if not scn.players[p].qualified_elsewhere and complete:
-                if qual_left > 0:
-                    qual_left -= 1
-                    if len(g) > 1 and qual_left < 0:
-                        pass
-                elif not wildcard_named:
-                    wildcard_named = True
-                    for d in out:
-                        if d["name"] == scn.players[p].name:
-                            d["status"] = "wildcard claimant"
-                if qual_left >= 0 and scn.players[p].qualified_elsewhere is False:
-                    pass
         rank += len(g)
-    if complete:
-        # status "qualifies" only for those actually within the places
-        left = scn.qualifying_places
-        for d in out:
-            if d["status"] == "qualifies":
-                if left > 0:
-                    left -= 1
-                else:
-                    d["status"] = None
     return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "complete": complete,
             "currency": scn.currency,
             "events": [ev.name for ev in scn.events], "players": out,

@@ -1,0 +1,371 @@
+"""Numba code over arrays: series of knock-out events (brackets of ``match_nb`` matches), the
+points race, the series tiebreaks, qualification and prize money, replica-parallel with
+streaming tallies.
+
+Units: GP points whole, classical points in half points, money as floats.  The plain-Python
+twin is ``simcycle.reference.knockout``; both draw the same numbers in the same order:
+for each event in turn, the strength offsets of its players (bracket order, class-minor, only
+with offsets on), then its undecided matches in playing order (round by round, slot by slot),
+each drawing first the lot for White in game 1 (unless the colours are known) and then the
+match's own draws (``games_nb.match_nb`` order); after the last event, lots in the series
+tiebreaks, top group first.
+
+With offsets off a game's probabilities depend only on (control, White, Black), so they are
+read from a table filled once by ``threshold_table_nb`` (the same arithmetic as ``game_nb``);
+``tmatch_nb`` is ``match_nb`` over that table and draws the same numbers.
+"""
+
+import numpy as np
+from numba import prange
+
+from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, STEP_ARMAGEDDON, STEP_GAMES,
+                     STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
+from .config import CHUNK, jit, pjit
+from .games_nb import match_nb, shuffle_nb, wdl_nb
+from .rng_nb import normal_nb, replica_state_nb, u01_nb
+
+# series tiebreak codes (formats/knockout_series.py SERIES_CRITERIA)
+SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
+
+
+@jit
+def threshold_table_nb(params, rt):
+    """thr[ci, w, b] = (P white wins, P white wins + P draw) for every control row and pair."""
+    nc = params.shape[0]
+    n = rt.shape[0]
+    thr = np.zeros((nc, n, n, 2))
+    for ci in range(nc):
+        cls = np.int64(params[ci, 4])
+        for w in range(n):
+            for b in range(n):
+                pw, pd = wdl_nb(params, ci, rt[w, cls], rt[b, cls], False)
+                thr[ci, w, b, 0] = pw
+                thr[ci, w, b, 1] = pw + pd
+    return thr
+
+
+@jit
+def tgame_nb(thr, ci, white, black, st):
+    u = u01_nb(st)
+    if u < thr[ci, white, black, 0]:
+        return WHITE_WINS
+    if u < thr[ci, white, black, 1]:
+        return DRAW
+    return BLACK_WINS
+
+
+@jit
+def tmatch_nb(thr, a, b, steps, fixed, st, out):
+    """``match_nb`` with the game probabilities read from ``thr`` (same draws, same order)."""
+    for i in range(6):
+        out[i] = 0
+    g = 0
+    diff = 0
+    nf = fixed.shape[0]
+    for s in range(steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        if s > 0 and diff != 0:
+            break
+        out[1] = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                known = fixed[g] if g < nf else UNPLAYED
+                if known != UNPLAYED:
+                    ra = known
+                elif j % 2 == 0:
+                    ra = tgame_nb(thr, ci, a, b, st)
+                else:
+                    ra = 2 - tgame_nb(thr, ci, b, a, st)
+                g += 1
+                if ra == 0:
+                    diff += 2
+                    if s == 0:
+                        out[2] += 2
+                        out[4] += 1
+                elif ra == 2:
+                    diff -= 2
+                    if s == 0:
+                        out[3] += 2
+                        out[5] += 1
+                elif s == 0:
+                    out[2] += 1
+                    out[3] += 1
+        elif kind == STEP_ARMAGEDDON:
+            if u01_nb(st) < 0.5:
+                w, bl = a, b
+            else:
+                w, bl = b, a
+            r = tgame_nb(thr, ci, w, bl, st)
+            win = w if r == WHITE_WINS else bl
+            diff = 1 if win == a else -1
+            g += 1
+        elif kind == STEP_SUDDEN_DEATH:
+            if u01_nb(st) < 0.5:
+                w, bl = a, b
+            else:
+                w, bl = b, a
+            win = -1
+            for _ in range(MAX_SUDDEN_DEATH):
+                r = tgame_nb(thr, ci, w, bl, st)
+                if r == WHITE_WINS:
+                    win = w
+                    break
+                if r == BLACK_WINS:
+                    win = bl
+                    break
+                t = w
+                w = bl
+                bl = t
+            if win < 0:
+                win = a if u01_nb(st) < 0.5 else b
+            diff = 1 if win == a else -1
+        else:  # STEP_LOTS
+            diff = 1 if u01_nb(st) < 0.5 else -1
+    if diff == 0:
+        out[1] = steps.shape[0]
+        diff = 1 if u01_nb(st) < 0.5 else -1
+    out[0] = 0 if diff > 0 else 1
+
+
+@jit
+def event_nb(e, params, rt, rt0, thr, offsets, offset_sd, steps, ev_size, pos, kstat, kwin,
+             kstep, kcls, kwhite, kfixed, place_pts, place_prize, bonus, plan_index,
+             pts, won, second, cls, prize, la, lb, lca, lcb, nm, alive, fx, out6, st):
+    """Play (or replay the known results of) event e; returns the new match-log length."""
+    size = ev_size[e]
+    if offsets:
+        for k in range(size):
+            p = pos[e, k]
+            for c in range(3):
+                rt[p, c] = rt0[p, c] + normal_nb(st) * offset_sd[c]
+    for k in range(size):
+        alive[k] = pos[e, k]
+    n_rounds = 0
+    while (1 << n_rounds) < size:
+        n_rounds += 1
+    m = size
+    flat = 0
+    G = fx.shape[0]
+    for rd in range(n_rounds):
+        half = m // 2
+        for j in range(half):
+            up = alive[2 * j]
+            lo = alive[2 * j + 1]
+            f = flat + j
+            if kstat[e, f] == 1:
+                wside = kwin[e, f]
+                step = kstep[e, f]
+                cu = kcls[e, f, 0]
+                cl = kcls[e, f, 1]
+            else:
+                wh = kwhite[e, f]
+                if wh < 0:
+                    wh = 0 if u01_nb(st) < 0.5 else 1
+                if wh == 0:
+                    a = up
+                    b = lo
+                else:
+                    a = lo
+                    b = up
+                for g in range(G):
+                    v = kfixed[e, f, g]
+                    fx[g] = v if (v < 0 or wh == 0) else 2 - v
+                if offsets:
+                    match_nb(params, rt, True, a, b, steps, fx, st, out6)
+                else:
+                    tmatch_nb(thr, a, b, steps, fx, st, out6)
+                step = out6[1]
+                if wh == 0:
+                    wside = out6[0]
+                    cu = out6[2]
+                    cl = out6[3]
+                else:
+                    wside = 1 - out6[0]
+                    cu = out6[3]
+                    cl = out6[2]
+            if wside == 0:
+                w = up
+                l = lo
+            else:
+                w = lo
+                l = up
+            la[nm] = up
+            lb[nm] = lo
+            lca[nm] = cu
+            lcb[nm] = cl
+            nm += 1
+            iu = plan_index[up]
+            il = plan_index[lo]
+            if iu >= 0:
+                cls[iu] += cu
+            if il >= 0:
+                cls[il] += cl
+            iw = plan_index[w]
+            if step == 0 and iw >= 0:
+                pts[iw] += bonus
+            ix = plan_index[l]
+            back = n_rounds - rd
+            if ix >= 0:
+                pts[ix] += place_pts[back]
+                prize[ix] += place_prize[back]
+                if back == 1:
+                    second[ix] += 1
+            alive[j] = w
+        flat += half
+        m = half
+    ic = plan_index[alive[0]]
+    if ic >= 0:
+        pts[ic] += place_pts[0]
+        prize[ic] += place_prize[0]
+        won[ic] += 1
+    return nm
+
+
+@jit
+def _sort_desc(order, k, e, val):
+    """Stable insertion sort of order[k:e] by val, descending."""
+    for i in range(k + 1, e):
+        x = order[i]
+        j = i - 1
+        while j >= k and val[order[j]] < val[x]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+
+
+@jit
+def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
+                   order, brk, val, work, ingrp, st):
+    """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
+    group (head-to-head once among all level on the criteria before it), lots last."""
+    for i in range(n):
+        order[i] = i
+    _sort_desc(order, 0, n, pts)
+    brk[0] = 1
+    for i in range(1, n):
+        brk[i] = 1 if pts[order[i]] != pts[order[i - 1]] else 0
+    for c in range(criteria.shape[0]):
+        crit = criteria[c]
+        k = 0
+        while k < n:
+            e = k + 1
+            while e < n and brk[e] == 0:
+                e += 1
+            if e - k > 1:
+                if crit == SER_LOTS:
+                    for i in range(k, e):
+                        work[i - k] = order[i]
+                    shuffle_nb(work, e - k, st)
+                    for i in range(k, e):
+                        order[i] = work[i - k]
+                        brk[i] = 1
+                else:
+                    for i in range(k, e):
+                        p = order[i]
+                        if crit == SER_EVENTS_WON:
+                            val[p] = won[p]
+                        elif crit == SER_SECOND:
+                            val[p] = second[p]
+                        elif crit == SER_CLASSICAL:
+                            val[p] = cls[p]
+                        else:
+                            val[p] = 0
+                            ingrp[p] = 1
+                    if crit == SER_H2H:
+                        for t in range(nm):
+                            pa = plan_index[la[t]]
+                            pb = plan_index[lb[t]]
+                            if pa >= 0 and pb >= 0 and ingrp[pa] == 1 and ingrp[pb] == 1:
+                                val[pa] += lca[t]
+                                val[pb] += lcb[t]
+                        for i in range(k, e):
+                            ingrp[order[i]] = 0
+                    _sort_desc(order, k, e, val)
+                    for i in range(k + 1, e):
+                        if val[order[i]] != val[order[i - 1]]:
+                            brk[i] = 1
+            k = e
+
+
+@pjit
+def simulate_series_nb(seed, first, nrep, params, rt0, thr, offsets, offset_sd, steps, ev_size,
+                       pos, kstat, kwin, kstep, kcls, kwhite, kfixed, place_pts, place_prize,
+                       bonus, overall, criteria, plan_index, qual_else, n_qual, n_matches,
+                       place_out, qual_out, wild_out, pts_out, pts2_out, prize_out, prize2_out):
+    """Replicas first .. first+nrep-1 of the series; tallies summed into row c of the outputs
+    for chunk c.  Field players (every player of any event) are indexed as in rt0; plan players
+    (those who count in the standings) through plan_index (-1 = does not count)."""
+    n = qual_else.shape[0]
+    F = rt0.shape[0]
+    n_ev = pos.shape[0]
+    S = pos.shape[1]
+    G = kfixed.shape[2]
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        st = np.empty(1, np.uint64)
+        rt = rt0.copy()
+        alive = np.empty(S, np.int64)
+        fx = np.empty(G, np.int64)
+        out6 = np.empty(6, np.int64)
+        pts = np.empty(n, np.int64)
+        won = np.empty(n, np.int64)
+        second = np.empty(n, np.int64)
+        cls = np.empty(n, np.int64)
+        prize = np.empty(n, np.float64)
+        la = np.empty(max(n_matches, 1), np.int64)
+        lb = np.empty(max(n_matches, 1), np.int64)
+        lca = np.empty(max(n_matches, 1), np.int64)
+        lcb = np.empty(max(n_matches, 1), np.int64)
+        order = np.empty(n, np.int64)
+        brk = np.empty(n, np.int64)
+        val = np.empty(n, np.int64)
+        work = np.empty(n, np.int64)
+        ingrp = np.zeros(n, np.int64)
+        for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
+            st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+            for i in range(n):
+                pts[i] = 0
+                won[i] = 0
+                second[i] = 0
+                cls[i] = 0
+                prize[i] = 0.0
+            nm = 0
+            for e in range(n_ev):
+                nm = event_nb(e, params, rt, rt0, thr, offsets, offset_sd, steps, ev_size, pos,
+                              kstat, kwin, kstep, kcls, kwhite, kfixed, place_pts, place_prize,
+                              bonus, plan_index, pts, won, second, cls, prize, la, lb, lca, lcb,
+                              nm, alive, fx, out6, st)
+            rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
+                           order, brk, val, work, ingrp, st)
+            # overall prizes: players level on GP points share the prizes of their places
+            k = 0
+            while k < n:
+                e2 = k + 1
+                while e2 < n and pts[order[e2]] == pts[order[k]]:
+                    e2 += 1
+                s = 0.0
+                for i in range(k, e2):
+                    s += overall[i]
+                s /= e2 - k
+                for i in range(k, e2):
+                    prize[order[i]] += s
+                k = e2
+            q = 0
+            wild_done = False
+            for p in range(n):
+                i = order[p]
+                place_out[c, i, p] += 1
+                if qual_else[i] == 0:
+                    if q < n_qual:
+                        qual_out[c, i] += 1
+                        q += 1
+                    elif not wild_done:
+                        wild_out[c, i] += 1
+                        wild_done = True
+                x = np.float64(pts[i])
+                pts_out[c, i] += x
+                pts2_out[c, i] += x * x
+                z = prize[i]
+                prize_out[c, i] += z
+                prize2_out[c, i] += z * z
