@@ -58,6 +58,7 @@ def main():
     simcycle simulate  SCENARIO        odds of every place, qualifying and prize money
     simcycle odds      SCENARIO        the games still to play, with W/D/L probabilities
     simcycle swing     SCENARIO        what each game of the next round swings
+    simcycle whocan    SCENARIO        who can still win or qualify, exactly, with a path
     """
 
 
@@ -151,6 +152,23 @@ def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
         _emit_json(d)
     else:
         click.echo(mod.render_swing(d))
+
+
+@main.command()
+@scenario_arg
+@at_opt
+@json_opt
+def whocan(scenario, at, as_json):
+    """Who can still finish first or qualify: clinched / alive / eliminated, exactly, with a path."""
+    mod, scn, at = _load(scenario, at)
+    if not hasattr(mod, "whocan"):
+        raise ScenarioError("whocan is available for round robins only so far",
+                            file=scenario, key="scenario.format")
+    d = mod.whocan(scn, at)
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(mod.render_whocan(d))
 
 
 if __name__ == "__main__":  # pragma: no cover

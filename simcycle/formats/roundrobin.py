@@ -595,3 +595,44 @@ def render_swing(d: dict) -> str:
             lines.append(f"  {p['name'][:23]:<24}{f:>30}{q:>34}")
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+# -- who can still ----------------------------------------------------------------------------------
+def whocan(scn: RoundRobin, at) -> dict:
+    from ..whocan import analyse
+
+    n = len(scn.players)
+    played, remaining = split_games(scn, at)
+    pts, _, _ = tally(n, played)
+    names = [p.name for p in scn.players]
+    rem = [(g.round, g.white, g.black) for g in remaining]
+    first = analyse(names, pts, rem, 1)
+    targets = {"first": first}
+    if scn.qualifying_places > 1:
+        targets["qualify"] = analyse(names, pts, rem, scn.qualifying_places)
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+            "games_left": len(remaining), "qualifying_places": scn.qualifying_places,
+            "points": {names[i]: pts[i] / 2 for i in range(n)}, "targets": targets}
+
+
+def render_whocan(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left", ""]
+    for target, rows in d["targets"].items():
+        title = "first place" if target == "first" else f"a qualifying place (top {d['qualifying_places']})"
+        lines.append(f"Who can still take {title}:")
+        for r in sorted(rows, key=lambda r: ("clinched", "alive", "eliminated").index(r["status"])):
+            pts = _fmt_pts(d["points"][r["name"]])
+            if r["status"] == "alive":
+                how = "outright" if r["via"] == "outright" else "only level on points (tiebreaks decide)"
+                worst = ("; cannot be passed on points, at worst tiebreaks"
+                         if r["at_worst"] == "tiebreak" else "")
+                lines.append(f"  alive       {r['name']:<24}{pts:>5}  {how}{worst}")
+                shown = [g for g in r["path"]]
+                if shown and len(shown) <= 12:
+                    lines.append("              e.g. " + "; ".join(
+                        f"r{g['round']} {g['white']} {g['result']} {g['black']}"
+                        for g in shown))
+            else:
+                lines.append(f"  {r['status']:<11} {r['name']:<24}{pts:>5}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
