@@ -1,0 +1,473 @@
+"""Exact odds of a round-robin event by enumeration, to check the Monte Carlo kernel.
+
+Plain Python.  ``exact_round_robin`` enumerates every outcome (1-0, draw, 0-1) of the games
+still to play, 3^m leaves, and for each leaf computes exactly the distribution of the final
+ranking under the rules the kernel (``kernels.roundrobin_nb.rank_nb`` / ``playoff_nb``)
+applies:
+
+* points first (half points, exact integers);
+* if the scenario has a play-off for first (``playoff_places >= 1``) and several players are
+  level on points at the top, the play-off cascade decides first place; the probability
+  that each tied player wins it is computed exactly from the outcome model (see
+  ``_Playoffs``), and the players who lose it are ordered among themselves by the criteria;
+* every other group level on points is ordered by the scenario's criteria in order
+  (Sonneborn-Berger, wins, head-to-head among the group still level, ...); a group still
+  level when ``lots`` is reached (lots close the list, as in the kernel) takes its places in
+  a uniformly random order, so each of its players gets each of its places with probability
+  1/size.
+
+Rating offsets (``--offsets``) are not covered: the games are independent only without them.
+See ``docs/exact.md`` for the formulas and limits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+from .enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
+                    PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_CRITERIA, TB_HEAD_TO_HEAD,
+                    TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
+from .errors import ScenarioError
+
+# A round-robin play-off among more players than this is refused (its score-vector
+# recursion grows too large for plain Python); 8 covers the Candidates.
+MAX_PLAYOFF_ROUND_ROBIN = 8
+
+
+class _Playoffs:
+    """Exact win probabilities of the first-place play-off cascade, memoised by
+    (tied set, stage).
+
+    ``cascade(T, s)`` returns (win, f1, f2) for the sorted tuple of player indices T entering
+    stage s:  win[w] = (P(w wins and no fallback lots), P(w wins by the fallback lots after
+    the last stage)); f1 = P(stage 1 (the second) is played); f2 = P(a stage >= 2 is played).
+    A stage with no option for the number still level is skipped, as in the kernel.
+    """
+
+    def __init__(self, scn, model):
+        self.scn = scn
+        self.model = model
+        self.stages = [[(lo, hi, PLAYOFF_KINDS[kind], ctl) for lo, hi, kind, ctl in stage]
+                       for stage in scn.stages]
+        self._wdl = {}
+        self._memo = {}
+        self._sd = {}
+        self._ko = {}
+
+    # -- single games --------------------------------------------------------------------
+    def wdl(self, ctl, white, black):
+        """(P white wins, P draw, P black wins) at control ``ctl`` (model.wdl, no offsets)."""
+        key = (ctl, white, black)
+        v = self._wdl.get(key)
+        if v is None:
+            pl = self.scn.players
+            v = self.model.wdl(ctl, self.model.rating(pl[white].ratings, ctl),
+                               self.model.rating(pl[black].ratings, ctl))
+            self._wdl[key] = v
+        return v
+
+    def lot_game(self, ctl, a, b):
+        """One game with colours by lot (fair coin): (P a wins, P draw, P b wins), the
+        average of the two colour assignments."""
+        w1, d1, l1 = self.wdl(ctl, a, b)   # a White
+        w2, d2, l2 = self.wdl(ctl, b, a)   # b White
+        return 0.5 * (w1 + l2), 0.5 * (d1 + d2), 0.5 * (l1 + w2)
+
+    def match(self, ctl, a, b):
+        """Two games, a White in the first, b in the second: (P a ahead, P level, P b ahead).
+
+        Game 1 (a White) gives (w1, d1, l1), game 2 (b White) gives (w2, d2, l2) from
+        White's side.  a is ahead after  a wins + b wins or draw,  or  draw + a wins:
+            P(a) = w1 (d2 + l2) + d1 l2,   P(b) = l1 (d2 + w2) + d1 w2,
+            P(level) = w1 w2 + d1 d2 + l1 l2.
+        """
+        w1, d1, l1 = self.wdl(ctl, a, b)
+        w2, d2, l2 = self.wdl(ctl, b, a)
+        pa = w1 * (d2 + l2) + d1 * l2
+        pb = l1 * (d2 + w2) + d1 * w2
+        return pa, 1.0 - pa - pb, pb
+
+    def sudden_death(self, ctl, a, b):
+        """P(a wins a sudden-death mini-match): first colour by lot, then alternating, games
+        until one is won; after MAX_SUDDEN_DEATH games, lots.
+
+        With A = (wA, dA, lA) the game a White, B = (wB, dB, lB) the game b White (White's
+        side) and r = dA dB, starting with a White a wins in a pair of games with
+        pA = wA + dA lB, so over h = N // 2 pairs (N = MAX_SUDDEN_DEATH)
+            P(a | a White first) = pA (1 - r^h) / (1 - r) [+ r^h wA if N is odd] + rest / 2
+        where rest is the probability that all N games are drawn (then lots); likewise
+        starting with b White, pB = lB + dB wA.  The answer is the average of the two.
+        The cap changes the result by less than r^h (< 1e-40 with the shipped model).
+        """
+        key = (ctl, a, b)
+        if key in self._sd:
+            return self._sd[key]
+        wA, dA, lA = self.wdl(ctl, a, b)
+        wB, dB, lB = self.wdl(ctl, b, a)
+        r = dA * dB
+        h = MAX_SUDDEN_DEATH // 2
+        rh = r ** h
+        geo = (1.0 - rh) / (1.0 - r) if r < 1.0 else float(h)
+        odd = MAX_SUDDEN_DEATH % 2 == 1
+        # a White first: games alternate A, B, A, B, ...
+        p_a1 = (wA + dA * lB) * geo + (rh * wA if odd else 0.0)
+        rest1 = rh * (dA if odd else 1.0)
+        # b White first: B, A, B, A, ...
+        p_a2 = (lB + dB * wA) * geo + (rh * lB if odd else 0.0)
+        rest2 = rh * (dB if odd else 1.0)
+        p = 0.5 * (p_a1 + 0.5 * rest1) + 0.5 * (p_a2 + 0.5 * rest2)
+        self._sd[key] = p
+        self._sd[(ctl, b, a)] = 1.0 - p
+        return p
+
+    # -- multi-player play-offs ----------------------------------------------------------
+    def round_robin(self, ctl, T):
+        """Single round robin among T, colours by lot: {set level at the top: probability}.
+
+        The C(k,2) games are independent; each pair (i, j) uses the colour-averaged
+        (lot_game) outcome.  Equivalent to enumerating the 3^(k(k-1)/2) outcomes, computed
+        by a recursion over games that finalises each player once all his games are
+        played (state: top score so far, who has it, partial scores of the others).
+        """
+        k = len(T)
+        if k > MAX_PLAYOFF_ROUND_ROBIN:
+            raise ScenarioError(f"exact odds: a play-off round robin among {k} players is "
+                                f"beyond the enumeration (at most {MAX_PLAYOFF_ROUND_ROBIN})",
+                                file=self.scn.file, key="tiebreak.playoff")
+        probs = {}
+        for i in range(k):
+            for j in range(i + 1, k):
+                probs[(i, j)] = self.lot_game(ctl, T[i], T[j])
+        # state: (top, topmask, partial scores of players i..k-1) -> probability
+        states = {(-1, 0, (0,) * k): 1.0}
+        for i in range(k):
+            # player i (position 0 of the partial tuple) plays j = i+1 .. k-1
+            for j in range(i + 1, k):
+                pw, pd, pl = probs[(i, j)]
+                jj = j - i
+                nxt: dict = {}
+                for (top, mask, sc), p in states.items():
+                    for add_i, add_j, q in ((2, 0, pw), (1, 1, pd), (0, 2, pl)):
+                        if q == 0.0:
+                            continue
+                        s = list(sc)
+                        s[0] += add_i
+                        s[jj] += add_j
+                        key = (top, mask, tuple(s))
+                        nxt[key] = nxt.get(key, 0.0) + p * q
+                states = nxt
+            # finalise player i
+            nxt = {}
+            for (top, mask, sc), p in states.items():
+                v = sc[0]
+                if v > top:
+                    key = (v, 1 << i, sc[1:])
+                elif v == top:
+                    key = (top, mask | (1 << i), sc[1:])
+                else:
+                    key = (top, mask, sc[1:])
+                nxt[key] = nxt.get(key, 0.0) + p
+            states = nxt
+        out: dict = {}
+        for (top, mask, _), p in states.items():
+            S = tuple(T[i] for i in range(k) if mask >> i & 1)
+            out[S] = out.get(S, 0.0) + p
+        return out
+
+    def knockout(self, ctl, T):
+        """Sudden-death knock-out among T: {winner: probability}.
+
+        Lots order the players (all k! orders equally likely); the bracket is the next power
+        of two, the first 2 (k - size/2) players in lot order meet in pairs in a first round,
+        the others have byes, and the list (first-round winners, then byes) is then paired
+        off in order, round after round.  Averaged over the k! orders; a mini-match does not
+        depend on the order of its two players (first colour by lot), so brackets are
+        compared in a canonical form (children sorted) and each distinct one solved once.
+        """
+        key = (ctl, T)
+        if key in self._ko:
+            return self._ko[key]
+        k = len(T)
+        size = 1
+        while size < k:
+            size *= 2
+        m = k - size // 2
+        counts: Counter = Counter()
+        for perm in itertools.permutations(T):
+            nodes = [_canon((perm[2 * i], perm[2 * i + 1])) for i in range(m)]
+            nodes += list(perm[2 * m:])
+            while len(nodes) > 1:
+                nodes = [_canon((nodes[2 * i], nodes[2 * i + 1])) for i in range(len(nodes) // 2)]
+            counts[nodes[0]] += 1
+        total = sum(counts.values())
+        memo: dict = {}
+        out: dict = {}
+        for tree, c in counts.items():
+            for w, p in self._bracket(ctl, tree, memo).items():
+                out[w] = out.get(w, 0.0) + p * c / total
+        self._ko[key] = out
+        return out
+
+    def _bracket(self, ctl, node, memo):
+        if isinstance(node, int):
+            return {node: 1.0}
+        if node in memo:
+            return memo[node]
+        left = self._bracket(ctl, node[0], memo)
+        right = self._bracket(ctl, node[1], memo)
+        out: dict = {}
+        for a, pa in left.items():
+            for b, pb in right.items():
+                x = self.sudden_death(ctl, a, b)
+                out[a] = out.get(a, 0.0) + pa * pb * x
+                out[b] = out.get(b, 0.0) + pa * pb * (1.0 - x)
+        memo[node] = out
+        return out
+
+    # -- the cascade -----------------------------------------------------------------------
+    def cascade(self, T, s=0):
+        key = (T, s)
+        if key in self._memo:
+            return self._memo[key]
+        k = len(T)
+        if k == 1:
+            res = ({T[0]: (1.0, 0.0)}, 0.0, 0.0)
+            self._memo[key] = res
+            return res
+        # the first stage >= s with an option for k players (kernel: first matching option)
+        opt = None
+        while s < len(self.stages):
+            for lo, hi, kind, ctl in self.stages[s]:
+                if kind != 0 and lo <= k <= hi:
+                    opt = (kind, ctl)
+                    break
+            if opt is not None:
+                break
+            s += 1
+        if opt is None:  # after the last stage: lots
+            res = ({t: (0.0, 1.0 / k) for t in T}, 0.0, 0.0)
+            self._memo[key] = res
+            return res
+        kind, ctl = opt
+        if kind == PO_MATCH and k == 2:
+            pa, pd, pb = self.match(ctl, T[0], T[1])
+            trans = [((T[0],), pa), ((T[1],), pb), (T, pd)]
+        elif kind == PO_ROUND_ROBIN or (kind == PO_MATCH and k > 2):
+            trans = list(self.round_robin(ctl, T).items())
+        elif kind == PO_SUDDEN_DEATH_KO:
+            trans = [((w,), p) for w, p in self.knockout(ctl, T).items()]
+        elif kind == PO_ARMAGEDDON and k == 2:
+            # one game, colours by lot, a draw goes to Black (as games_nb.armageddon_nb)
+            a, b = T
+            w1, d1, l1 = self.wdl(ctl, a, b)
+            w2, d2, l2 = self.wdl(ctl, b, a)
+            pa = 0.5 * w1 + 0.5 * (d2 + l2)
+            trans = [((a,), pa), ((b,), 1.0 - pa)]
+        elif kind == PO_LOTS:
+            trans = [((t,), 1.0 / k) for t in T]
+        else:  # an option the kernel leaves without effect: the same players go on
+            trans = [(T, 1.0)]
+        win: dict = {}
+        f1 = 1.0 if s == 1 else 0.0
+        f2 = 1.0 if s >= 2 else 0.0
+        for T2, q in trans:
+            if q == 0.0:
+                continue
+            w2, g1, g2 = self.cascade(tuple(sorted(T2)), s + 1)
+            for w, (pn, pl) in w2.items():
+                old = win.get(w, (0.0, 0.0))
+                win[w] = (old[0] + q * pn, old[1] + q * pl)
+            if s != 1:
+                f1 += q * g1
+            if s < 2:
+                f2 += q * g2
+        res = (win, f1, f2)
+        self._memo[key] = res
+        return res
+
+
+def _canon(pair):
+    a, b = pair
+    ka = (0, a) if isinstance(a, int) else (1, repr(a))
+    kb = (0, b) if isinstance(b, int) else (1, repr(b))
+    return (a, b) if ka <= kb else (b, a)
+
+
+def _order_group(group, criteria, pts, wins, res, sb):
+    """Split ``group`` by the criteria in order: (list of subgroups in rank order, whether a
+    subgroup of two or more was still level when lots were reached)."""
+    groups = [list(group)]
+    for crit in criteria:
+        if crit == TB_LOTS:
+            return groups, any(len(g) > 1 for g in groups)
+        out = []
+        for g in groups:
+            if len(g) == 1:
+                out.append(g)
+                continue
+            if crit == TB_SONNEBORN_BERGER:
+                val = {p: sb[p] for p in g}
+            elif crit == TB_WINS:
+                val = {p: wins[p] for p in g}
+            elif crit == TB_HEAD_TO_HEAD:
+                val = {p: sum(res[p][q] for q in g) for p in g}
+            else:
+                raise ValueError(f"unknown criterion code {crit}")
+            for v in sorted(set(val.values()), reverse=True):
+                out.append([p for p in g if val[p] == v])
+        groups = out
+    return groups, False  # unreachable: the criteria always end with lots
+
+
+def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
+    """Exact distribution of the final ranking of round-robin scenario ``scn`` at checkpoint
+    ``at`` (None: every result in the file), no rating offsets.
+
+    Returns {"scenario", "at", "games_left", "leaves", "p_playoff", "counters", "players"}:
+    ``counters`` has the kernel's counter names (formats.roundrobin.COUNTER_NAMES) with their
+    exact probabilities; each player has p_place (list), p_first, p_qualify, expected_points
+    (points), expected_prize, and p_playoff (P(this player is in a play-off for first)).
+    The top-level ``p_playoff`` is P(a play-off for first is needed).
+    """
+    from .formats import roundrobin as rr
+    from .scenario import check_at
+
+    check_at(rr, scn, at, scn.file)
+    n = len(scn.players)
+    played, remaining = rr.split_games(scn, at)
+    m = len(remaining)
+    if m > max_games:
+        raise ScenarioError(f"exact odds: {m} games left, 3^{m} outcomes; the enumeration "
+                            f"stops at {max_games} games", file=scn.file, key="--at",
+                            value=at or "latest")
+    probs = rr.game_probabilities(scn, model, remaining)
+    pts0, wins0, res0 = rr.tally(n, played)
+    criteria = [RR_CRITERIA[c] for c in scn.order]
+    if TB_LOTS not in criteria:
+        criteria.append(TB_LOTS)
+    playoff_first = scn.playoff_places >= 1
+    po = _Playoffs(scn, model)
+    nq = scn.qualifying_places
+
+    place = [[0.0] * n for _ in range(n)]
+    e_half = [0.0] * n
+    p_in_playoff = [0.0] * n
+    c = [0.0, 0.0, 0.0, 0.0]
+    total = 0.0
+
+    pts = list(pts0)
+    wins = list(wins0)
+    res = [list(r) for r in res0]
+
+    def assign(subgroups, pos, weight):
+        for g in subgroups:
+            share = weight / len(g)
+            for p in g:
+                row = place[p]
+                for k in range(pos, pos + len(g)):
+                    row[k] += share
+            pos += len(g)
+        return pos
+
+    def leaf(prob):
+        nonlocal total
+        total += prob
+        for i in range(n):
+            e_half[i] += prob * pts[i]
+        sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+        levels = sorted(set(pts), reverse=True)
+        pos = 0
+        lots_elsewhere = False
+        top_playoff = None
+        for lv in levels:
+            G = [i for i in range(n) if pts[i] == lv]
+            if pos == 0 and playoff_first and len(G) > 1:
+                top_playoff = G
+                pos = len(G)
+                continue
+            subs, lots = _order_group(G, criteria, pts, wins, res, sb)
+            lots_elsewhere |= lots
+            pos = assign(subs, pos, prob)
+        if top_playoff is None:
+            c[3] += prob if lots_elsewhere else 0.0
+            return
+        G = top_playoff
+        win, f1, f2 = po.cascade(tuple(G))
+        c[0] += prob
+        c[1] += prob * f1
+        c[2] += prob * f2
+        for p in G:
+            p_in_playoff[p] += prob
+        p_lots = 0.0
+        for w, (pn, pl) in win.items():
+            q = pn + pl
+            if q == 0.0:
+                continue
+            place[w][0] += prob * q
+            rest = [p for p in G if p != w]
+            subs, lots = _order_group(rest, criteria, pts, wins, res, sb)
+            assign(subs, 1, prob * q)
+            p_lots += pl + (pn if lots else 0.0)
+        c[3] += prob if lots_elsewhere else prob * p_lots
+
+    def walk(g, prob):
+        if g == m:
+            leaf(prob)
+            return
+        game = remaining[g]
+        w, b = game.white, game.black
+        pw, pd, pb = probs[g]
+        if pw > 0.0:
+            pts[w] += 2
+            wins[w] += 1
+            res[w][b] += 2
+            walk(g + 1, prob * pw)
+            pts[w] -= 2
+            wins[w] -= 1
+            res[w][b] -= 2
+        if pd > 0.0:
+            pts[w] += 1
+            pts[b] += 1
+            res[w][b] += 1
+            res[b][w] += 1
+            walk(g + 1, prob * pd)
+            pts[w] -= 1
+            pts[b] -= 1
+            res[w][b] -= 1
+            res[b][w] -= 1
+        if pb > 0.0:
+            pts[b] += 2
+            wins[b] += 1
+            res[b][w] += 2
+            walk(g + 1, prob * pb)
+            pts[b] -= 2
+            wins[b] -= 1
+            res[b][w] -= 2
+
+    walk(0, 1.0)
+
+    prize = list(scn.prize_places) + [0.0] * (n - len(scn.prize_places))
+    players = []
+    for i, pl in enumerate(scn.players):
+        row = place[i]
+        players.append({
+            "name": pl.name,
+            "p_place": list(row),
+            "p_first": row[0],
+            "p_qualify": sum(row[:nq]),
+            "expected_points": e_half[i] / 2.0,
+            "expected_prize": sum(row[k] * prize[k] for k in range(n)) + scn.per_half_point * e_half[i],
+            "p_playoff": p_in_playoff[i],
+        })
+    return {
+        "scenario": scn.name,
+        "at": at or "latest",
+        "games_left": m,
+        "leaves": 3 ** m,
+        "total_probability": total,
+        "p_playoff": c[0],
+        "counters": dict(zip(rr.COUNTER_NAMES, c)),
+        "players": players,
+    }
