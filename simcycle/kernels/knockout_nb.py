@@ -15,6 +15,7 @@ read from a table filled once by ``threshold_table_nb`` (the same arithmetic as 
 ``tmatch_nb`` is ``match_nb`` over that table and draws the same numbers.
 """
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -26,6 +27,11 @@ from .rng_nb import normal_nb, replica_state_nb, u01_nb
 
 # series tiebreak codes (formats/knockout_series.py SERIES_CRITERIA)
 SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
+
+# Hot helpers are inlined at numba-IR level into the replica loop: a call that passes arrays
+# costs an atomic reference-count update per array, and on arrays shared by the threads
+# (the probability table) those updates contend between cores.
+ijit = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @jit
@@ -44,7 +50,7 @@ def threshold_table_nb(params, rt):
     return thr
 
 
-@jit
+@ijit
 def tgame_nb(thr, ci, white, black, st):
     u = u01_nb(st)
     if u < thr[ci, white, black, 0]:
@@ -54,7 +60,7 @@ def tgame_nb(thr, ci, white, black, st):
     return BLACK_WINS
 
 
-@jit
+@ijit
 def tmatch_nb(thr, a, b, steps, fixed, st, out):
     """``match_nb`` with the game probabilities read from ``thr`` (same draws, same order)."""
     for i in range(6):
@@ -129,100 +135,6 @@ def tmatch_nb(thr, a, b, steps, fixed, st, out):
 
 
 @jit
-def event_nb(e, params, rt, rt0, thr, offsets, offset_sd, steps, ev_size, pos, kstat, kwin,
-             kstep, kcls, kwhite, kfixed, place_pts, place_prize, bonus, plan_index,
-             pts, won, second, cls, prize, la, lb, lca, lcb, nm, alive, fx, out6, st):
-    """Play (or replay the known results of) event e; returns the new match-log length."""
-    size = ev_size[e]
-    if offsets:
-        for k in range(size):
-            p = pos[e, k]
-            for c in range(3):
-                rt[p, c] = rt0[p, c] + normal_nb(st) * offset_sd[c]
-    for k in range(size):
-        alive[k] = pos[e, k]
-    n_rounds = 0
-    while (1 << n_rounds) < size:
-        n_rounds += 1
-    m = size
-    flat = 0
-    G = fx.shape[0]
-    for rd in range(n_rounds):
-        half = m // 2
-        for j in range(half):
-            up = alive[2 * j]
-            lo = alive[2 * j + 1]
-            f = flat + j
-            if kstat[e, f] == 1:
-                wside = kwin[e, f]
-                step = kstep[e, f]
-                cu = kcls[e, f, 0]
-                cl = kcls[e, f, 1]
-            else:
-                wh = kwhite[e, f]
-                if wh < 0:
-                    wh = 0 if u01_nb(st) < 0.5 else 1
-                if wh == 0:
-                    a = up
-                    b = lo
-                else:
-                    a = lo
-                    b = up
-                for g in range(G):
-                    v = kfixed[e, f, g]
-                    fx[g] = v if (v < 0 or wh == 0) else 2 - v
-                if offsets:
-                    match_nb(params, rt, True, a, b, steps, fx, st, out6)
-                else:
-                    tmatch_nb(thr, a, b, steps, fx, st, out6)
-                step = out6[1]
-                if wh == 0:
-                    wside = out6[0]
-                    cu = out6[2]
-                    cl = out6[3]
-                else:
-                    wside = 1 - out6[0]
-                    cu = out6[3]
-                    cl = out6[2]
-            if wside == 0:
-                w = up
-                l = lo
-            else:
-                w = lo
-                l = up
-            la[nm] = up
-            lb[nm] = lo
-            lca[nm] = cu
-            lcb[nm] = cl
-            nm += 1
-            iu = plan_index[up]
-            il = plan_index[lo]
-            if iu >= 0:
-                cls[iu] += cu
-            if il >= 0:
-                cls[il] += cl
-            iw = plan_index[w]
-            if step == 0 and iw >= 0:
-                pts[iw] += bonus
-            ix = plan_index[l]
-            back = n_rounds - rd
-            if ix >= 0:
-                pts[ix] += place_pts[back]
-                prize[ix] += place_prize[back]
-                if back == 1:
-                    second[ix] += 1
-            alive[j] = w
-        flat += half
-        m = half
-    ic = plan_index[alive[0]]
-    if ic >= 0:
-        pts[ic] += place_pts[0]
-        prize[ic] += place_prize[0]
-        won[ic] += 1
-    return nm
-
-
-@jit
 def _sort_desc(order, k, e, val):
     """Stable insertion sort of order[k:e] by val, descending."""
     for i in range(k + 1, e):
@@ -234,7 +146,7 @@ def _sort_desc(order, k, e, val):
         order[j + 1] = x
 
 
-@jit
+@ijit
 def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
                    order, brk, val, work, ingrp, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
@@ -245,8 +157,8 @@ def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, c
     brk[0] = 1
     for i in range(1, n):
         brk[i] = 1 if pts[order[i]] != pts[order[i - 1]] else 0
-    for c in range(criteria.shape[0]):
-        crit = criteria[c]
+    for ci in range(criteria.shape[0]):
+        crit = criteria[ci]
         k = 0
         while k < n:
             e = k + 1
@@ -288,6 +200,186 @@ def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, c
             k = e
 
 
+@jit
+def chunk_nb(c, lo, hi, seed, first, params, rt0, thr, offsets, offset_sd, steps, ev_size,
+             pos, kstat, kwin, kstep, kcls, kwhite, kfixed, place_pts, place_prize, bonus,
+             overall, criteria, plan_index, qual_else, n_qual, n_matches,
+             place_out, qual_out, wild_out, pts_out, pts2_out, prize_out, prize2_out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of the outputs.  One call per
+    chunk: the hot helpers are inlined here, so no reference counts are touched per game."""
+    n = qual_else.shape[0]
+    S = pos.shape[1]
+    G = kfixed.shape[2]
+    n_ev = pos.shape[0]
+    st = np.empty(1, np.uint64)
+    rt = rt0.copy()
+    alive = np.empty(S, np.int64)
+    fx = np.empty(G, np.int64)
+    out6 = np.empty(6, np.int64)
+    pts = np.empty(n, np.int64)
+    won = np.empty(n, np.int64)
+    second = np.empty(n, np.int64)
+    cls = np.empty(n, np.int64)
+    prize = np.empty(n, np.float64)
+    la = np.empty(max(n_matches, 1), np.int64)
+    lb = np.empty(max(n_matches, 1), np.int64)
+    lca = np.empty(max(n_matches, 1), np.int64)
+    lcb = np.empty(max(n_matches, 1), np.int64)
+    order = np.empty(n, np.int64)
+    brk = np.empty(n, np.int64)
+    val = np.empty(n, np.int64)
+    work = np.empty(n, np.int64)
+    ingrp = np.zeros(n, np.int64)
+    # local tallies, written to row c once at the end (rows of neighbouring chunks share
+    # cache lines, and the two threads run neighbouring chunks)
+    t_place = np.zeros((n, place_out.shape[2]), np.int64)
+    t_qual = np.zeros(n, np.int64)
+    t_wild = np.zeros(n, np.int64)
+    t_pts = np.zeros(n)
+    t_pts2 = np.zeros(n)
+    t_prize = np.zeros(n)
+    t_prize2 = np.zeros(n)
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        for i in range(n):
+            pts[i] = 0
+            won[i] = 0
+            second[i] = 0
+            cls[i] = 0
+            prize[i] = 0.0
+        nm = 0
+        for e in range(n_ev):
+            # ---- event e: offsets, then its matches in playing order
+            size = ev_size[e]
+            if offsets:
+                for k in range(size):
+                    p = pos[e, k]
+                    for cc in range(3):
+                        rt[p, cc] = rt0[p, cc] + normal_nb(st) * offset_sd[cc]
+            for k in range(size):
+                alive[k] = pos[e, k]
+            n_rounds = 0
+            while (1 << n_rounds) < size:
+                n_rounds += 1
+            m = size
+            flat = 0
+            G = fx.shape[0]
+            for rd in range(n_rounds):
+                half = m // 2
+                for j in range(half):
+                    up = alive[2 * j]
+                    dn = alive[2 * j + 1]
+                    f = flat + j
+                    if kstat[e, f] == 1:
+                        wside = kwin[e, f]
+                        step = kstep[e, f]
+                        cu = kcls[e, f, 0]
+                        cl = kcls[e, f, 1]
+                    else:
+                        wh = kwhite[e, f]
+                        if wh < 0:
+                            wh = 0 if u01_nb(st) < 0.5 else 1
+                        if wh == 0:
+                            a = up
+                            b = dn
+                        else:
+                            a = dn
+                            b = up
+                        for g in range(G):
+                            v = kfixed[e, f, g]
+                            fx[g] = v if (v < 0 or wh == 0) else 2 - v
+                        if offsets:
+                            match_nb(params, rt, True, a, b, steps, fx, st, out6)
+                        else:
+                            tmatch_nb(thr, a, b, steps, fx, st, out6)
+                        step = out6[1]
+                        if wh == 0:
+                            wside = out6[0]
+                            cu = out6[2]
+                            cl = out6[3]
+                        else:
+                            wside = 1 - out6[0]
+                            cu = out6[3]
+                            cl = out6[2]
+                    if wside == 0:
+                        w = up
+                        l = dn
+                    else:
+                        w = dn
+                        l = up
+                    la[nm] = up
+                    lb[nm] = dn
+                    lca[nm] = cu
+                    lcb[nm] = cl
+                    nm += 1
+                    iu = plan_index[up]
+                    il = plan_index[dn]
+                    if iu >= 0:
+                        cls[iu] += cu
+                    if il >= 0:
+                        cls[il] += cl
+                    iw = plan_index[w]
+                    if step == 0 and iw >= 0:
+                        pts[iw] += bonus
+                    ix = plan_index[l]
+                    back = n_rounds - rd
+                    if ix >= 0:
+                        pts[ix] += place_pts[back]
+                        prize[ix] += place_prize[back]
+                        if back == 1:
+                            second[ix] += 1
+                    alive[j] = w
+                flat += half
+                m = half
+            ic = plan_index[alive[0]]
+            if ic >= 0:
+                pts[ic] += place_pts[0]
+                prize[ic] += place_prize[0]
+                won[ic] += 1
+        rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
+                       order, brk, val, work, ingrp, st)
+        # overall prizes: players level on GP points share the prizes of their places
+        k = 0
+        while k < n:
+            e2 = k + 1
+            while e2 < n and pts[order[e2]] == pts[order[k]]:
+                e2 += 1
+            s = 0.0
+            for i in range(k, e2):
+                s += overall[i]
+            s /= e2 - k
+            for i in range(k, e2):
+                prize[order[i]] += s
+            k = e2
+        q = 0
+        wild_done = False
+        for p in range(n):
+            i = order[p]
+            t_place[i, p] += 1
+            if qual_else[i] == 0:
+                if q < n_qual:
+                    t_qual[i] += 1
+                    q += 1
+                elif not wild_done:
+                    t_wild[i] += 1
+                    wild_done = True
+            x = np.float64(pts[i])
+            t_pts[i] += x
+            t_pts2[i] += x * x
+            z = prize[i]
+            t_prize[i] += z
+            t_prize2[i] += z * z
+    for i in range(n):
+        for p in range(place_out.shape[2]):
+            place_out[c, i, p] = t_place[i, p]
+        qual_out[c, i] = t_qual[i]
+        wild_out[c, i] = t_wild[i]
+        pts_out[c, i] = t_pts[i]
+        pts2_out[c, i] = t_pts2[i]
+        prize_out[c, i] = t_prize[i]
+        prize2_out[c, i] = t_prize2[i]
+
+
 @pjit
 def simulate_series_nb(seed, first, nrep, params, rt0, thr, offsets, offset_sd, steps, ev_size,
                        pos, kstat, kwin, kstep, kcls, kwhite, kfixed, place_pts, place_prize,
@@ -296,76 +388,10 @@ def simulate_series_nb(seed, first, nrep, params, rt0, thr, offsets, offset_sd, 
     """Replicas first .. first+nrep-1 of the series; tallies summed into row c of the outputs
     for chunk c.  Field players (every player of any event) are indexed as in rt0; plan players
     (those who count in the standings) through plan_index (-1 = does not count)."""
-    n = qual_else.shape[0]
-    F = rt0.shape[0]
-    n_ev = pos.shape[0]
-    S = pos.shape[1]
-    G = kfixed.shape[2]
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        st = np.empty(1, np.uint64)
-        rt = rt0.copy()
-        alive = np.empty(S, np.int64)
-        fx = np.empty(G, np.int64)
-        out6 = np.empty(6, np.int64)
-        pts = np.empty(n, np.int64)
-        won = np.empty(n, np.int64)
-        second = np.empty(n, np.int64)
-        cls = np.empty(n, np.int64)
-        prize = np.empty(n, np.float64)
-        la = np.empty(max(n_matches, 1), np.int64)
-        lb = np.empty(max(n_matches, 1), np.int64)
-        lca = np.empty(max(n_matches, 1), np.int64)
-        lcb = np.empty(max(n_matches, 1), np.int64)
-        order = np.empty(n, np.int64)
-        brk = np.empty(n, np.int64)
-        val = np.empty(n, np.int64)
-        work = np.empty(n, np.int64)
-        ingrp = np.zeros(n, np.int64)
-        for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
-            st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-            for i in range(n):
-                pts[i] = 0
-                won[i] = 0
-                second[i] = 0
-                cls[i] = 0
-                prize[i] = 0.0
-            nm = 0
-            for e in range(n_ev):
-                nm = event_nb(e, params, rt, rt0, thr, offsets, offset_sd, steps, ev_size, pos,
-                              kstat, kwin, kstep, kcls, kwhite, kfixed, place_pts, place_prize,
-                              bonus, plan_index, pts, won, second, cls, prize, la, lb, lca, lcb,
-                              nm, alive, fx, out6, st)
-            rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
-                           order, brk, val, work, ingrp, st)
-            # overall prizes: players level on GP points share the prizes of their places
-            k = 0
-            while k < n:
-                e2 = k + 1
-                while e2 < n and pts[order[e2]] == pts[order[k]]:
-                    e2 += 1
-                s = 0.0
-                for i in range(k, e2):
-                    s += overall[i]
-                s /= e2 - k
-                for i in range(k, e2):
-                    prize[order[i]] += s
-                k = e2
-            q = 0
-            wild_done = False
-            for p in range(n):
-                i = order[p]
-                place_out[c, i, p] += 1
-                if qual_else[i] == 0:
-                    if q < n_qual:
-                        qual_out[c, i] += 1
-                        q += 1
-                    elif not wild_done:
-                        wild_out[c, i] += 1
-                        wild_done = True
-                x = np.float64(pts[i])
-                pts_out[c, i] += x
-                pts2_out[c, i] += x * x
-                z = prize[i]
-                prize_out[c, i] += z
-                prize2_out[c, i] += z * z
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, params, rt0, thr,
+                 offsets, offset_sd, steps, ev_size, pos, kstat, kwin, kstep, kcls, kwhite,
+                 kfixed, place_pts, place_prize, bonus, overall, criteria, plan_index,
+                 qual_else, n_qual, n_matches, place_out, qual_out, wild_out, pts_out,
+                 pts2_out, prize_out, prize2_out)

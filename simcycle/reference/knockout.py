@@ -1,0 +1,170 @@
+"""Plain-Python twin of ``kernels.knockout_nb``: a knock-out series replica by replica.
+
+Written for clarity from the same Plan arrays; it draws the same numbers in the same order
+(see the kernel's docstring) and computes game probabilities itself through
+``reference.games`` (the kernel reads them from a table), so the tests comparing the two check
+the table as well.
+"""
+
+from __future__ import annotations
+
+from . import games as G
+from .rng import Stream
+
+SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
+
+
+def _flat(size, r, j):
+    base, m = 0, size // 2
+    for _ in range(r):
+        base += m
+        m //= 2
+    return base + j
+
+
+def simulate_replica(plan, seed: int, replica: int) -> dict:
+    """One replica: returns order (plan indices, best first), pts, prize, qualify, wildcard."""
+    s = Stream(seed, replica)
+    params = plan.params.tolist()
+    rt0 = plan.rt0.tolist()
+    rt = [row[:] for row in rt0]
+    steps = [tuple(int(x) for x in row) for row in plan.steps]
+    pidx = [int(x) for x in plan.plan_index]
+    n = len(plan.names)
+    pts = [0] * n
+    won = [0] * n
+    second = [0] * n
+    cls = [0] * n
+    prize = [0.0] * n
+    log = []
+    for e in range(plan.pos.shape[0]):
+        size = int(plan.ev_size[e])
+        if plan.offsets:
+            for k in range(size):
+                p = int(plan.pos[e, k])
+                for c in range(3):
+                    rt[p][c] = rt0[p][c] + s.normal() * float(plan.offset_sd[c])
+        alive = [int(x) for x in plan.pos[e, :size]]
+        n_rounds = size.bit_length() - 1
+        for rd in range(n_rounds):
+            nxt = []
+            for j in range(len(alive) // 2):
+                up, lo = alive[2 * j], alive[2 * j + 1]
+                f = _flat(size, rd, j)
+                if plan.kstat[e, f] == 1:
+                    wside = int(plan.kwin[e, f])
+                    step = int(plan.kstep[e, f])
+                    cu, cl = int(plan.kcls[e, f, 0]), int(plan.kcls[e, f, 1])
+                else:
+                    wh = int(plan.kwhite[e, f])
+                    if wh < 0:
+                        wh = 0 if s.u01() < 0.5 else 1
+                    a, b = (up, lo) if wh == 0 else (lo, up)
+                    fixed = [int(v) if (v < 0 or wh == 0) else 2 - int(v) for v in plan.kfixed[e, f]]
+                    out = G.match(params, rt, plan.offsets, a, b, steps, fixed, s)
+                    step = out[1]
+                    if wh == 0:
+                        wside, cu, cl = out[0], out[2], out[3]
+                    else:
+                        wside, cu, cl = 1 - out[0], out[3], out[2]
+                w, l_ = (up, lo) if wside == 0 else (lo, up)
+                log.append((up, lo, cu, cl))
+                if pidx[up] >= 0:
+                    cls[pidx[up]] += cu
+                if pidx[lo] >= 0:
+                    cls[pidx[lo]] += cl
+                if step == 0 and pidx[w] >= 0:
+                    pts[pidx[w]] += plan.bonus
+                back = n_rounds - rd
+                if pidx[l_] >= 0:
+                    pts[pidx[l_]] += int(plan.place_pts[back])
+                    prize[pidx[l_]] += float(plan.place_prize[back])
+                    if back == 1:
+                        second[pidx[l_]] += 1
+                nxt.append(w)
+            alive = nxt
+        c = pidx[alive[0]]
+        if c >= 0:
+            pts[c] += int(plan.place_pts[0])
+            prize[c] += float(plan.place_prize[0])
+            won[c] += 1
+
+    # ranking: points, then each criterion on the groups still level, lots last
+    groups = []
+    for v in sorted(set(pts), reverse=True):
+        groups.append([i for i in range(n) if pts[i] == v])
+    for crit in (int(x) for x in plan.criteria):
+        new = []
+        for g in groups:
+            if len(g) == 1:
+                new.append(g)
+            elif crit == SER_LOTS:
+                new.extend([x] for x in G.shuffled(g, s))
+            else:
+                if crit == SER_H2H:
+                    val = {p: 0 for p in g}
+                    for up, lo, cu, cl in log:
+                        a, b = pidx[up], pidx[lo]
+                        if a in val and b in val:
+                            val[a] += cu
+                            val[b] += cl
+                else:
+                    arr = {SER_EVENTS_WON: won, SER_SECOND: second, SER_CLASSICAL: cls}[crit]
+                    val = {p: arr[p] for p in g}
+                ordered = sorted(g, key=lambda p: -val[p])    # stable, like the kernel
+                for v in sorted(set(val.values()), reverse=True):
+                    new.append([p for p in ordered if val[p] == v])
+        groups = new
+    order = [p for g in groups for p in g]
+
+    k = 0
+    overall = [float(x) for x in plan.overall]
+    while k < n:
+        e2 = k + 1
+        while e2 < n and pts[order[e2]] == pts[order[k]]:
+            e2 += 1
+        sh = 0.0
+        for i in range(k, e2):
+            sh += overall[i]
+        sh /= e2 - k
+        for i in range(k, e2):
+            prize[order[i]] += sh
+        k = e2
+    qualify = [0] * n
+    wildcard = [0] * n
+    q = 0
+    wild_done = False
+    for i in order:
+        if plan.qual_else[i] == 0:
+            if q < plan.qualifying_places:
+                qualify[i] = 1
+                q += 1
+            elif not wild_done:
+                wildcard[i] = 1
+                wild_done = True
+    return {"order": order, "pts": pts, "prize": prize, "qualify": qualify, "wildcard": wildcard}
+
+
+def tallies(plan, seed: int, first: int, n: int) -> dict:
+    """Summed tallies of replicas first .. first+n-1, as ``plan.run_batch`` returns them."""
+    import numpy as np
+    k = len(plan.names)
+    place = np.zeros((k, plan.n_places), np.int64)
+    qual = np.zeros(k, np.int64)
+    wild = np.zeros(k, np.int64)
+    fl = [np.zeros(k) for _ in range(4)]
+    for r in range(first, first + n):
+        d = simulate_replica(plan, seed, r)
+        for p, i in enumerate(d["order"]):
+            place[i, p] += 1
+        for i in range(k):
+            qual[i] += d["qualify"][i]
+            wild[i] += d["wildcard"][i]
+            x = float(d["pts"][i])
+            fl[0][i] += x
+            fl[1][i] += x * x
+            z = d["prize"][i]
+            fl[2][i] += z
+            fl[3][i] += z * z
+    return {"place": place, "qualify": qual, "wildcard": wild, "points": fl[0],
+            "points_sq": fl[1], "prize": fl[2], "prize_sq": fl[3]}
