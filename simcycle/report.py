@@ -51,14 +51,14 @@ def simulation_text(d: dict) -> str:
              f"{', offsets' if d['model']['offsets'] else ''})", ""]
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
     shown = min(nplace, 8)
-    head = (f"{'player':<26}{'E[pts]':>8}{'1st %':>8}{'±':>5}{'qual %':>8}{'±':>5}"
+    head = (f"{'player':<26}{'E[pts]':>8}{'1st %':>8}{'±':>6}{'qual %':>8}{'±':>6}"
             f"{'E[prize] ' + cur:>16}  " + " ".join(f"{'P' + str(k + 1):>5}" for k in range(shown)))
     lines.append(head)
     lines.append("-" * len(head))
     for p in d["players"]:
         lines.append(
             f"{p['name'][:25]:<26}{p['expected_points']:8.2f}{_pct(p['p_first']):>8}"
-            f"{100 * p['se_p_first']:5.1f}{_pct(p['p_qualify']):>8}{100 * p['se_p_qualify']:5.1f}"
+            f"{100 * p['se_p_first']:6.2f}{_pct(p['p_qualify']):>8}{100 * p['se_p_qualify']:6.2f}"
             f"{p['expected_prize']:16,.0f}  " + " ".join(f"{_pct(x):>5}" for x in p["p_place"][:shown]))
     lines.append("")
     lines.append(f"qualifying places: {q};  ± columns are Monte Carlo standard errors in points of %")
