@@ -487,7 +487,7 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
                 cls_pts = (sum(_score(c) for c in cls), sum(_score(2 - c) for c in cls))
         elif fixed is not None:
             cls_pts = (sum(_score(c) for c in cls), sum(_score(2 - c) for c in cls))
-        if not complete and not cls:
+        if not complete and not cls and white is None:
             ck.fail("the entry gives no result: give classical games, score, or winner and "
                     "decided_by", mw)
         # to the upper player's side

@@ -1,0 +1,183 @@
+"""The knock-out series kernel against its plain-Python twin and against exact match odds."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcycle.enums import STEP_ARMAGEDDON, STEP_GAMES, STEP_SUDDEN_DEATH
+from simcycle.formats import knockout_series as ks
+from simcycle.model import load_model
+from simcycle.reference import knockout as ref
+from simcycle.reference.rng import Stream
+from simcycle.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+GP2019 = ROOT / "scenarios" / "grand-prix-2019.toml"
+INT_KEYS = ("place", "qualify", "wildcard", "points", "points_sq")  # points are whole: exact
+
+
+@pytest.fixture(scope="module")
+def gp():
+    return load_scenario(GP2019)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+@pytest.mark.parametrize("at,offsets", [("start", False), ("event2-qf", False),
+                                        ("event4-r1", False), ("start", True)])
+def test_kernel_equals_twin(gp, model, at, offsets):
+    mod, scn = gp
+    plan = mod.compile(scn, model, at, offsets=offsets)
+    a = plan.run_batch(11, 500, 700)
+    b = ref.tallies(plan, 11, 500, 700)
+    for k in INT_KEYS:
+        assert np.array_equal(a[k], b[k]), k
+    # money: same sums, added in a different order across replicas
+    np.testing.assert_allclose(a["prize"], b["prize"], rtol=1e-12)
+    np.testing.assert_allclose(a["prize_sq"], b["prize_sq"], rtol=1e-12)
+
+
+def test_tally_identities(gp, model):
+    mod, scn = gp
+    plan = mod.compile(scn, model, "start")
+    n = 3000
+    t = plan.run_batch(3, 0, n)
+    assert np.all(t["place"].sum(axis=0) == n)          # one player per place
+    assert np.all(t["place"].sum(axis=1) == n)          # one place per player
+    assert t["qualify"].sum() == 2 * n                  # seed 002: two qualifiers
+    assert t["wildcard"].sum() == n                     # one wildcard claimant
+    for name in ("Teimour Radjabov", "Anish Giri"):     # qualified elsewhere (seed 002, l. 208)
+        i = plan.names.index(name)
+        assert t["qualify"][i] == 0 and t["wildcard"][i] == 0
+    # every series hands out 4 x 130,000 in events (minus what the three non-counting players
+    # win) plus 280,000 overall (seed 002, "Новчане награде")
+    assert t["prize"].sum() <= n * (4 * 130000 + 280000) + 1e-6
+    assert t["prize"].sum() >= n * (4 * 130000 + 280000 - 3 * 24000)
+
+
+def test_thread_count_does_not_matter(gp, model):
+    import numba
+    mod, scn = gp
+    plan = mod.compile(scn, model, "event1")
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        a = plan.run_batch(5, 0, 2000)
+        numba.set_num_threads(old)
+        b = plan.run_batch(5, 0, 2000)
+    finally:
+        numba.set_num_threads(old)
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+
+
+def test_tabled_match_equals_match_nb(model):
+    """tmatch_nb (probabilities from the table) draws exactly like games_nb.match_nb."""
+    from simcycle.kernels.games_nb import match_nb
+    from simcycle.kernels.knockout_nb import threshold_table_nb, tmatch_nb
+    params = model.params
+    rng = np.random.default_rng(0)
+    rt = 2650 + 150 * rng.random((6, 3))
+    thr = threshold_table_nb(params, rt)
+    for steps in (
+        [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
+         [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
+        [[STEP_GAMES, model.index("classical"), 2], [STEP_SUDDEN_DEATH, model.index("blitz-3+2"), 1]],
+    ):
+        steps = np.array(steps, np.int64)
+        fixed = np.full(9, -1, np.int64)
+        o1 = np.empty(6, np.int64)
+        o2 = np.empty(6, np.int64)
+        for r in range(3000):
+            s1 = np.array([Stream(9, r).state], np.uint64)
+            s2 = s1.copy()
+            a, b = r % 6, (r + 1 + r // 6) % 6
+            if a == b:
+                continue
+            match_nb(params, rt, False, a, b, steps, fixed, s1, o1)
+            tmatch_nb(thr, a, b, steps, fixed, s2, o2)
+            assert np.array_equal(o1, o2) and s1[0] == s2[0]
+
+
+TWO = """
+[scenario]
+name = "one match"
+format = "knockout-series"
+[series]
+place_points = [8, 5]
+classical_win_bonus = 1
+event_prizes = [24000, 14000]
+tiebreaks = ["lots"]
+qualifying_places = 1
+[match]
+steps = [
+  { kind = "games", control = "classical", games = 2 },
+  { kind = "games", control = "rapid-25+10", games = 2 },
+  { kind = "games", control = "rapid-10+10", games = 2 },
+  { kind = "games", control = "blitz-5+3", games = 2 },
+  { kind = "armageddon", control = "armageddon-5v4" },
+]
+[[players]]
+name = "A"
+rating = 2790
+events = [1]
+[[players]]
+name = "B"
+rating = 2700
+events = [1]
+[[events]]
+name = "final"
+%s
+"""
+
+
+@pytest.mark.parametrize("white,classical", [(None, None), ("B", None), ("A", [0.5])])
+def test_single_match_against_closed_form(tmp_path, model, white, classical):
+    """P(A wins) and P(tiebreaks) of one match of the 2019 format, from the model's game
+    probabilities in closed form (classical pair, each tiebreak pair, Armageddon), against
+    200,000 simulated matches: within 4 standard errors."""
+    extra = ""
+    if white or classical:
+        extra = '[[events.matches]]\nround = "final"\nplayers = ["A", "B"]\n'
+        extra += f'white = "{white or "A"}"\n'
+        if classical:
+            extra += f"classical = {classical}\n"
+    f = tmp_path / "one.toml"
+    f.write_text(TWO % extra)
+    mod, scn = load_scenario(f)
+    plan = mod.compile(scn, model, None)
+    n = 200_000
+    t = {}
+    for first in range(0, n, 65536):
+        part = plan.run_batch(21, first, min(65536, n - first))
+        for k, v in part.items():
+            t[k] = t.get(k, 0) + v
+    m = scn.matches[0] if scn.matches else None
+    w = None if m is None else (0 if m.white == 0 else 1)
+    exact = ks.match_probability(scn, model, scn.players[0].ratings, scn.players[1].ratings, w,
+                                 tuple(m.games) if m else ())
+    p = t["place"][0, 0] / n
+    se = np.sqrt(exact["p_first"] * (1 - exact["p_first"]) / n)
+    assert abs(p - exact["p_first"]) < 4 * se
+    # GP points: 8 + 5 always, plus 1 when the classical games decided it
+    bonus = (t["points"].sum() - 13 * n) / n
+    pc = 1 - exact["p_tiebreak"]
+    assert abs(bonus - pc) < 4 * np.sqrt(pc * (1 - pc) / n)
+
+
+def test_closed_form_by_hand(model):
+    """The closed form itself, for one classical pair only: P(win) = P(score > 1)."""
+    scn = type("S", (), {})()
+    scn.steps = (ks.Step(STEP_GAMES, "classical", 2, "classical"),)
+    ra, rb = {"classical": 2780.0}, {"classical": 2720.0}
+    pw1, pd1, pb1 = model.wdl("classical", 2780, 2720)   # A White
+    pw2, pd2, pb2 = model.wdl("classical", 2720, 2780)   # B White
+    win = pw1 * (pd2 + pw2 * 0 + pb2) + pd1 * pb2       # A +1 or more over two games
+    level = pw1 * pw2 + pd1 * pd2 + pb1 * pb2
+    got = ks.match_probability(scn, model, ra, rb, 0)
+    assert got["p_first"] == pytest.approx(win + 0.5 * level, abs=1e-12)
+    assert got["p_tiebreak"] == pytest.approx(level, abs=1e-12)
