@@ -711,8 +711,8 @@ class Plan:
         prz2 = np.zeros((nc, npl))
         cnt = np.zeros((nc, N_COUNTERS), np.int64)
         simulate_series_nb(np.uint64(seed), np.int64(first), np.int64(n), a["params"], a["rt_ev"],
-                           a["offsets"], a["offset_sd"], a["ctl"], a["steps"], a["ko_steps"],
-                           a["pc"], a["roster"], a["draw"], a["gm"], a["grp_fixed"], a["grp_gp"],
+                           a["offsets"], a["offset_sd"], a["steps"], a["pt"], a["roster"],
+                           a["draw"], a["gm"], a["grp_fixed"], a["grp_gp"],
                            a["ko_fixed"], a["ko_win"], a["gp6"], a["ko_gp6"], a["prize_rates"],
                            a["places_mode"], a["reduced_mode"], a["ko_lots"], a["eligible"],
                            a["tb_codes"], a["n_qual"], place, qual, pts, pts2, prz, prz2, cnt)
@@ -734,28 +734,23 @@ def compile(scn, model, at, offsets=False) -> Plan:
     import numpy as np
 
     from ..model import RATING_CLASSES
-    from ..kernels.groups_nb import DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS
+    from ..kernels.groups_nb import DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, wdl_table_nb
     f = scn.file
     ctl = np.array([model.index(scn.controls[k], file=f, key=f"controls.{k}")
                     for k in ("classical", "rapid", "blitz", "armageddon")], np.int64)
-    steps = np.array([[STEP_GAMES, ctl[1], 2], [STEP_GAMES, ctl[2], 2],
-                      [STEP_ARMAGEDDON, ctl[3], 1]], np.int64)
-    ko_steps = np.vstack([np.array([[STEP_GAMES, ctl[0], 2]], np.int64), steps])
+    # rows (kind, control row, games, table index): the knock-out match; [1:] is the
+    # two-player tiebreak procedure
+    steps = np.array([[STEP_GAMES, ctl[0], 2, 0], [STEP_GAMES, ctl[1], 2, 1],
+                      [STEP_GAMES, ctl[2], 2, 2], [STEP_ARMAGEDDON, ctl[3], 1, 3]], np.int64)
     npl = len(scn.players)
     n_ev = len(scn.events)
     gp6 = [POINT * x for x in scn.group_points]
     rt_ev = np.zeros((n_ev, npl, 3))
-    pc = np.zeros((n_ev, npl, npl, 2))
-    cname = scn.controls["classical"]
     for e in range(n_ev):
         rt_ev[e] = model.rating_table(_event_ratings(scn, e))
-        cls = model.class_index(cname)
-        for w in range(npl):
-            for b in range(npl):
-                if w != b:
-                    pw, pd, _ = model.wdl(cname, rt_ev[e, w, cls], rt_ev[e, b, cls])
-                    pc[e, w, b, 0] = pw
-                    pc[e, w, b, 1] = pd
+    params = model.params
+    pt = np.zeros((n_ev, 4, npl, npl, 2))
+    wdl_table_nb(params, rt_ev, ctl, pt)
     roster = np.zeros((n_ev, 16), np.int64)
     draw = np.zeros(n_ev, np.int64)
     gm = np.zeros((n_ev, 4, 12, 4), np.int64)
@@ -808,9 +803,9 @@ def compile(scn, model, at, offsets=False) -> Plan:
     tb_codes = np.array([CRITERIA[t] for t in scn.tiebreaks if t != "lots"], np.int64)
     pr = scn.prizes
     args = {
-        "params": model.params, "rt_ev": rt_ev, "offsets": bool(offsets),
+        "params": params, "rt_ev": rt_ev, "offsets": bool(offsets),
         "offset_sd": np.array([model.offset_sd[c] for c in RATING_CLASSES]),
-        "ctl": ctl, "steps": steps, "ko_steps": ko_steps, "pc": pc, "roster": roster,
+        "steps": steps, "pt": pt, "roster": roster,
         "draw": draw, "gm": gm, "grp_fixed": grp_fixed, "grp_gp": grp_gp,
         "ko_fixed": ko_fixed, "ko_win": ko_win, "gp6": np.array(gp6, np.int64),
         "ko_gp6": np.int64(POINT * scn.ko_points),

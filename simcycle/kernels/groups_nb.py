@@ -13,16 +13,26 @@ order.  Per replica, event by event:
   5. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
 then the lots between players level on every series criterion, best placed first.
 
-Two-player play-off ``steps`` rows: (STEP_GAMES, rapid, 2), (STEP_GAMES, blitz, 2),
-(STEP_ARMAGEDDON, armageddon, 1).  ``ko_steps`` is the classical pair followed by those rows.
+Games are played through ``tgame_nb``: without offsets it reads a table of (P White wins,
+P draw) per event, control and pair of players, filled once per Plan by ``wdl_table_nb`` with
+``games_nb.wdl_nb`` itself (so the numbers are bit for bit those ``game_nb`` would compute);
+with offsets it calls ``games_nb.game_nb``.  ``tpair_nb``, ``tround_robin3_nb``,
+``tarmageddon_nb`` and ``tmatch_nb`` follow ``games_nb.pair_nb``, ``round_robin_nb``,
+``armageddon_nb`` and ``match_nb`` draw for draw (same colour lots, same order), reading the
+table; that is what makes a whole series cost a few microseconds.
+
+Play-off and match ``steps`` rows: (kind, control row, n games, table index), table index
+0 classical, 1 rapid, 2 blitz, 3 Armageddon.  ``steps`` for a knock-out match: classical pair,
+rapid pair, blitz pair, Armageddon; the two-player tiebreak procedure is steps[1:].
 """
 
 import numpy as np
 from numba import prange
 
 from .config import CHUNK, jit, pjit
-from .games_nb import armageddon_nb, game_nb, match_nb, round_robin_nb, shuffle_nb
-from .rng_nb import normal_nb, replica_state_nb, u01_nb
+from ..enums import BLACK_WINS, STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED, WHITE_WINS
+from .games_nb import game_nb, shuffle_nb, wdl_nb
+from .rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 
 # rules codes (names in formats/group_series.py)
 PLACES_ELIMINATION = 0   # play-off results order those knocked out of it (later out = higher)
@@ -46,34 +56,132 @@ TB_SECOND_PLACES = 2
 TB_CLASSICAL_POINTS = 3
 TB_CLASSICAL_WINS = 4
 TB_BASE = 1024
-WK = 96  # int64 scratch per chunk: [0:32] group places, [32:84] one replica of a series
+WK = 96  # int64 scratch per chunk: [0:32] group places, [32:88] one replica of a series
 
 
 @jit
-def classical_nb(pc, params, rt, offsets, ci, w, b, st):
-    """One classical game: from the precomputed (P white, P draw) table, or with offsets on
-    from the replica's ratings.  Returns 0 White won, 1 draw, 2 Black won."""
+def wdl_table_nb(params, rt_ev, ctl, out):
+    """out[e, k, w, b] = (P White wins, P draw) at control row ctl[k], event e's ratings."""
+    for e in range(rt_ev.shape[0]):
+        for k in range(ctl.shape[0]):
+            ci = ctl[k]
+            cls = np.int64(params[ci, 4])
+            for w in range(rt_ev.shape[1]):
+                for b in range(rt_ev.shape[1]):
+                    pw, pd = wdl_nb(params, ci, rt_ev[e, w, cls], rt_ev[e, b, cls], False)
+                    out[e, k, w, b, 0] = pw
+                    out[e, k, w, b, 1] = pd
+
+
+@jit
+def tgame_nb(tab, params, rt, offsets, k, ci, w, b, st):
+    """One game (WHITE_WINS, DRAW, BLACK_WINS): one uniform against the table, or with
+    offsets on ``game_nb`` on the replica's ratings."""
     if offsets:
         return game_nb(params, rt, offsets, ci, w, b, st)
     u = u01_nb(st)
-    pw = pc[w, b, 0]
+    pw = tab[k, w, b, 0]
     if u < pw:
         return 0
-    if u < pw + pc[w, b, 1]:
+    if u < pw + tab[k, w, b, 1]:
         return 1
     return 2
 
 
 @jit
-def two_player_nb(params, rt, offsets, steps, s0, pa, pb, st, mout, nofix, flags):
-    """The two-player tiebreak procedure from step s0 between players pa and pb (colour lot
-    first, then ``match_nb`` over steps[s0:]).  Returns 0 if pa wins, 1 if pb wins."""
+def tarmageddon_nb(tab, params, rt, offsets, k, ci, a, b, st):
+    """As ``armageddon_nb``: colours by lot, a draw goes to Black; returns the winner."""
+    if u01_nb(st) < 0.5:
+        w, bl = a, b
+    else:
+        w, bl = b, a
+    r = tgame_nb(tab, params, rt, offsets, k, ci, w, bl, st)
+    return w if r == WHITE_WINS else bl
+
+
+@jit
+def tround_robin3_nb(tab, params, rt, offsets, k, ci, players, score, st):
+    """As ``round_robin_nb`` for three players (colours of each game by lot)."""
+    for i in range(3):
+        score[i] = 0
+    for i in range(3):
+        for j in range(i + 1, 3):
+            if u01_nb(st) < 0.5:
+                w, bl, wi, bi = players[i], players[j], i, j
+            else:
+                w, bl, wi, bi = players[j], players[i], j, i
+            r = tgame_nb(tab, params, rt, offsets, k, ci, w, bl, st)
+            if r == WHITE_WINS:
+                score[wi] += 2
+            elif r == BLACK_WINS:
+                score[bi] += 2
+            else:
+                score[wi] += 1
+                score[bi] += 1
+
+
+@jit
+def tmatch_nb(tab, params, rt, offsets, a, b, steps, s0, f0, f1, st, out):
+    """As ``match_nb`` over steps[s0:], with at most two known games (f0, f1: codes from a's
+    side, -1 unknown) at the start of the first step.  out[0] winner (0 a, 1 b), out[1] the
+    deciding step (absolute index), out[2:6] a's and b's half points and wins in step s0."""
+    for i in range(6):
+        out[i] = 0
+    g = 0
+    diff = 0
+    for s in range(s0, steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        k = steps[s, 3]
+        if s > s0 and diff != 0:
+            break
+        out[1] = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                known = f0 if g == 0 else (f1 if g == 1 else UNPLAYED)
+                if known != UNPLAYED:
+                    ra = known
+                elif j % 2 == 0:
+                    ra = tgame_nb(tab, params, rt, offsets, k, ci, a, b, st)
+                else:
+                    ra = 2 - tgame_nb(tab, params, rt, offsets, k, ci, b, a, st)
+                g += 1
+                if ra == 0:
+                    diff += 2
+                    if s == s0:
+                        out[2] += 2
+                        out[4] += 1
+                elif ra == 2:
+                    diff -= 2
+                    if s == s0:
+                        out[3] += 2
+                        out[5] += 1
+                elif s == s0:
+                    out[2] += 1
+                    out[3] += 1
+        elif kind == STEP_ARMAGEDDON:
+            w = tarmageddon_nb(tab, params, rt, offsets, k, ci, a, b, st)
+            diff = 1 if w == a else -1
+            g += 1
+        else:  # lots
+            diff = 1 if u01_nb(st) < 0.5 else -1
+    if diff == 0:
+        out[1] = steps.shape[0]
+        diff = 1 if u01_nb(st) < 0.5 else -1
+    out[0] = 0 if diff > 0 else 1
+
+
+@jit
+def two_player_nb(tab, params, rt, offsets, steps, s0, pa, pb, st, mout, flags):
+    """The two-player tiebreak procedure from step s0 (1 = rapid pair, 2 = blitz pair,
+    3 = Armageddon) between players pa and pb: a colour lot (who is White in the first game
+    of each pair), then ``tmatch_nb``.  Returns 0 if pa wins, 1 if pb wins."""
     if u01_nb(st) < 0.5:
         x, y, swap = pa, pb, False
     else:
         x, y, swap = pb, pa, True
-    match_nb(params, rt, offsets, x, y, steps[s0:], nofix, st, mout)
-    if s0 + mout[1] == steps.shape[0] - 1:
+    tmatch_nb(tab, params, rt, offsets, x, y, steps, s0, UNPLAYED, UNPLAYED, st, mout)
+    if steps[mout[1], 0] == STEP_ARMAGEDDON:
         flags[C_ARMAGEDDON] = 1
     win_x = mout[0] == 0
     return 0 if win_x != swap else 1
@@ -116,17 +224,16 @@ def rest_places_nb(score, gp6, out, first_place, wk):
 
 
 @jit
-def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places_mode,
-                    reduced_mode, st, out, wk, nofix, flags):
+def group_places_nb(tab, params, rt, offsets, steps, players, score, gp6, places_mode,
+                    reduced_mode, st, out, wk, flags):
     """Group points (sixths) of the four slots of a finished group; returns the winner's slot.
 
     players: int64[4] player ids; score: int64[4] classical half points; gp6: int64[4] points
-    of places 1-4 in sixths; ctl: int64[3] control rows (rapid, blitz, armageddon); wk: int64
-    scratch [32]; nofix: empty int64 array.  Writes out[4].  Draws, only when several are
-    level for first: 2 level, the two-player procedure; 3 level, rapid round robin, blitz
-    round robin (colours by lot inside), then a shuffle of the three (the first two play an
-    Armageddon, the third shares second with its loser); 4 level, a shuffle of the four
-    (pairs 1-2 and 3-4), the two pairs' procedures, then the winners' procedure.
+    of places 1-4 in sixths; wk: int64 scratch [32].  Writes out[4].  Draws, only when
+    several are level for first: 2 level, the two-player procedure; 3 level, a rapid round
+    robin, then a blitz round robin (colours by lot inside), then a shuffle of the three (the
+    first two play an Armageddon, the third shares second with its loser); 4 level, a
+    shuffle of the four (pairs 1-2 and 3-4), the two pairs' procedures, the winners' one.
     """
     mout = wk[0:6]
     tied = wk[6:10]
@@ -147,8 +254,8 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
         return tied[0]
     flags[C_GROUP_PLAYOFF] = 1
     if k == 2:
-        r = two_player_nb(params, rt, offsets, steps, 0, players[tied[0]], players[tied[1]],
-                          st, mout, nofix, flags)
+        r = two_player_nb(tab, params, rt, offsets, steps, 1, players[tied[0]],
+                          players[tied[1]], st, mout, flags)
         win = tied[r]
         out[win] = gp6[0]
         out[tied[1 - r]] = gp6[1]
@@ -161,7 +268,8 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
             pl[i] = players[tied[i]]
         win = -1
         for stp in range(2):
-            round_robin_nb(params, rt, offsets, ctl[stp], pl, 3, sc, st)
+            tround_robin3_nb(tab, params, rt, offsets, steps[1 + stp, 3], steps[1 + stp, 1],
+                             pl, sc, st)
             m = max(sc[0], max(sc[1], sc[2]))
             nw = 0
             for i in range(3):
@@ -199,9 +307,9 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
                         p0 = i
                     else:
                         p1 = i
-                nxt = stp + 1 if reduced_mode == REDUCED_NEXT_STEP else 0
-                r = two_player_nb(params, rt, offsets, steps, nxt, pl[p0], pl[p1], st, mout,
-                                  nofix, flags)
+                nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+                r = two_player_nb(tab, params, rt, offsets, steps, nxt, pl[p0], pl[p1], st,
+                                  mout, flags)
                 wi = p0 if r == 0 else p1
                 li = p1 if r == 0 else p0
                 win = tied[wi]
@@ -218,7 +326,8 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
                     idx[i] = i
                 shuffle_nb(idx, 3, st)
                 flags[C_ARMAGEDDON] = 1
-                w = armageddon_nb(params, rt, offsets, ctl[2], pl[idx[0]], pl[idx[1]], st)
+                w = tarmageddon_nb(tab, params, rt, offsets, steps[3, 3], steps[3, 1],
+                                   pl[idx[0]], pl[idx[1]], st)
                 wi = idx[0] if w == pl[idx[0]] else idx[1]
                 li = idx[1] if wi == idx[0] else idx[0]
                 win = tied[wi]
@@ -231,16 +340,16 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
     for i in range(4):
         idx[i] = i
     shuffle_nb(idx, 4, st)
-    r1 = two_player_nb(params, rt, offsets, steps, 0, players[idx[0]], players[idx[1]], st,
-                       mout, nofix, flags)
-    r2 = two_player_nb(params, rt, offsets, steps, 0, players[idx[2]], players[idx[3]], st,
-                       mout, nofix, flags)
+    r1 = two_player_nb(tab, params, rt, offsets, steps, 1, players[idx[0]], players[idx[1]],
+                       st, mout, flags)
+    r2 = two_player_nb(tab, params, rt, offsets, steps, 1, players[idx[2]], players[idx[3]],
+                       st, mout, flags)
     w1 = idx[r1]
     l1 = idx[1 - r1]
     w2 = idx[2 + r2]
     l2 = idx[3 - r2]
-    r = two_player_nb(params, rt, offsets, steps, 0, players[w1], players[w2], st, mout,
-                      nofix, flags)
+    r = two_player_nb(tab, params, rt, offsets, steps, 1, players[w1], players[w2], st, mout,
+                      flags)
     win = w1 if r == 0 else w2
     out[win] = gp6[0]
     out[w2 if r == 0 else w1] = gp6[1]
@@ -249,10 +358,10 @@ def group_places_nb(params, rt, offsets, ctl, steps, players, score, gp6, places
 
 
 @jit
-def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, pc, roster,
-                      draw, gm, grp_fixed, grp_gp, ko_fixed, ko_win, gp6, ko_gp6, prize_rates,
+def series_replica_nb(params, rt_ev, offsets, offset_sd, steps, pt, roster, draw, gm,
+                      grp_fixed, grp_gp, ko_fixed, ko_win, gp6, ko_gp6, prize_rates,
                       places_mode, reduced_mode, ko_lots, st, rt, gpts, tf, ts, cp, cw, prize,
-                      ev_gp, wk, nofix, flags):
+                      wk, flags):
     """One replica of the whole series; fills the per-player arrays (reset here)."""
     n_ev = roster.shape[0]
     npl = rt.shape[0]
@@ -264,20 +373,19 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
         cw[p] = 0
         prize[p] = 0.0
     ros = wk[32:48]
-    grp = wk[48:64].reshape((4, 4))
     score = wk[64:68]
     gout = wk[68:72]
     gwin = wk[72:76]
-    fx = wk[76:78]
     mout = wk[78:84]
+    grp = wk[84:88]
+    ci0 = steps[0, 1]
     for e in range(n_ev):
-        for p in range(npl):
-            ev_gp[e, p] = -1
-        # 1. ratings of this event (offsets for the roster)
-        for p in range(npl):
-            for c in range(3):
-                rt[p, c] = rt_ev[e, p, c]
+        tab = pt[e]
+        # 1. ratings of this event, offsets for the roster
         if offsets:
+            for p in range(npl):
+                for c in range(3):
+                    rt[p, c] = rt_ev[e, p, c]
             for i in range(16):
                 p = roster[e, i]
                 for c in range(3):
@@ -285,27 +393,30 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
         # 2. the draw
         for i in range(16):
             ros[i] = roster[e, i]
-        if draw[e] == DRAW_LOTS:
+        d = draw[e]
+        if d == DRAW_LOTS:
             shuffle_nb(ros, 16, st)
-        elif draw[e] == DRAW_BASKETS:
+        elif d == DRAW_BASKETS:
             for q in range(4):
-                shuffle_nb(ros[4 * q:4 * q + 4], 4, st)
+                for i in range(3, 0, -1):  # shuffle_nb of basket q, inline
+                    j = randint_nb(st, i + 1)
+                    t = ros[4 * q + i]
+                    ros[4 * q + i] = ros[4 * q + j]
+                    ros[4 * q + j] = t
         for g in range(4):
             for s in range(4):
-                grp[g, s] = ros[4 * s + g] if draw[e] == DRAW_BASKETS else ros[4 * g + s]
-        pce = pc[e]
-        # 3. group games
-        for g in range(4):
+                grp[s] = ros[4 * s + g] if d == DRAW_BASKETS else ros[4 * g + s]
+            # 3. group games
             for s in range(4):
                 score[s] = 0
             for j in range(gm.shape[2]):
                 ws = gm[e, g, j, 1]
                 bs = gm[e, g, j, 2]
                 r = gm[e, g, j, 3]
-                w = grp[g, ws]
-                b = grp[g, bs]
+                w = grp[ws]
+                b = grp[bs]
                 if r < 0:
-                    r = classical_nb(pce, params, rt, offsets, ctl[0], w, b, st)
+                    r = tgame_nb(tab, params, rt, offsets, 0, ci0, w, b, st)
                 if r == 0:
                     score[ws] += 2
                     cp[w] += 2
@@ -319,19 +430,18 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
                     score[bs] += 1
                     cp[w] += 1
                     cp[b] += 1
-            # 4. places (play-offs drawn group by group, after each group's games)
+            # 4. places (each group's play-off right after its games)
             if grp_fixed[e, g] >= 0:
                 for s in range(4):
                     gout[s] = grp_gp[e, g, s]
                 ws = grp_fixed[e, g]
             else:
-                ws = group_places_nb(params, rt, offsets, ctl[1:], steps, grp[g], score, gp6,
-                                     places_mode, reduced_mode, st, gout, wk, nofix, flags)
-            gwin[g] = grp[g, ws]
+                ws = group_places_nb(tab, params, rt, offsets, steps, grp, score, gp6,
+                                     places_mode, reduced_mode, st, gout, wk, flags)
+            gwin[g] = grp[ws]
             for s in range(4):
-                p = grp[g, s]
+                p = grp[s]
                 gpts[p] += gout[s]
-                ev_gp[e, p] = gout[s]
                 prize[p] += prize_rates[0] + prize_rates[1] * gout[s] / 6.0
         # 5. knock-out: A v B, C v D, final
         a1 = 0
@@ -343,10 +453,11 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
                 a, b = gwin[2], gwin[3]
             else:
                 a, b = a1, a2
+            f0 = ko_fixed[e, m, 0]
+            f1 = ko_fixed[e, m, 1]
             if ko_win[e, m] >= 0:
                 wa = ko_win[e, m] == 0
-                for i in range(2):
-                    c = ko_fixed[e, m, i]
+                for c in (f0, f1):
                     if c == 0:
                         cp[a] += 2
                         cw[a] += 1
@@ -360,13 +471,16 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
                 swap = False
                 if ko_lots:
                     swap = u01_nb(st) >= 0.5
-                for i in range(2):
-                    c = ko_fixed[e, m, i]
-                    fx[i] = (2 - c if c >= 0 else c) if swap else c
-                x = b if swap else a
-                y = a if swap else b
-                match_nb(params, rt, offsets, x, y, ko_steps, fx, st, mout)
-                if mout[1] == ko_steps.shape[0] - 1:
+                if swap:
+                    x, y = b, a
+                    if f0 >= 0:
+                        f0 = 2 - f0
+                    if f1 >= 0:
+                        f1 = 2 - f1
+                else:
+                    x, y = a, b
+                tmatch_nb(tab, params, rt, offsets, x, y, steps, 0, f0, f1, st, mout)
+                if steps[mout[1], 0] == STEP_ARMAGEDDON:
                     flags[C_ARMAGEDDON] = 1
                 cp[x] += mout[2]
                 cp[y] += mout[3]
@@ -376,7 +490,6 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
             w = a if wa else b
             lo = b if wa else a
             gpts[w] += ko_gp6
-            ev_gp[e, w] += ko_gp6
             prize[w] += prize_rates[2] * ko_gp6 / 6.0
             if m == 0:
                 a1 = w
@@ -389,7 +502,8 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, p
 
 @jit
 def rank_series_nb(eligible, gpts, tf, ts, cp, cw, tb_codes, st, order, key):
-    """Order the eligible players (order[:n], returns n): points, then tb_codes, then lots."""
+    """Order the eligible players (order[:n], returns n): points, then tb_codes, then lots
+    (a shuffle of each run of players level on everything, best run first)."""
     n = 0
     for p in range(eligible.shape[0]):
         if eligible[p]:
@@ -406,7 +520,6 @@ def rank_series_nb(eligible, gpts, tf, ts, cp, cw, tb_codes, st, order, key):
                     v = cw[p]
                 k = k * TB_BASE + v
             key[p] = k
-            # insertion by key desc, stable on player index
             j = n
             while j > 0 and key[order[j - 1]] < k:
                 order[j] = order[j - 1]
@@ -418,22 +531,23 @@ def rank_series_nb(eligible, gpts, tf, ts, cp, cw, tb_codes, st, order, key):
         j = i + 1
         while j < n and key[order[j]] == key[order[i]]:
             j += 1
-        if j - i > 1:
-            shuffle_nb(order[i:j], j - i, st)
+        for t in range(j - 1 - i, 0, -1):  # shuffle_nb of order[i:j], inline
+            u = i + randint_nb(st, t + 1)
+            v = order[i + t]
+            order[i + t] = order[u]
+            order[u] = v
         i = j
     return n
 
 
 @pjit
-def simulate_series_nb(seed, first, nrep, params, rt_ev, offsets, offset_sd, ctl, steps,
-                       ko_steps, pc, roster, draw, gm, grp_fixed, grp_gp, ko_fixed, ko_win,
-                       gp6, ko_gp6, prize_rates, places_mode, reduced_mode, ko_lots, eligible,
-                       tb_codes, n_qual, place_out, qual_out, pts_out, pts2_out, prize_out,
-                       prize2_out, count_out):
+def simulate_series_nb(seed, first, nrep, params, rt_ev, offsets, offset_sd, steps, pt, roster,
+                       draw, gm, grp_fixed, grp_gp, ko_fixed, ko_win, gp6, ko_gp6, prize_rates,
+                       places_mode, reduced_mode, ko_lots, eligible, tb_codes, n_qual,
+                       place_out, qual_out, pts_out, pts2_out, prize_out, prize2_out, count_out):
     """Replicas first .. first+nrep-1 of the series; tallies into row c (chunk) of *_out."""
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     npl = rt_ev.shape[1]
-    n_ev = roster.shape[0]
     for c in prange(n_chunks):
         st = np.empty(1, np.uint64)
         rt = np.empty((npl, 3))
@@ -443,20 +557,18 @@ def simulate_series_nb(seed, first, nrep, params, rt_ev, offsets, offset_sd, ctl
         cp = np.empty(npl, np.int64)
         cw = np.empty(npl, np.int64)
         prize = np.empty(npl)
-        ev_gp = np.empty((n_ev, npl), np.int64)
         order = np.empty(npl, np.int64)
         key = np.empty(npl, np.int64)
         flags = np.zeros(N_COUNTERS, np.int64)
         wk = np.empty(WK, np.int64)
-        nofix = np.empty(0, np.int64)
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
             for i in range(N_COUNTERS):
                 flags[i] = 0
-            series_replica_nb(params, rt_ev, offsets, offset_sd, ctl, steps, ko_steps, pc,
-                              roster, draw, gm, grp_fixed, grp_gp, ko_fixed, ko_win, gp6,
-                              ko_gp6, prize_rates, places_mode, reduced_mode, ko_lots, st, rt,
-                              gpts, tf, ts, cp, cw, prize, ev_gp, wk, nofix, flags)
+            series_replica_nb(params, rt_ev, offsets, offset_sd, steps, pt, roster, draw, gm,
+                              grp_fixed, grp_gp, ko_fixed, ko_win, gp6, ko_gp6, prize_rates,
+                              places_mode, reduced_mode, ko_lots, st, rt, gpts, tf, ts, cp, cw,
+                              prize, wk, flags)
             n = rank_series_nb(eligible, gpts, tf, ts, cp, cw, tb_codes, st, order, key)
             for i in range(n):
                 p = order[i]
@@ -481,18 +593,18 @@ def simulate_series_nb(seed, first, nrep, params, rt_ev, offsets, offset_sd, ctl
 
 
 @pjit
-def simulate_group_nb(seed, first, nrep, params, rt, ctl, steps, pc, players, games, gp6,
-                      places_mode, reduced_mode, hist_out):
-    """One group alone (no offsets): its unplayed games then its places.  hist_out[c, s, v]
-    counts replicas where slot s got v sixths of a point (for tests and exact checks)."""
+def simulate_group_nb(seed, first, nrep, params, tab, steps, players, games, gp6, places_mode,
+                      reduced_mode, hist_out):
+    """One group alone (no offsets): its unplayed games then its places.  tab: one event's
+    table [4, n, n, 2]; hist_out[c, s, v] counts replicas where slot s got v sixths."""
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         st = np.empty(1, np.uint64)
+        rt = np.zeros((1, 3))
         score = np.empty(4, np.int64)
         out = np.empty(4, np.int64)
         flags = np.zeros(N_COUNTERS, np.int64)
         wk = np.empty(WK, np.int64)
-        nofix = np.empty(0, np.int64)
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
             for s in range(4):
@@ -502,7 +614,8 @@ def simulate_group_nb(seed, first, nrep, params, rt, ctl, steps, pc, players, ga
                 bs = games[j, 2]
                 res = games[j, 3]
                 if res < 0:
-                    res = classical_nb(pc, params, rt, False, ctl[0], players[ws], players[bs], st)
+                    res = tgame_nb(tab, params, rt, False, 0, steps[0, 1], players[ws],
+                                   players[bs], st)
                 if res == 0:
                     score[ws] += 2
                 elif res == 2:
@@ -510,7 +623,7 @@ def simulate_group_nb(seed, first, nrep, params, rt, ctl, steps, pc, players, ga
                 else:
                     score[ws] += 1
                     score[bs] += 1
-            group_places_nb(params, rt, False, ctl[1:], steps, players, score, gp6,
-                            places_mode, reduced_mode, st, out, wk, nofix, flags)
+            group_places_nb(tab, params, rt, False, steps, players, score, gp6, places_mode,
+                            reduced_mode, st, out, wk, flags)
             for s in range(4):
                 hist_out[c, s, out[s]] += 1

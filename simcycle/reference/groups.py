@@ -21,20 +21,76 @@ TB_EVENTS_WON, TB_SECOND_PLACES, TB_CLASSICAL_POINTS, TB_CLASSICAL_WINS = 1, 2, 
 TB_BASE = 1024
 
 
-def classical(pc, params, rt, offsets, ci, w, b, stream):
+def tgame(tab, params, rt, offsets, k, ci, w, b, stream):
+    """Twin of ``tgame_nb``: 0 White won, 1 draw, 2 Black won."""
     if offsets:
         return G.game(params, rt, offsets, ci, w, b, stream)
     u = stream.u01()
-    pw, pd = pc[w][b][0], pc[w][b][1]
+    pw, pd = tab[k, w, b, 0], tab[k, w, b, 1]
     return 0 if u < pw else (1 if u < pw + pd else 2)
 
 
-def two_player(params, rt, offsets, steps, s0, pa, pb, stream, flags):
+def tarmageddon(tab, params, rt, offsets, k, ci, a, b, stream):
+    w, bl = (a, b) if stream.u01() < 0.5 else (b, a)
+    return w if tgame(tab, params, rt, offsets, k, ci, w, bl, stream) == 0 else bl
+
+
+def tround_robin3(tab, params, rt, offsets, k, ci, players, stream):
+    sc = [0, 0, 0]
+    for i in range(3):
+        for j in range(i + 1, 3):
+            wi, bi = (i, j) if stream.u01() < 0.5 else (j, i)
+            r = tgame(tab, params, rt, offsets, k, ci, players[wi], players[bi], stream)
+            sc[wi] += (2, 1, 0)[r]
+            sc[bi] += (0, 1, 2)[r]
+    return sc
+
+
+def tmatch(tab, params, rt, offsets, a, b, steps, s0, fixed, stream):
+    """Twin of ``tmatch_nb``: [winner (0 a, 1 b), deciding step, a's and b's half points,
+    a's and b's wins (in step s0)]."""
+    out = [0] * 6
+    g = 0
+    diff = 0
+    for s in range(s0, len(steps)):
+        kind, ci, n, k = (int(x) for x in steps[s])
+        if s > s0 and diff != 0:
+            break
+        out[1] = s
+        if kind == STEP_GAMES:
+            for j in range(n):
+                known = fixed[g] if g < len(fixed) else -1
+                if known >= 0:
+                    ra = known
+                elif j % 2 == 0:
+                    ra = tgame(tab, params, rt, offsets, k, ci, a, b, stream)
+                else:
+                    ra = 2 - tgame(tab, params, rt, offsets, k, ci, b, a, stream)
+                g += 1
+                diff += (2, 0, -2)[ra]
+                if s == s0:
+                    out[2] += (2, 1, 0)[ra]
+                    out[3] += (0, 1, 2)[ra]
+                    out[4] += ra == 0
+                    out[5] += ra == 2
+        elif kind == STEP_ARMAGEDDON:
+            diff = 1 if tarmageddon(tab, params, rt, offsets, k, ci, a, b, stream) == a else -1
+            g += 1
+        else:
+            diff = 1 if stream.u01() < 0.5 else -1
+    if diff == 0:
+        out[1] = len(steps)
+        diff = 1 if stream.u01() < 0.5 else -1
+    out[0] = 0 if diff > 0 else 1
+    return out
+
+
+def two_player(tab, params, rt, offsets, steps, s0, pa, pb, stream, flags):
     """0 if pa wins the two-player procedure from step s0, else 1."""
     swap = not stream.u01() < 0.5
     x, y = (pb, pa) if swap else (pa, pb)
-    out = G.match(params, rt, offsets, x, y, [tuple(r) for r in steps[s0:]], [], stream)
-    if s0 + out[1] == len(steps) - 1:
+    out = tmatch(tab, params, rt, offsets, x, y, steps, s0, [], stream)
+    if steps[out[1]][0] == STEP_ARMAGEDDON:
         flags[C_ARMAGEDDON] = 1
     return 0 if (out[0] == 0) != swap else 1
 
@@ -52,7 +108,7 @@ def rest_places(score, gp6, out, first_place):
         i += len(run)
 
 
-def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mode,
+def group_places(tab, params, rt, offsets, steps, players, score, gp6, places_mode,
                  reduced_mode, stream, flags):
     """Twin of ``group_places_nb``: returns (winner slot, points by slot in sixths)."""
     out = [-1] * 4
@@ -64,7 +120,7 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
         return tied[0], out
     flags[C_GROUP_PLAYOFF] = 1
     if len(tied) == 2:
-        r = two_player(params, rt, offsets, steps, 0, players[tied[0]], players[tied[1]],
+        r = two_player(tab, params, rt, offsets, steps, 1, players[tied[0]], players[tied[1]],
                        stream, flags)
         out[tied[r]] = gp6[0]
         out[tied[1 - r]] = gp6[1]
@@ -75,7 +131,8 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
         pl = [players[s] for s in tied]
         win = -1
         for stp in range(2):
-            sc = G.round_robin(params, rt, offsets, ctl[stp], pl, stream)
+            sc = tround_robin3(tab, params, rt, offsets, int(steps[1 + stp][3]),
+                               int(steps[1 + stp][1]), pl, stream)
             m = max(sc)
             best = [i for i in range(3) if sc[i] == m]
             if len(best) == 1:
@@ -91,8 +148,8 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
             if len(best) == 2:
                 p0, p1 = best
                 left = next(i for i in range(3) if sc[i] != m)
-                nxt = stp + 1 if reduced_mode == REDUCED_NEXT_STEP else 0
-                r = two_player(params, rt, offsets, steps, nxt, pl[p0], pl[p1], stream, flags)
+                nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+                r = two_player(tab, params, rt, offsets, steps, nxt, pl[p0], pl[p1], stream, flags)
                 wi, li = (p0, p1) if r == 0 else (p1, p0)
                 win = tied[wi]
                 out[win] = gp6[0]
@@ -104,7 +161,8 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
             if stp == 1:
                 idx = G.shuffled([0, 1, 2], stream)
                 flags[C_ARMAGEDDON] = 1
-                w = G.armageddon(params, rt, offsets, ctl[2], pl[idx[0]], pl[idx[1]], stream)
+                w = tarmageddon(tab, params, rt, offsets, int(steps[3][3]), int(steps[3][1]),
+                                pl[idx[0]], pl[idx[1]], stream)
                 wi, li = (idx[0], idx[1]) if w == pl[idx[0]] else (idx[1], idx[0])
                 win = tied[wi]
                 out[win] = gp6[0]
@@ -112,11 +170,11 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
         rest_places(score, gp6, out, 3)
         return win, out
     idx = G.shuffled([0, 1, 2, 3], stream)
-    r1 = two_player(params, rt, offsets, steps, 0, players[idx[0]], players[idx[1]], stream, flags)
-    r2 = two_player(params, rt, offsets, steps, 0, players[idx[2]], players[idx[3]], stream, flags)
+    r1 = two_player(tab, params, rt, offsets, steps, 1, players[idx[0]], players[idx[1]], stream, flags)
+    r2 = two_player(tab, params, rt, offsets, steps, 1, players[idx[2]], players[idx[3]], stream, flags)
     w1, l1 = idx[r1], idx[1 - r1]
     w2, l2 = idx[2 + r2], idx[3 - r2]
-    r = two_player(params, rt, offsets, steps, 0, players[w1], players[w2], stream, flags)
+    r = two_player(tab, params, rt, offsets, steps, 1, players[w1], players[w2], stream, flags)
     win, second = (w1, w2) if r == 0 else (w2, w1)
     out[win], out[second] = gp6[0], gp6[1]
     out[l1] = out[l2] = (gp6[2] + gp6[3]) // 2
@@ -126,83 +184,69 @@ def group_places(params, rt, offsets, ctl, steps, players, score, gp6, places_mo
 def series_replica(a: dict, stream):
     """One replica of the series from the kernel's arrays ``a`` (the Plan's ``args``).
     Returns (gpts, tf, ts, cp, cw, prize, flags) as lists indexed by player."""
-    params, rt_ev, offsets = a["params"], a["rt_ev"], a["offsets"]
+    params, rt_ev, offsets, steps = a["params"], a["rt_ev"], a["offsets"], a["steps"]
     npl = rt_ev.shape[1]
     gpts, tf, ts, cp, cw = ([0] * npl for _ in range(5))
     prize = [0.0] * npl
     flags = [0] * 4
-    ctl, steps, ko_steps = list(a["ctl"]), a["steps"], a["ko_steps"]
-    gp6, ko_gp6, rates = list(a["gp6"]), int(a["ko_gp6"]), a["prize_rates"]
+    gp6, ko_gp6, rates = [int(x) for x in a["gp6"]], int(a["ko_gp6"]), a["prize_rates"]
+    ci0 = int(steps[0][1])
     for e in range(a["roster"].shape[0]):
-        rt = [list(map(float, row)) for row in rt_ev[e]]
+        tab = a["pt"][e]
+        rt = None
         if offsets:
+            rt = [[float(x) for x in row] for row in rt_ev[e]]
             for p in a["roster"][e]:
                 for c in range(3):
                     rt[p][c] = float(rt_ev[e, p, c]) + stream.normal() * float(a["offset_sd"][c])
         ros = [int(x) for x in a["roster"][e]]
-        if a["draw"][e] == DRAW_LOTS:
+        d = a["draw"][e]
+        if d == DRAW_LOTS:
             ros = G.shuffled(ros, stream)
-        elif a["draw"][e] == DRAW_BASKETS:
+        elif d == DRAW_BASKETS:
             ros = [x for q in range(4) for x in G.shuffled(ros[4 * q:4 * q + 4], stream)]
-        if a["draw"][e] == DRAW_BASKETS:
-            grp = [[ros[4 * s + g] for s in range(4)] for g in range(4)]
-        else:
-            grp = [ros[4 * g:4 * g + 4] for g in range(4)]
-        pc = a["pc"][e]
         gwin = []
         for g in range(4):
+            grp = [ros[4 * s + g] for s in range(4)] if d == DRAW_BASKETS else ros[4 * g:4 * g + 4]
             score = [0] * 4
             for _, ws, bs, r in a["gm"][e, g]:
-                w, b = grp[g][ws], grp[g][bs]
+                w, b = grp[ws], grp[bs]
                 if r < 0:
-                    r = classical(pc, params, rt, offsets, ctl[0], w, b, stream)
-                if r == 0:
-                    score[ws] += 2
-                    cp[w] += 2
-                    cw[w] += 1
-                elif r == 2:
-                    score[bs] += 2
-                    cp[b] += 2
-                    cw[b] += 1
-                else:
-                    score[ws] += 1
-                    score[bs] += 1
-                    cp[w] += 1
-                    cp[b] += 1
+                    r = tgame(tab, params, rt, offsets, 0, ci0, w, b, stream)
+                score[ws] += (2, 1, 0)[r]
+                score[bs] += (0, 1, 2)[r]
+                cp[w] += (2, 1, 0)[r]
+                cp[b] += (0, 1, 2)[r]
+                cw[w] += r == 0
+                cw[b] += r == 2
             if a["grp_fixed"][e, g] >= 0:
                 ws, gout = int(a["grp_fixed"][e, g]), [int(x) for x in a["grp_gp"][e, g]]
             else:
-                ws, gout = group_places(params, rt, offsets, ctl[1:], steps, grp[g], score, gp6,
+                ws, gout = group_places(tab, params, rt, offsets, steps, grp, score, gp6,
                                         a["places_mode"], a["reduced_mode"], stream, flags)
-            gwin.append(grp[g][ws])
+            gwin.append(grp[ws])
             for s in range(4):
-                p = grp[g][s]
-                gpts[p] += gout[s]
-                prize[p] += rates[0] + rates[1] * gout[s] / 6.0
+                gpts[grp[s]] += gout[s]
+                prize[grp[s]] += rates[0] + rates[1] * gout[s] / 6.0
         win = []
-        for m, (a_, b_) in enumerate([(gwin[0], gwin[1]), (gwin[2], gwin[3]), (None, None)]):
-            if m == 2:
-                a_, b_ = win
+        for m in range(3):
+            a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
+            fx = [int(c) for c in a["ko_fixed"][e, m]]
             if a["ko_win"][e, m] >= 0:
                 wa = a["ko_win"][e, m] == 0
-                for c in a["ko_fixed"][e, m]:
-                    if c == 0:
-                        cp[a_] += 2
-                        cw[a_] += 1
-                    elif c == 2:
-                        cp[b_] += 2
-                        cw[b_] += 1
-                    elif c == 1:
-                        cp[a_] += 1
-                        cp[b_] += 1
+                for c in fx:
+                    if c >= 0:
+                        cp[a_] += (2, 1, 0)[c]
+                        cp[b_] += (0, 1, 2)[c]
+                        cw[a_] += c == 0
+                        cw[b_] += c == 2
             else:
                 swap = bool(a["ko_lots"]) and stream.u01() >= 0.5
-                fx = [int(c) for c in a["ko_fixed"][e, m]]
                 if swap:
                     fx = [2 - c if c >= 0 else c for c in fx]
                 x, y = (b_, a_) if swap else (a_, b_)
-                out = G.match(params, rt, offsets, x, y, [tuple(r) for r in ko_steps], fx, stream)
-                if out[1] == len(ko_steps) - 1:
+                out = tmatch(tab, params, rt, offsets, x, y, steps, 0, fx, stream)
+                if steps[out[1]][0] == STEP_ARMAGEDDON:
                     flags[C_ARMAGEDDON] = 1
                 cp[x] += out[2]
                 cp[y] += out[3]
@@ -234,7 +278,7 @@ def rank_series(a: dict, gpts, tf, ts, cp, cw, stream):
     i = 0
     while i < len(order):
         run = [p for p in order[i:] if key[p] == key[order[i]]]
-        out += G.shuffled(run, stream) if len(run) > 1 else run
+        out += G.shuffled(run, stream)
         i += len(run)
     return out, key
 
@@ -272,8 +316,8 @@ def simulate_series(a: dict, seed: int, first: int, n: int) -> dict:
     return t
 
 
-def simulate_group(params, rt, ctl, steps, pc, players, games, gp6, places_mode, reduced_mode,
-                   seed, first, n):
+def simulate_group(params, tab, steps, players, games, gp6, places_mode, reduced_mode, seed,
+                   first, n):
     """Twin of ``simulate_group_nb``: hist[s][v] replicas where slot s got v sixths."""
     from .rng import Stream
     hist = [[0] * (max(gp6) + 1) for _ in range(4)]
@@ -282,68 +326,55 @@ def simulate_group(params, rt, ctl, steps, pc, players, games, gp6, places_mode,
         score = [0] * 4
         for _, ws, bs, res in games:
             if res < 0:
-                res = classical(pc, params, rt, False, ctl[0], players[ws], players[bs], stream)
-            if res == 0:
-                score[ws] += 2
-            elif res == 2:
-                score[bs] += 2
-            else:
-                score[ws] += 1
-                score[bs] += 1
-        _, out = group_places(params, rt, False, ctl[1:], steps, players, score, gp6,
+                res = tgame(tab, params, None, False, 0, int(steps[0][1]), players[ws],
+                            players[bs], stream)
+            score[ws] += (2, 1, 0)[res]
+            score[bs] += (0, 1, 2)[res]
+        _, out = group_places(tab, params, None, False, steps, players, score, gp6,
                               places_mode, reduced_mode, stream, [0] * 4)
         for s in range(4):
             hist[s][out[s]] += 1
     return hist
 
 
-# ---- exact distribution -----------------------------------------------------------------
+# ---- exact distribution (no offsets) ----------------------------------------------------
 
-def _wdl(params, rt, ci, w, b):
-    cls = int(params[ci][4])
-    pw, pd = G.wdl(params, ci, rt[w][cls], rt[b][cls], False)
+def _wdl(tab, k, w, b):
+    pw, pd = float(tab[k, w, b, 0]), float(tab[k, w, b, 1])
     return pw, pd, 1.0 - pw - pd
 
 
-def _pair_dist(params, rt, ci, x, y):
-    """Distribution of x's score minus y's (half points) over two games, x White first."""
-    d = defaultdict(float)
-    p1 = _wdl(params, rt, ci, x, y)
-    p2 = _wdl(params, rt, ci, y, x)
-    for r1, q1 in enumerate(p1):
-        for r2, q2 in enumerate(p2):
-            d[(2, 0, -2)[r1] - (2, 0, -2)[r2]] += q1 * q2
-    return d
-
-
-def two_player_exact(params, rt, steps, s0, pa, pb):
+def two_player_exact(tab, steps, s0, pa, pb):
     """P(pa wins the two-player procedure from step s0), colour lot included."""
     total = 0.0
     for x, y, is_a in ((pa, pb, True), (pb, pa, False)):
         p_x = 0.0
         level = 1.0
-        for kind, ci, n in steps[s0:]:
+        for kind, _ci, _n, k in steps[s0:]:
             if kind == STEP_GAMES:
-                d = _pair_dist(params, rt, ci, x, y)
+                g1 = _wdl(tab, k, x, y)     # x White
+                g2 = _wdl(tab, k, y, x)     # y White
+                d = defaultdict(float)
+                for r1, q1 in enumerate(g1):
+                    for r2, q2 in enumerate(g2):
+                        d[(2, 0, -2)[r1] - (2, 0, -2)[r2]] += q1 * q2
                 p_x += level * sum(q for v, q in d.items() if v > 0)
                 level *= d.get(0, 0.0)
             elif kind == STEP_ARMAGEDDON:
-                pw_x = _wdl(params, rt, ci, x, y)[0]      # x White wins
-                pw_y = _wdl(params, rt, ci, y, x)[0]      # y White wins
-                p_x += level * 0.5 * (pw_x + (1.0 - pw_y))
+                p_x += level * 0.5 * (_wdl(tab, k, x, y)[0] + 1.0 - _wdl(tab, k, y, x)[0])
                 level = 0.0
         p_x += level * 0.5  # lots after the last step (unreachable with an Armageddon)
         total += 0.5 * (p_x if is_a else 1.0 - p_x)
     return total
 
 
-def _rr3_outcomes(params, rt, ci, pl):
+def _rr3_outcomes(tab, k, pl):
     """[(probability, scores)] of a single round robin of three, colours by lot."""
     games = []
     for i in range(3):
         for j in range(i + 1, 3):
-            a = _wdl(params, rt, ci, pl[i], pl[j])
-            b = _wdl(params, rt, ci, pl[j], pl[i])
+            a = _wdl(tab, k, pl[i], pl[j])
+            b = _wdl(tab, k, pl[j], pl[i])
             games.append((i, j, (0.5 * a[0] + 0.5 * b[2], 0.5 * a[1] + 0.5 * b[1],
                                  0.5 * a[2] + 0.5 * b[0])))
     res = []
@@ -358,8 +389,9 @@ def _rr3_outcomes(params, rt, ci, pl):
     return res
 
 
-def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduced_mode):
-    """{tuple of points by slot: probability} for a finished group."""
+def places_exact(tab, steps, players, score, gp6, places_mode, reduced_mode):
+    """{points by slot (tuple): probability} for a finished group with these scores."""
+    steps = [tuple(int(x) for x in row) for row in steps]
     dist = defaultdict(float)
     top = max(score)
     tied = [s for s in range(4) if score[s] == top]
@@ -375,7 +407,7 @@ def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduc
         finish(out, 1, 1.0)
         return dist
     if len(tied) == 2:
-        pa = two_player_exact(params, rt, steps, 0, players[tied[0]], players[tied[1]])
+        pa = two_player_exact(tab, steps, 1, players[tied[0]], players[tied[1]])
         for r, q in ((0, pa), (1, 1.0 - pa)):
             out = [-1] * 4
             out[tied[r]], out[tied[1 - r]] = gp6[0], gp6[1]
@@ -386,7 +418,7 @@ def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduc
         pl = [players[s] for s in tied]
 
         def step(stp, p):
-            for q, sc in _rr3_outcomes(params, rt, ctl[stp], pl):
+            for q, sc in _rr3_outcomes(tab, steps[1 + stp][3], pl):
                 m = max(sc)
                 best = [i for i in range(3) if sc[i] == m]
                 if len(best) == 1:
@@ -402,8 +434,8 @@ def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduc
                 elif len(best) == 2:
                     p0, p1 = best
                     left = next(i for i in range(3) if sc[i] != m)
-                    nxt = stp + 1 if reduced_mode == REDUCED_NEXT_STEP else 0
-                    pw = two_player_exact(params, rt, steps, nxt, pl[p0], pl[p1])
+                    nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+                    pw = two_player_exact(tab, steps, nxt, pl[p0], pl[p1])
                     for wi, li, qq in ((p0, p1, pw), (p1, p0, 1.0 - pw)):
                         out = [-1] * 4
                         out[tied[wi]] = gp6[0]
@@ -415,10 +447,9 @@ def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduc
                 elif stp == 0:
                     step(1, p * q)
                 else:
-                    for perm in itertools.permutations(range(3)):
-                        x, y, left = perm
-                        wx = 0.5 * (_wdl(params, rt, ctl[2], pl[x], pl[y])[0]
-                                    + 1.0 - _wdl(params, rt, ctl[2], pl[y], pl[x])[0])
+                    k = steps[3][3]
+                    for x, y, left in itertools.permutations(range(3)):
+                        wx = 0.5 * (_wdl(tab, k, pl[x], pl[y])[0] + 1.0 - _wdl(tab, k, pl[y], pl[x])[0])
                         for wi, li, qq in ((x, y, wx), (y, x, 1.0 - wx)):
                             out = [-1] * 4
                             out[tied[wi]] = gp6[0]
@@ -426,43 +457,40 @@ def places_exact(params, rt, ctl, steps, players, score, gp6, places_mode, reduc
                             finish(out, 3, p * q * qq / 6.0)
         step(0, 1.0)
         return dist
-    for perm in itertools.permutations(range(4)):
-        pr = 1.0 / 24.0
-        a0, a1, b0, b1 = perm
-        pa = two_player_exact(params, rt, steps, 0, players[a0], players[a1])
-        pb = two_player_exact(params, rt, steps, 0, players[b0], players[b1])
+    for a0, a1, b0, b1 in itertools.permutations(range(4)):
+        pa = two_player_exact(tab, steps, 1, players[a0], players[a1])
+        pb = two_player_exact(tab, steps, 1, players[b0], players[b1])
         for w1, l1, q1 in ((a0, a1, pa), (a1, a0, 1.0 - pa)):
             for w2, l2, q2 in ((b0, b1, pb), (b1, b0, 1.0 - pb)):
-                pf = two_player_exact(params, rt, steps, 0, players[w1], players[w2])
+                pf = two_player_exact(tab, steps, 1, players[w1], players[w2])
                 for w, s2, q3 in ((w1, w2, pf), (w2, w1, 1.0 - pf)):
                     out = [-1] * 4
                     out[w], out[s2] = gp6[0], gp6[1]
                     out[l1] = out[l2] = (gp6[2] + gp6[3]) // 2
-                    dist[tuple(out)] += pr * q1 * q2 * q3
+                    dist[tuple(out)] += q1 * q2 * q3 / 24.0
     return dist
 
 
-def group_exact(params, rt, ctl, steps, pc, players, games, gp6, places_mode, reduced_mode):
-    """Exact P(slot s gets v sixths): enumerates the 3^k results of the k unplayed games
-    (probabilities from ``pc``) and every play-off branch.  Returns [4][max(gp6)+1] floats."""
-    open_ = [(ws, bs) for _, ws, bs, r in games if r < 0]
+def group_exact(tab, steps, players, games, gp6, places_mode, reduced_mode):
+    """Exact P(slot s gets v sixths): enumerates the 3^k results of the k unplayed games and
+    every play-off branch.  Returns [4][max(gp6)+1] floats."""
+    open_ = [(int(ws), int(bs)) for _, ws, bs, r in games if r < 0]
     base = [0] * 4
     for _, ws, bs, r in games:
         if r >= 0:
             base[ws] += (2, 1, 0)[r]
             base[bs] += (0, 1, 2)[r]
-    probs = [(pc[players[ws]][players[bs]][0], pc[players[ws]][players[bs]][1]) for ws, bs in open_]
+    probs = [_wdl(tab, 0, players[ws], players[bs]) for ws, bs in open_]
     hist = [[0.0] * (max(gp6) + 1) for _ in range(4)]
     for combo in itertools.product(range(3), repeat=len(open_)):
         p = 1.0
         score = list(base)
-        for (ws, bs), (pw, pd), r in zip(open_, probs, combo):
-            p *= (pw, pd, 1.0 - pw - pd)[r]
+        for (ws, bs), pr, r in zip(open_, probs, combo):
+            p *= pr[r]
             score[ws] += (2, 1, 0)[r]
             score[bs] += (0, 1, 2)[r]
-        for out, q in places_exact(params, rt, ctl, steps, players, score, gp6, places_mode,
+        for out, q in places_exact(tab, steps, players, score, gp6, places_mode,
                                    reduced_mode).items():
             for s in range(4):
                 hist[s][out[s]] += p * q
     return hist
-
