@@ -23,7 +23,7 @@ from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, STEP_ARMAGEDDON, STEP_G
                      STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
 from .config import CHUNK, jit, pjit
 from .games_nb import match_nb, shuffle_nb, wdl_nb
-from .rng_nb import normal_nb, replica_state_nb, u01_nb
+from .rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
 
 # series tiebreak codes (formats/knockout_series.py SERIES_CRITERIA)
 SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
@@ -132,6 +132,80 @@ def tmatch_nb(thr, a, b, steps, fixed, st, out):
         out[1] = steps.shape[0]
         diff = 1 if u01_nb(st) < 0.5 else -1
     out[0] = 0 if diff > 0 else 1
+
+
+@ijit
+def fmatch_nb(thr, a, b, steps, state):
+    """``tmatch_nb`` for a match with no known game, the stream state kept in a register.
+    Returns (winner 0 = a / 1 = b, deciding step, a's and b's classical half points, state);
+    the same draws in the same order as ``match_nb``."""
+    diff = 0
+    ca = 0
+    cb = 0
+    step = 0
+    for s in range(steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        if s > 0 and diff != 0:
+            break
+        step = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                state = state + GOLDEN
+                u = np.float64(mix64_nb(state) >> S11) * INV53
+                if j % 2 == 0:
+                    w = a
+                    bl = b
+                else:
+                    w = b
+                    bl = a
+                if u < thr[ci, w, bl, 0]:
+                    d = 2
+                elif u < thr[ci, w, bl, 1]:
+                    d = 0
+                else:
+                    d = -2
+                if j % 2 == 1:
+                    d = -d
+                diff += d
+                if s == 0:
+                    if d == 2:
+                        ca += 2
+                    elif d == -2:
+                        cb += 2
+                    else:
+                        ca += 1
+                        cb += 1
+        elif kind == STEP_ARMAGEDDON:
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            if u < 0.5:
+                w = a
+                bl = b
+            else:
+                w = b
+                bl = a
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            win = w if u < thr[ci, w, bl, 0] else bl
+            diff = 1 if win == a else -1
+        else:   # sudden death and lots: the general routine
+            st = np.empty(1, np.uint64)
+            st[0] = state
+            fx = np.empty(0, np.int64)
+            out = np.empty(6, np.int64)
+            sub = steps[s:]
+            tmatch_nb(thr, a, b, sub, fx, st, out)
+            state = st[0]
+            diff = 1 if out[0] == 0 else -1
+            step = s + out[1]
+            break
+    if diff == 0:
+        step = steps.shape[0]
+        state = state + GOLDEN
+        u = np.float64(mix64_nb(state) >> S11) * INV53
+        diff = 1 if u < 0.5 else -1
+    return (0 if diff > 0 else 1), step, ca, cb, state
 
 
 @jit
@@ -285,13 +359,21 @@ def chunk_nb(c, lo, hi, seed, first, params, rt0, thr, offsets, offset_sd, steps
                         else:
                             a = dn
                             b = up
-                        for g in range(G):
-                            v = kfixed[e, f, g]
-                            fx[g] = v if (v < 0 or wh == 0) else 2 - v
-                        if offsets:
-                            match_nb(params, rt, True, a, b, steps, fx, st, out6)
+                        if kstat[e, f] == 0 and not offsets:
+                            o0, o1, o2, o3, stv = fmatch_nb(thr, a, b, steps, st[0])
+                            st[0] = stv
+                            out6[0] = o0
+                            out6[1] = o1
+                            out6[2] = o2
+                            out6[3] = o3
                         else:
-                            tmatch_nb(thr, a, b, steps, fx, st, out6)
+                            for g in range(G):
+                                v = kfixed[e, f, g]
+                                fx[g] = v if (v < 0 or wh == 0) else 2 - v
+                            if offsets:
+                                match_nb(params, rt, True, a, b, steps, fx, st, out6)
+                            else:
+                                tmatch_nb(thr, a, b, steps, fx, st, out6)
                         step = out6[1]
                         if wh == 0:
                             wside = out6[0]
