@@ -161,7 +161,11 @@ def load(path: Path, raw: dict) -> KnockoutSeries:
     ser = ck.table(raw, "series")
     ck.unknown_keys(ser, {"place_points", "classical_win_bonus", "event_prizes", "overall_prizes",
                           "currency", "tiebreaks", "qualifying_places", "qualified_elsewhere",
-                          "unknown_classical_win", "notes"}, "series")
+                          "unknown_classical_win", "head_to_head", "standings_points",
+                          "notes"}, "series")
+    # Readings with one implemented value each, named so that a scenario states them
+    ck.get(ser, "head_to_head", "series", str, default="once", choices=["once"])
+    ck.get(ser, "standings_points", "series", str, default="secured", choices=["secured"])
     place_points = _int_list(ck, ser, "place_points", "series", lo=0)
     bonus = ck.get(ser, "classical_win_bonus", "series", int, default=0, lo=0, hi=100)
     event_prizes = _num_list(ck, ser, "event_prizes", "series")
@@ -187,7 +191,9 @@ def load(path: Path, raw: dict) -> KnockoutSeries:
 
     # the match format
     mt = ck.table(raw, "match")
-    ck.unknown_keys(mt, {"steps", "notes"}, "match")
+    ck.unknown_keys(mt, {"steps", "first_white", "tiebreak_colours", "notes"}, "match")
+    ck.get(mt, "first_white", "match", str, default="lots", choices=["lots"])
+    ck.get(mt, "tiebreak_colours", "match", str, default="as-classical", choices=["as-classical"])
     steps_raw = ck.get(mt, "steps", "match", list)
     steps = []
     for k, s in enumerate(steps_raw):
