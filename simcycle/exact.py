@@ -318,7 +318,7 @@ def _order_group(group, criteria, pts, wins, res, sb):
             for v in sorted(set(val.values()), reverse=True):
                 out.append([p for p in g if val[p] == v])
         groups = out
-    return groups, False  # unreachable: the criteria always end with lots
+    return groups, False  # not reached: exact_round_robin always ends the criteria with lots
 
 
 def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
@@ -458,7 +458,8 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
             "p_first": row[0],
             "p_qualify": sum(row[:nq]),
             "expected_points": e_half[i] / 2.0,
-            "expected_prize": sum(row[k] * prize[k] for k in range(n)) + scn.per_half_point * e_half[i],
+            "expected_prize": (sum(row[k] * prize[k] for k in range(n))
+                               + scn.per_half_point * e_half[i]),
             "p_playoff": p_in_playoff[i],
         })
     return {
