@@ -141,10 +141,15 @@ def tmatch_nb(tab, params, rt, offsets, a, b, steps, s0, f0, f1, st, out):
                 known = f0 if g == 0 else (f1 if g == 1 else UNPLAYED)
                 if known != UNPLAYED:
                     ra = known
-                elif j % 2 == 0:
-                    ra = tgame_nb(tab, params, rt, offsets, k, ci, a, b, st)
-                else:
-                    ra = 2 - tgame_nb(tab, params, rt, offsets, k, ci, b, a, st)
+                else:  # tgame_nb inlined by hand; a White in the step's 1st, 3rd, ... game
+                    w, bl = (a, b) if j % 2 == 0 else (b, a)
+                    if offsets:
+                        r = game_nb(params, rt, offsets, ci, w, bl, st)
+                    else:
+                        u = u01_nb(st)
+                        pw = tab[k, w, bl, 0]
+                        r = 0 if u < pw else (1 if u < pw + tab[k, w, bl, 1] else 2)
+                    ra = r if j % 2 == 0 else 2 - r
                 g += 1
                 if ra == 0:
                     diff += 2
@@ -415,8 +420,18 @@ def series_replica_nb(params, rt_ev, offsets, offset_sd, steps, pt, roster, draw
                 r = gm[e, g, j, 3]
                 w = grp[ws]
                 b = grp[bs]
-                if r < 0:
-                    r = tgame_nb(tab, params, rt, offsets, 0, ci0, w, b, st)
+                if r < 0:  # tgame_nb, inlined by hand (the hot loop: 48 games an event)
+                    if offsets:
+                        r = game_nb(params, rt, offsets, ci0, w, b, st)
+                    else:
+                        u = u01_nb(st)
+                        pw = tab[0, w, b, 0]
+                        if u < pw:
+                            r = 0
+                        elif u < pw + tab[0, w, b, 1]:
+                            r = 1
+                        else:
+                            r = 2
                 if r == 0:
                     score[ws] += 2
                     cp[w] += 2
