@@ -265,8 +265,10 @@ class _Playoffs:
             w2, d2, l2 = self.wdl(ctl, b, a)
             pa = 0.5 * w1 + 0.5 * (d2 + l2)
             trans = [((a,), pa), ((b,), 1.0 - pa)]
-        elif kind == PO_LOTS:
-            trans = [((t,), 1.0 / k) for t in T]
+        elif kind == PO_LOTS:  # a lots stage decides by lots (kernel counter 3)
+            res = ({t: (0.0, 1.0 / k) for t in T}, 1.0 if s == 1 else 0.0, 1.0 if s >= 2 else 0.0)
+            self._memo[key] = res
+            return res
         else:  # an option the kernel leaves without effect: the same players go on
             trans = [(T, 1.0)]
         win: dict = {}
@@ -348,6 +350,8 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
     if TB_LOTS not in criteria:
         criteria.append(TB_LOTS)
     playoff_first = scn.playoff_places >= 1
+    # a play-off already played after the last round (as RoundRobinPlan.forced_first)
+    forced = scn.playoff_winner if scn.playoff_winner is not None and not remaining else None
     po = _Playoffs(scn, model)
     nq = scn.qualifying_places
 
@@ -394,7 +398,10 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
             c[3] += prob if lots_elsewhere else 0.0
             return
         G = top_playoff
-        win, f1, f2 = po.cascade(tuple(G))
+        if forced in G:
+            win, f1, f2 = {forced: (1.0, 0.0)}, 0.0, 0.0
+        else:
+            win, f1, f2 = po.cascade(tuple(G))
         c[0] += prob
         c[1] += prob * f1
         c[2] += prob * f2

@@ -207,3 +207,25 @@ def test_swing_is_consistent_with_total_probability(cand, model):
         white = by[g["white"]]["p_first"]
         # a player's chance of first can only rise with his own result in this game
         assert white["1-0"] >= white["1/2-1/2"] >= white["0-1"]
+
+
+def test_playoff_already_played_decides_first(tmp_path):
+    # 4 players, every game drawn: all level; the recorded play-off winner must come first in
+    # the standings and in every simulation (nothing is left to simulate but the order).
+    sched = roundrobin.berger_rounds(4, 2)
+    players = "".join(f'[[players]]\nname = "P{i}"\nrating = 2700\n\n' for i in range(4))
+    rounds = "".join(
+        f"[[rounds]]\nround = {r + 1}\ngames = [" +
+        ", ".join(f'["P{w}", "P{b}", "1/2-1/2"]' for w, b in sched[r]) + "]\n\n"
+        for r in range(len(sched)))
+    text = ('[scenario]\nname = "t"\nformat = "round-robin"\n[event]\ncycles = 2\n'
+            '[tiebreak]\nplayoff_places = 1\nplayoff_winner = "P2"\n'
+            'playoff = [[{tied = [2, 4], kind = "round-robin", control = "rapid-15+10"}]]\n\n'
+            + players + rounds)
+    scn = load_scenario(write(tmp_path, "t.toml", text))[1]
+    d = roundrobin.standings(scn, None)
+    assert d["players"][0]["name"] == "P2" and not d["players"][0]["shared"]
+    res = driver.run(roundrobin.compile(scn, load_model(), None), 5000, 1, progress=False)
+    assert res.tallies["place"][2, 0] == res.sims
+    ref = twin.tallies(roundrobin.compile(scn, load_model(), None), 1, 0, 500)
+    assert ref["place"][2, 0] == 500

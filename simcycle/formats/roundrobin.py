@@ -498,6 +498,9 @@ class RoundRobinPlan:
                 self.stages[s, o] = (lo, hi, PLAYOFF_KINDS[kind],
                                      model.index(ctl, file=scn.file, key=f"tiebreak.playoff[{s}][{o}].control"))
         self.playoff_first = scn.playoff_places >= 1
+        # a play-off already played after the last round decides first place
+        self.forced_first = (scn.playoff_winner if scn.playoff_winner is not None and not remaining
+                             else -1)
         self.place_prize = np.zeros(n)
         self.place_prize[: len(scn.prize_places)] = scn.prize_places
         self.per_half = float(scn.per_half_point)
@@ -518,7 +521,8 @@ class RoundRobinPlan:
             np.uint64(seed), np.int64(first), np.int64(n), self.base_pts, self.base_wins,
             self.base_res, self.gw, self.gb, self.thr_w, self.thr_d, np.int64(self.game_ci),
             self.params, self.rt, self.offsets, self.offset_sd, self.criteria,
-            self.playoff_first, self.stages, np.int64(self.qualifying_places), self.place_prize,
+            self.playoff_first, np.int64(self.forced_first), self.stages,
+            np.int64(self.qualifying_places), self.place_prize,
             self.per_half, place, qual, fl[0], fl[1], fl[2], fl[3], counters)
         return {"place": place.sum(0), "qualify": qual.sum(0), "points": fl[0].sum(0),
                 "points_sq": fl[1].sum(0), "prize": fl[2].sum(0), "prize_sq": fl[3].sum(0),

@@ -74,6 +74,7 @@ def playoff_nb(params, rt, offsets, stages, cand, k, score, work, st, counters):
             cand[0] = armageddon_nb(params, rt, offsets, ci, cand[0], cand[1], st)
             k = 1
         elif kind == PO_LOTS:
+            counters[3] = 1
             cand[0] = cand[randint_nb(st, k)]
             k = 1
     if k > 1:
@@ -83,9 +84,12 @@ def playoff_nb(params, rt, offsets, stages, cand, k, score, work, st, counters):
 
 
 @jit
-def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, params, rt, offsets, stages,
-            order, brk, val, cand, score, work, st, counters):
-    """Fill order[:n] with the final ranking (strict: lots settle what the rules leave level)."""
+def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params, rt, offsets,
+            stages, order, brk, val, cand, score, work, st, counters):
+    """Fill order[:n] with the final ranking (strict: lots settle what the rules leave level).
+
+    forced_first >= 0 is the winner of a play-off already played (used when he is among
+    those level for first)."""
     # by points, stable (ties keep index order)
     for i in range(n):
         order[i] = i
@@ -105,9 +109,15 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, params, rt, offsets,
         while e < n and brk[e] == 0:
             e += 1
         if e > 1:
+            w = -1
             for i in range(e):
                 cand[i] = order[i]
-            w = playoff_nb(params, rt, offsets, stages, cand, e, score, work, st, counters)
+                if order[i] == forced_first:
+                    w = forced_first
+            if w >= 0:
+                counters[0] = 1
+            else:
+                w = playoff_nb(params, rt, offsets, stages, cand, e, score, work, st, counters)
             p = 0
             while order[p] != w:
                 p += 1
@@ -161,7 +171,7 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, params, rt, offsets,
 @pjit
 def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
                             gw, gb, thr_w, thr_d, game_ci, params, rt0, offsets, offset_sd,
-                            criteria, playoff_first, stages, n_qual, place_prize, per_half,
+                            criteria, playoff_first, forced_first, stages, n_qual, place_prize, per_half,
                             place_out, qual_out, pts_out, pts2_out, prize_out, prize2_out,
                             counters_out):
     n = base_pts.shape[0]
@@ -221,8 +231,8 @@ def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
                 for j in range(n):
                     s += res[i, j] * pts[j]
                 sb[i] = s
-            rank_nb(n, pts, sb, wins, res, criteria, playoff_first, params, rt, offsets,
-                    stages, order, brk, val, cand, score, work, st, flags)
+            rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params, rt,
+                    offsets, stages, order, brk, val, cand, score, work, st, flags)
             for k in range(N_COUNTERS):
                 counters[k] += flags[k]
             for p in range(n):

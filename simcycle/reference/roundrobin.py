@@ -40,6 +40,7 @@ def playoff(plan, rt, tied, stream, flags):
         elif kind == PO_ARMAGEDDON and len(cand) == 2:
             cand = [games.armageddon(params, rt, plan.offsets, ci, cand[0], cand[1], stream)]
         elif kind == PO_LOTS:
+            flags[3] = 1
             cand = [cand[stream.randint(len(cand))]]
     if len(cand) > 1:
         flags[3] = 1
@@ -80,7 +81,11 @@ def one_replica(plan, seed: int, replica: int):
     levels = sorted(set(pts), reverse=True)
     groups = [[i for i in range(n) if pts[i] == v] for v in levels]
     if plan.playoff_first and len(groups[0]) > 1:
-        w = playoff(plan, rt, groups[0], stream, flags)
+        if plan.forced_first in groups[0]:
+            w = plan.forced_first
+            flags[0] = 1
+        else:
+            w = playoff(plan, rt, groups[0], stream, flags)
         groups = [[w], [p for p in groups[0] if p != w]] + groups[1:]
     for crit in plan.criteria.tolist():
         new = []
