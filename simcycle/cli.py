@@ -108,12 +108,31 @@ def odds(scenario, at, as_json, model_file):
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, as_csv, progress):
+@click.option("--exact", is_flag=True,
+              help="Round robins with at most 10 games left: enumerate every outcome instead "
+                   "of simulating (exact probabilities, play-offs included).")
+def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, as_csv, progress,
+             exact):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     mod, scn, at = _load(scenario, at)
     model = _model(scn, model_file)
+    if exact:
+        from . import report
+        if not hasattr(mod, "exact"):
+            raise ScenarioError("--exact is available for round robins only", file=scenario,
+                                key="scenario.format")
+        if offsets:
+            raise ScenarioError("--exact does not model rating offsets", key="--offsets")
+        d = report.exact_json(scn, mod.exact(scn, model, at), model)
+        if as_json:
+            _emit_json(d)
+        elif as_csv:
+            click.echo(report.simulation_csv(d), nl=False)
+        else:
+            click.echo(report.simulation_text(d))
+        return
     plan = mod.compile(scn, model, at, offsets=offsets)
     from . import driver, report
     res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)

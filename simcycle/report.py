@@ -30,6 +30,30 @@ def simulation_json(scn, plan, res, at, model, offsets) -> dict:
     return d
 
 
+def exact_json(scn, ex: dict, model) -> dict:
+    """The layout of simulation_json for exact enumeration (standard errors are 0)."""
+    def clean(x):  # float sums of certain events: show 1 and 0 as such
+        return 1.0 if abs(x - 1.0) < 1e-12 else (0.0 if abs(x) < 1e-15 else x)
+
+    ex = dict(ex, players=[dict(p, p_first=clean(p["p_first"]), p_qualify=clean(p["p_qualify"]),
+                                p_place=[clean(x) for x in p["p_place"]]) for p in ex["players"]])
+    players = []
+    for p in ex["players"]:
+        players.append({"name": p["name"], "p_first": p["p_first"], "se_p_first": 0.0,
+                        "p_qualify": p["p_qualify"], "se_p_qualify": 0.0,
+                        "expected_points": p["expected_points"], "se_expected_points": 0.0,
+                        "expected_prize": p["expected_prize"], "se_expected_prize": 0.0,
+                        "p_place": list(p["p_place"]), "p_playoff": p["p_playoff"]})
+    players.sort(key=lambda p: (-p["p_first"], -p["p_qualify"], -p["expected_points"], p["name"]))
+    return {"scenario": scn.name, "file": scn.file, "at": ex["at"], "method": "exact",
+            "sims": None, "seed": None, "outcomes": ex["leaves"],
+            "model": {"name": model.name, "version": model.version, "file": model.path,
+                      "offsets": False},
+            "qualifying_places": scn.qualifying_places, "currency": scn.currency,
+            "interrupted": False, "players": players,
+            "events": {k: {"p": v, "se": 0.0} for k, v in ex["counters"].items()}}
+
+
 def _pct(p: float) -> str:
     """Percent for tables: exact 0 and 100 only when certain in every simulation."""
     if p == 0.0:
@@ -46,7 +70,9 @@ def _pct(p: float) -> str:
 def simulation_text(d: dict) -> str:
     q = d["qualifying_places"]
     cur = d.get("currency") or ""
-    lines = [f"{d['scenario']}  at {d['at']}  ({d['sims']:,} simulations, seed {d['seed']}, "
+    how = (f"exact, {d['outcomes']:,} outcomes" if d.get("method") == "exact"
+           else f"{d['sims']:,} simulations, seed {d['seed']}")
+    lines = [f"{d['scenario']}  at {d['at']}  ({how}, "
              f"model {d['model']['name']} {d['model']['version']}"
              f"{', offsets' if d['model']['offsets'] else ''})", ""]
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0

@@ -121,3 +121,13 @@ def test_missing_file_and_unknown_checkpoint():
     assert r.exit_code == 2 and "nope.toml" in r.output and "no such scenario file" in r.output
     r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round15"])
     assert r.exit_code == 2 and "--at" in r.output and "round15" in r.output
+
+
+def test_simulate_exact_matches_the_enumeration_and_refuses_big_remainders():
+    d = json.loads(run("simulate", CAND, "--at", "round13", "--exact", "--json").output)
+    assert d["method"] == "exact" and d["sims"] is None and d["outcomes"] == 81
+    nepo = next(p for p in d["players"] if p["name"] == "Ian Nepomniachtchi")
+    assert nepo["p_first"] == 1.0 and nepo["p_qualify"] == 1.0   # clear with a round to spare
+    assert abs(sum(p["p_qualify"] for p in d["players"]) - 2) < 1e-12
+    r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round9", "--exact"])
+    assert r.exit_code == 2 and "20 games left" in r.output

@@ -601,6 +601,11 @@ def render_swing(d: dict) -> str:
     return "\n".join(lines).rstrip()
 
 
+def exact(scn: RoundRobin, model, at) -> dict:
+    from ..exact import exact_round_robin
+    return exact_round_robin(scn, model, at)
+
+
 # -- who can still ----------------------------------------------------------------------------------
 def whocan(scn: RoundRobin, at) -> dict:
     from ..whocan import analyse
