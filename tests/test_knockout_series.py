@@ -236,6 +236,14 @@ def test_partial_entries_accepted(tmp_path):
     plan = mod.compile(scn, load_model(), None)
     t = plan.run_batch(1, 0, 1000)
     assert t["place"].sum() == 4000
+    # one game known plus the match score: classical points from the score
+    f = mini(tmp_path, match("sf", "A", "D", classical=[1], score=[1.5, 0.5]))
+    got = {p["name"]: p for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
+    assert (got["A"]["classical_points"], got["A"]["points"]) == (1.5, 5 + 1)
+    # "won in classical" with nothing else: Reading unknown_classical_win = 1.5-0.5
+    f = mini(tmp_path, match("sf", "A", "D", winner="D", decided_by="classical"))
+    got = {p["name"]: p for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
+    assert (got["D"]["classical_points"], got["A"]["classical_points"]) == (1.5, 0.5)
 
 
 @pytest.mark.parametrize("body,needle", [

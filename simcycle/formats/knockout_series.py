@@ -404,6 +404,7 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
 
         # what the entry says, from the first-listed player's side
         res_winner, res_step = None, None
+        score_cls = None
         fixed = list(cls)
         if tbs:
             if len(cls) != n_cls:
@@ -451,9 +452,8 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
             if res_winner is not None and (res_winner, res_step) != (w, s):
                 ck.fail("score and games disagree", f"{mw}.score", score)
             res_winner, res_step = w, s
-            if s == 0 and not cls:
-                fixed = None   # classical points from the score
-                cls_pts = (int(2 * score[0]), int(2 * score[1]))
+            if s == 0 and len(cls) < n_cls:
+                score_cls = (int(2 * score[0]), int(2 * score[1]))   # classical points from the score
         if decided is not None:
             s = (0 if decided == "classical" else UNKNOWN_TB_STEP if decided == "tiebreaks"
                  else step_names.index(decided))
@@ -481,12 +481,13 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
                         f"{mw}.decided_by")
             res_winner = w
         complete = res_winner is not None
-        if complete and res_step == 0 and len(cls) < n_cls and score is None:
+        if score_cls is not None:
+            cls_pts = score_cls
+        elif complete and res_step == 0 and len(cls) < n_cls:
             # Reading unknown_classical_win: the winner's classical points when only
             # "won in the classical games" is known
             cls_pts = (ucw[0] * 2, ucw[1] * 2) if res_winner == 0 else (ucw[1] * 2, ucw[0] * 2)
             cls_pts = (int(round(cls_pts[0])), int(round(cls_pts[1])))
-            fixed = None
         elif complete and res_step != 0:
             cls_pts = (n_cls, n_cls)    # level after the classical games
             if len(cls) == n_cls:
