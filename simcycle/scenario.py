@@ -25,6 +25,7 @@ FORMATS = {
     "round-robin": "simcycle.formats.roundrobin",
     "knockout-series": "simcycle.formats.knockout_series",
     "group-series": "simcycle.formats.group_series",
+    "tour": "simcycle.formats.tour",
 }
 
 
