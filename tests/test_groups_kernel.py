@@ -1,0 +1,273 @@
+"""Kernel of the group-series format (simcycle.kernels.groups_nb) against its plain-Python
+twin (simcycle.reference.groups), against exact enumeration, and on every tie shape."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simcycle.enums import STEP_ARMAGEDDON, STEP_GAMES
+from simcycle.kernels.config import CHUNK
+from simcycle.kernels.groups_nb import simulate_group_nb
+from simcycle.model import load_model
+from simcycle.reference import groups as RG
+from simcycle.scenario import load_scenario
+
+SCENARIO = "scenarios/grand-prix-2022.toml"
+GP6 = np.array([42, 24, 12, 0], np.int64)  # 7/4/2/0 points (seed 000) in sixths
+ELIM, FIRST_ONLY = 0, 1
+NEXT, RESTART = 0, 1
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+@pytest.fixture(scope="module")
+def gp():
+    return load_scenario(SCENARIO)
+
+
+def steps_for(model):
+    ctl = [model.index(c) for c in ("classical", "rapid-15+10", "blitz-3+2", "armageddon-5v4")]
+    return np.array([[STEP_GAMES, ctl[0], 2, 0], [STEP_GAMES, ctl[1], 2, 1],
+                     [STEP_GAMES, ctl[2], 2, 2], [STEP_ARMAGEDDON, ctl[3], 1, 3]], np.int64)
+
+
+def run_group(model, tab, games, n, seed=11, places=ELIM, reduced=NEXT):
+    players = np.arange(4, dtype=np.int64)
+    nc = (n + CHUNK - 1) // CHUNK
+    hist = np.zeros((nc, 4, 43), np.int64)
+    simulate_group_nb(np.uint64(seed), np.int64(0), np.int64(n), model.params, tab,
+                      steps_for(model), players, games, GP6, np.int64(places), np.int64(reduced),
+                      hist)
+    return hist.sum(0)
+
+
+def games_from_scores(rows):
+    """rows[i][j] = (i's score with White v j, i's score with Black v j) -> 12 games
+    [round, white slot, black slot, result]; rounds from the Berger schedule."""
+    from simcycle.formats.group_series import schedule
+    out = []
+    for rd, w, b in schedule("berger-swapped"):
+        s = rows[w][b][0]
+        out.append([rd, w, b, {1.0: 0, 0.5: 1, 0.0: 2}[s]])
+    return np.array(out, np.int64)
+
+
+def forced_tab(win=None, draws=(), white_wins=()):
+    """Table [4 controls, 4, 4, 2]: win[k] is a strength order (earlier always beats later,
+    with either colour); controls in ``draws`` always drawn; in ``white_wins`` White always wins."""
+    tab = np.zeros((4, 4, 4, 2))
+    for k in range(4):
+        for w in range(4):
+            for b in range(4):
+                if k in draws:
+                    tab[k, w, b] = (0.0, 1.0)
+                elif k in white_wins:
+                    tab[k, w, b] = (1.0, 0.0)
+                else:
+                    order = win[k]
+                    tab[k, w, b] = (1.0, 0.0) if order.index(w) < order.index(b) else (0.0, 0.0)
+    return tab
+
+
+ALL_DRAWN = [[(0.5, 0.5)] * 4 for _ in range(4)]
+
+
+def three_level():
+    """Slots 0-2 on 3.5, slot 3 on 1.5: all drawn except slot 3 losing with Black to each."""
+    rows = [[(0.5, 0.5)] * 4 for _ in range(4)]
+    for i in range(3):
+        rows[i][3] = (1.0, 0.5)
+        rows[3][i] = (0.5, 0.0)
+    return rows
+
+
+# ---- kernel = twin ------------------------------------------------------------------------
+@pytest.mark.parametrize("places,reduced", [(ELIM, NEXT), (FIRST_ONLY, RESTART)])
+def test_group_kernel_equals_twin(model, gp, places, reduced):
+    # a real group (Belgrade group D, seed 000) with its last three rounds open, and an
+    # all-drawn four-way tie, on the same seeds
+    mod, scn = gp
+    plan = mod.compile(scn, model, "event2-round3")
+    a = plan.args
+    players = a["roster"][1, 12:16].copy()
+    games = a["gm"][1, 3].copy()
+    tab = a["pt"][1]
+    n = 3000
+    nc = (n + CHUNK - 1) // CHUNK
+    hist = np.zeros((nc, 4, 43), np.int64)
+    simulate_group_nb(np.uint64(5), np.int64(100), np.int64(n), model.params, tab, a["steps"],
+                      players, games, GP6, np.int64(places), np.int64(reduced), hist)
+    twin = RG.simulate_group(model.params, tab, a["steps"], list(players), games.tolist(),
+                             list(GP6), places, reduced, 5, 100, n)
+    assert hist.sum(0).tolist() == twin
+    tab4 = a["pt"][1]
+    allg = games_from_scores(ALL_DRAWN)
+    hist = np.zeros((nc, 4, 43), np.int64)
+    simulate_group_nb(np.uint64(6), np.int64(0), np.int64(n), model.params, tab4, a["steps"],
+                      players, allg, GP6, np.int64(places), np.int64(reduced), hist)
+    twin = RG.simulate_group(model.params, tab4, a["steps"], list(players), allg.tolist(),
+                             list(GP6), places, reduced, 6, 0, n)
+    assert hist.sum(0).tolist() == twin
+
+
+@pytest.mark.parametrize("at,offsets", [("start", False), ("event1-round5", False),
+                                        ("event2", True), ("event3-groups", False)])
+def test_series_kernel_equals_twin(model, gp, at, offsets):
+    mod, scn = gp
+    plan = mod.compile(scn, model, at, offsets=offsets)
+    k = plan.run_batch(3, 500, 300)
+    t = RG.simulate_series(plan.args, 3, 500, 300)
+    for key in ("place", "qualify", "counters"):
+        assert np.array_equal(k[key], t[key]), key
+    for key in ("points", "points_sq", "prize", "prize_sq"):
+        assert np.allclose(k[key], t[key], rtol=1e-12, atol=1e-6), key
+
+
+# ---- exact enumeration ---------------------------------------------------------------------
+@pytest.mark.parametrize("group,places,reduced", [(1, ELIM, NEXT), (3, FIRST_ONLY, RESTART)])
+def test_last_rounds_exact_vs_monte_carlo(model, gp, group, places, reduced):
+    # Berlin 1, groups B (Rapport, Wojtaszek, Fedoseev, Oparin) and D after round 3 (seed
+    # 000 cross tables): the 6 games of rounds 4-6 open, 3^6 = 729 results, each with its
+    # play-off probabilities computed exactly; Monte Carlo within 4 standard errors.
+    mod, scn = gp
+    plan = mod.compile(scn, model, "event1-round3")
+    a = plan.args
+    players = a["roster"][0, 4 * group:4 * group + 4].copy()
+    games = a["gm"][0, group].copy()
+    assert (games[:, 3] < 0).sum() == 6
+    tab = a["pt"][0]
+    exact = RG.group_exact(tab, a["steps"], list(players), games.tolist(), list(GP6), places,
+                           reduced)
+    for s in range(4):
+        assert math.isclose(sum(exact[s]), 1.0, abs_tol=1e-12)
+    n = 200_000
+    nc = (n + CHUNK - 1) // CHUNK
+    hist = np.zeros((nc, 4, 43), np.int64)
+    simulate_group_nb(np.uint64(2024), np.int64(0), np.int64(n), model.params, tab, a["steps"],
+                      players, games, GP6, np.int64(places), np.int64(reduced), hist)
+    mc = hist.sum(0) / n
+    for s in range(4):
+        for v in range(43):
+            p = exact[s][v]
+            if p == 0.0:
+                assert mc[s, v] == 0.0, (s, v)
+            else:
+                se = math.sqrt(p * (1 - p) / n)
+                assert abs(mc[s, v] - p) < 4 * se + 1e-12, (s, v, mc[s, v], p)
+
+
+def test_exact_two_player_armageddon_is_colour_lot(model):
+    # rapid and blitz always drawn, Armageddon always won by White: the colour lot decides,
+    # so each player wins with probability 1/2 (hand check)
+    tab = forced_tab(draws=(0, 1, 2), white_wins=(3,))
+    p = RG.two_player_exact(tab, steps_for(model).tolist(), 1, 0, 1)
+    assert p == pytest.approx(0.5)
+
+
+# ---- tie shapes, hand-checked -----------------------------------------------------------------
+def values(h, s):
+    return {v for v in range(43) if h[s, v]}
+
+
+def test_no_tie_and_level_for_second_and_third(model, gp):
+    # Belgrade groups B and C (seed 000): Giri 4, Vitiugov 3, Tabatabaei 3, Harikrishna 2 ->
+    # 7, 3, 3, 0; Rapport 4, Vidit 3, Shirov 2.5, Fedoseev 2.5 -> 7, 4, 1, 1 (seed final table)
+    mod, scn = gp
+    plan = mod.compile(scn, model, "event2-round6")
+    a = plan.args
+    for g, expect in ((1, [42, 18, 18, 0]), (2, [42, 24, 6, 6])):
+        h = np.zeros((1, 4, 43), np.int64)
+        simulate_group_nb(np.uint64(1), np.int64(0), np.int64(50), model.params, a["pt"][1],
+                          a["steps"], a["roster"][1, 4 * g:4 * g + 4].copy(), a["gm"][1, g].copy(),
+                          GP6, np.int64(0), np.int64(0), h)
+        assert [int(np.argmax(h[0, s])) for s in range(4)] == expect
+        assert all(h[0, s, expect[s]] == 50 for s in range(4))
+
+
+def test_three_level_for_second(model):
+    # slot 0 wins every game with White and draws with Black (4.5); the others draw among
+    # themselves (2.5 each): they share places 2-4, (4 + 2 + 0) / 3 = 2 points = 12 sixths
+    rows = [[(0.5, 0.5)] * 4 for _ in range(4)]
+    for j in (1, 2, 3):
+        rows[0][j] = (1.0, 0.5)
+        rows[j][0] = (0.5, 0.0)
+    h = run_group(model, forced_tab(draws=(0, 1, 2, 3)), games_from_scores(rows), 20)
+    assert [values(h, s) for s in range(4)] == [{42}, {12}, {12}, {12}]
+
+
+def test_two_level_for_first(model):
+    # Berlin 1 group B shape (seed 000): Rapport and Wojtaszek 3.5, Fedoseev 3, Oparin 2.
+    # Rapid pair: slot 1 always wins -> slot 1 first (7), slot 0 second (4).
+    rows = [[None, (0.5, 0.0), (1.0, 1.0), (0.5, 0.5)],
+            [(1.0, 0.5), None, (0.5, 0.5), (0.5, 0.5)],
+            [(0.0, 0.0), (0.5, 0.5), None, (1.0, 1.0)],
+            [(0.5, 0.5), (0.5, 0.5), (0.0, 0.0), None]]
+    games = games_from_scores(rows)
+    tab = forced_tab(win={1: [1, 0, 2, 3], 2: [0, 1, 2, 3], 3: [0, 1, 2, 3]}, draws=(0,))
+    h = run_group(model, tab, games, 30)
+    assert [values(h, s) for s in range(4)] == [{24}, {42}, {12}, {0}]
+    # all tiebreak games drawn but the Armageddon, which White always wins: the colour lot
+    # decides, 1/2 each (hand check), within 4 standard errors
+    n = 20_000
+    h = run_group(model, forced_tab(draws=(0, 1, 2), white_wins=(3,)), games, n)
+    assert values(h, 0) | values(h, 1) == {42, 24}
+    assert abs(h[0, 42] / n - 0.5) < 4 * math.sqrt(0.25 / n)
+
+
+@pytest.mark.parametrize("places,expect", [(ELIM, [{42}, {24}, {12}, {0}]),
+                                           (FIRST_ONLY, [{42}, {18}, {18}, {0}])])
+def test_three_level_decided_by_rapid_round_robin(model, places, expect):
+    # slots 0-2 level on 3.5; the rapid round robin follows a strength order 0 > 1 > 2 (4, 2,
+    # 0 half points): slot 0 first; "elimination" then orders 1 before 2 (4 and 2 points),
+    # "first-only" has them share 2nd-3rd ((4 + 2) / 2 = 3 points = 18 sixths)
+    tab = forced_tab(win={1: [0, 1, 2, 3], 2: [0, 1, 2, 3], 3: [0, 1, 2, 3]}, draws=(0,))
+    h = run_group(model, tab, games_from_scores(three_level()), 40, places=places)
+    assert [values(h, s) for s in range(4)] == expect
+
+
+def test_three_level_cut_to_two(model):
+    # rapid round robin: 0 and 1 beat 2, 0-1 drawn (colour-free outcomes via strength and a
+    # draw table would need colours, so: rapid all drawn except games against slot 2) ->
+    # cut to 0 and 1; blitz pair: 1 always wins -> 1 first (7), 0 second (4), 2 third (2)
+    tab = forced_tab(win={1: [0, 1, 2, 3], 2: [1, 0, 2, 3], 3: [1, 0, 2, 3]}, draws=(0,))
+    tab[1, 0, 1] = (0.0, 1.0)
+    tab[1, 1, 0] = (0.0, 1.0)
+    for reduced in (NEXT, RESTART):
+        h = run_group(model, tab, games_from_scores(three_level()), 40, reduced=reduced)
+        # RESTART replays the rapid pair first (drawn), then blitz: same places
+        assert [values(h, s) for s in range(4)] == [{24}, {42}, {12}, {0}]
+
+
+def test_three_level_to_armageddon_by_lots(model):
+    # every rapid and blitz game drawn; Armageddon always won by White: lots pick the two
+    # who play it, the colour lot decides, the loser and the player left out share 2nd-3rd
+    # ((4 + 2) / 2 = 3 points = 18 sixths).  By symmetry each of the three wins with
+    # probability 1/3 (hand check)
+    n = 30_000
+    h = run_group(model, forced_tab(draws=(0, 1, 2), white_wins=(3,)),
+                  games_from_scores(three_level()), n)
+    for s in range(3):
+        assert values(h, s) == {42, 18}
+        assert abs(h[s, 42] / n - 1 / 3) < 4 * math.sqrt(2 / 9 / n)
+    assert values(h, 3) == {0}
+
+
+def test_four_level(model):
+    # all 12 games drawn (3 points each); tiebreak games: a strength order 0 > 1 > 2 > 3 that
+    # always wins.  Slot 0 always wins the group; second is the winner of the other pair:
+    # slot 1 unless lots paired 0 with 1 (probability 1/3), then slot 2.  The two pair
+    # losers share 3rd-4th: (2 + 0) / 2 = 1 point = 6 sixths (hand check)
+    n = 30_000
+    order = [0, 1, 2, 3]
+    h = run_group(model, forced_tab(win={1: order, 2: order, 3: order}, draws=(0,)),
+                  games_from_scores(ALL_DRAWN), n)
+    assert values(h, 0) == {42}
+    assert values(h, 1) == {24, 6}
+    assert values(h, 2) == {24, 6}
+    assert values(h, 3) == {6}
+    assert abs(h[1, 24] / n - 2 / 3) < 4 * math.sqrt(2 / 9 / n)
+    assert (h[:, 42].sum(), h[:, 24].sum(), h[:, 6].sum()) == (n, n, 2 * n)
