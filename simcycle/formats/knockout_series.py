@@ -354,8 +354,10 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
             ck.fail("must be a table", mw, m)
         ck.unknown_keys(m, {"round", "players", "white", "classical", "tiebreaks", "score",
                             "winner", "decided_by", "source", "note"}, mw)
-        rn = ck.get(m, "round", mw, str, choices=names)
-        r = names.index(rn)
+        alias = [f"r{k + 1}" for k in range(n_rounds)]
+        rn = ck.get(m, "round", mw, str, choices=list(dict.fromkeys(names + alias)))
+        r = names.index(rn) if rn in names else alias.index(rn)
+        rn = names[r]
         pl = ck.get(m, "players", mw, list)
         if len(pl) != 2:
             ck.fail("a match has two players", f"{mw}.players", pl)
