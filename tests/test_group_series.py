@@ -1,0 +1,204 @@
+"""The group-series format on the FIDE Grand Prix 2022 (scenarios/grand-prix-2022.toml):
+the replayed final table, checkpoints, simulations at known turning points, bad input."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simcycle.cli import main
+from simcycle.errors import ScenarioError
+from simcycle.scenario import load_scenario
+
+SCENARIO = "scenarios/grand-prix-2022.toml"
+TEXT = Path(SCENARIO).read_text(encoding="utf-8")
+
+# Seed 000, final table ("Итог"): name, rank, shared, GP per event (None = did not play), total,
+# TF, TS, GP (classical game points), GW (classical wins), prize in euros.
+FINAL = [
+    ("Hikaru Nakamura", 1, False, [13, None, 10], 23, 1, 1, 12.5, 6, 42000),
+    ("Richard Rapport", 2, False, [7, 13, None], 20, 1, 0, 11, 6, 36000),
+    ("Wesley So", 3, False, [4, None, 13], 17, 1, 0, 9.5, 4, 33000),
+    ("Levon Aronian", 4, False, [10, None, 2], 12, 0, 1, 10, 6, 25000),
+    ("Dmitry Andreikin", 5, False, [None, 10, None], 10, 0, 1, 5.5, 2, 18000),
+    ("Amin Tabatabaei", 6, False, [None, 3, 7], 10, 0, 0, 7.5, 4, 20000),
+    ("Shakhriyar Mamedyarov", 7, False, [None, 3, 7], 10, 0, 0, 7.5, 1, 20000),
+    ("Leinier Dominguez", 8, False, [7, None, 2], 9, 0, 0, 7.5, 4, 19000),
+    ("Sam Shankland", 9, False, [None, 4, 4], 8, 0, 0, 7, 2, 18000),
+    ("Maxime Vachier-Lagrave", 10, False, [None, 7, 1], 8, 0, 0, 6.5, 2, 18000),
+    ("Anish Giri", 11, False, [None, 7, 0], 7, 0, 0, 7.5, 2, 17000),
+    ("Vidit Gujrathi", 12, False, [3, 4, None], 7, 0, 0, 6, 3, 17000),
+    ("Nikita Vitiugov", 13, False, [None, 3, 3], 6, 0, 0, 6, 2, 16000),
+    ("Alexandr Predke", 14, True, [None, 3, 1], 4, 0, 0, 5.5, 2, 14000),
+    ("Grigoriy Oparin", 14, True, [0, None, 4], 4, 0, 0, 5.5, 2, 14000),
+    ("Andrey Esipenko", 16, True, [4, None, 0], 4, 0, 0, 5, 2, 14000),
+    ("Vincent Keymer", 16, True, [0, None, 4], 4, 0, 0, 5, 2, 14000),
+    ("Radoslaw Wojtaszek", 18, False, [4, None, None], 4, 0, 0, 3.5, 1, 9000),
+    ("Vladimir Fedoseev", 19, False, [2, 1, None], 3, 0, 0, 5.5, 3, 13000),
+    ("Yu Yangyi", 20, False, [None, 0, 3], 3, 0, 0, 5.5, 0, 13000),
+    ("Daniil Dubov", 21, False, [3, None, 0], 3, 0, 0, 5, 1, 13000),
+    ("Alexander Grischuk", 22, False, [2, 0, None], 2, 0, 0, 5, 1, 12000),
+    ("Pentala Harikrishna", 23, False, [2, 0, None], 2, 0, 0, 4.5, 0, 12000),
+    ("Etienne Bacrot", 24, False, [0, 2, None], 2, 0, 0, 4, 0, 12000),
+    ("Alexei Shirov", 25, False, [0, 1, None], 1, 0, 0, 4, 1, 11000),
+    ("Ding Liren", 26, False, [None, None, None], 0, 0, 0, 0, 0, 0),
+]
+
+
+@pytest.fixture(scope="module")
+def gp():
+    return load_scenario(SCENARIO)
+
+
+def test_final_table_reproduces_seed(gp):
+    mod, scn = gp
+    d = mod.standings(scn, None)
+    got = [(p["name"], p["rank"], p["shared"], p["events"], p["points"], p["events_won"],
+            p["second_places"], p["classical_points"], p["classical_wins"], p["prize"])
+           for p in d["players"]]
+    assert got == FINAL
+    assert d["prize_total"] == 450_000  # seed 000: 150,000 an event, three events
+
+
+def test_standings_json_cli_and_text():
+    r = CliRunner().invoke(main, ["standings", SCENARIO, "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["players"][0]["name"] == "Hikaru Nakamura" and d["players"][0]["prize"] == 42000
+    r = CliRunner().invoke(main, ["standings", SCENARIO])
+    assert r.exit_code == 0
+    assert "  =14  Alexandr Predke" in r.output and "  =16  Vincent Keymer" in r.output
+
+
+def test_checkpoints_and_group_stage_points(gp):
+    mod, scn = gp
+    cps = mod.checkpoints(scn)
+    assert cps[:3] == ["start", "event1-round1", "event1-round2"]
+    assert cps[7:10] == ["event1-groups", "event1-sf", "event1"] and cps[-1] == "event3"
+    assert len(cps) == 1 + 3 * 9
+    d = mod.standings(scn, "event1-groups")
+    # Berlin 1 group B (seed 000): Rapport won the rapid play-off with Wojtaszek 1.5-0.5
+    grp = {g["name"]: g for g in d["events"][0]["groups"]}
+    assert [(p["name"], p["points"]) for p in grp["B"]["players"]] == [
+        ("Richard Rapport", 7), ("Radoslaw Wojtaszek", 4), ("Vladimir Fedoseev", 2),
+        ("Grigoriy Oparin", 0)]
+    # group C: Vidit and Dubov level on 3 share 2nd-3rd, (4 + 2) / 2 = 3 (seed final table)
+    assert [p["points"] for p in grp["C"]["players"]] == [7, 3, 3, 0]
+    # at event1-round6 the play-offs are not counted yet
+    d = mod.standings(scn, "event1-round6")
+    assert [g["playoff_pending"] for g in d["events"][0]["groups"]] == [False, True, False, True]
+    # before event 2 its groups are not drawn (future_groups = "draw")
+    assert d["events"][1]["groups_known"] is False
+
+
+def _simulate(at, sims=4000, extra=()):
+    r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", at, "--sims", str(sims),
+                                  "--json", "--no-progress", *extra])
+    assert r.exit_code == 0, r.output
+    return {p["name"]: p for p in json.loads(r.output)["players"]}
+
+
+def test_top_two_settled_after_event3_groups():
+    # seed 001: after the group stage of the third event Nakamura and Rapport were certain
+    # of the top two places
+    ps = _simulate("event3-groups")
+    for name, p in ps.items():
+        assert p["p_qualify"] == (1.0 if name in ("Hikaru Nakamura", "Richard Rapport") else 0.0)
+
+
+def test_nakamura_first_after_event3_semifinal():
+    # seed 001: during his semi-final Nakamura passed Rapport's score and won the series
+    ps = _simulate("event3-sf")
+    assert ps["Hikaru Nakamura"]["p_first"] == 1.0
+    assert ps["Hikaru Nakamura"]["expected_points"] >= 23
+
+
+@pytest.mark.parametrize("at", ["start", "event1", "event2"])
+def test_two_qualify_and_fund_paid(at):
+    ps = _simulate(at, sims=3000)
+    assert sum(p["p_qualify"] for p in ps.values()) == pytest.approx(2.0, abs=1e-9)
+    assert sum(p["p_first"] for p in ps.values()) == pytest.approx(1.0, abs=1e-9)
+    # every simulated series pays exactly 3 x 150,000 (seed 000)
+    assert sum(p["expected_prize"] for p in ps.values()) == pytest.approx(450_000, rel=1e-9)
+    assert ps["Ding Liren"]["p_qualify"] == 0.0   # withdrew from every event
+    if at == "event2":
+        assert ps["Richard Rapport"]["expected_points"] == 20.0  # done: 7 + 13
+
+
+def test_replay_is_deterministic():
+    ps = _simulate("event3", sims=600)
+    assert ps["Hikaru Nakamura"]["p_first"] == 1.0 and ps["Hikaru Nakamura"]["expected_prize"] == 42000
+    assert ps["Richard Rapport"]["p_place"][1] == 1.0
+    # =14 Predke / Oparin are level on every criterion: lots, about half each
+    assert 0.4 < ps["Alexandr Predke"]["p_place"][13] < 0.6
+
+
+def test_readings_are_switchable(tmp_path, gp):
+    mod, _ = gp
+    text = TEXT.replace('playoff_places = "elimination"', 'playoff_places = "first-only"')
+    text = text.replace('draw_rule = "baskets"', 'draw_rule = "snake"')
+    text = text.replace('reduced_tie = "next-step"', 'reduced_tie = "restart"')
+    f = tmp_path / "gp.toml"
+    f.write_text(text, encoding="utf-8")
+    m2, scn = load_scenario(f)
+    assert scn.rules["playoff_places"] == "first-only" and scn.rules["draw_rule"] == "snake"
+    # the 2022 play-offs were all two-player: the replay does not change
+    assert [p["points"] for p in m2.standings(scn, None)["players"]][:3] == [23, 20, 17]
+    plan = m2.compile(scn, __import__("simcycle.model", fromlist=["x"]).load_model(), "start")
+    # snake by rating for the undrawn events 2 and 3: no random draw, groups of four
+    assert list(plan.args["draw"]) == [0, 0, 0]
+    assert sorted(plan.args["roster"][1]) == sorted(
+        scn._index[n.casefold()] for n in ("Andreikin", "Shankland", "Bacrot", "Grischuk", "Giri",
+                                           "Vitiugov", "Tabatabaei", "Harikrishna", "Rapport",
+                                           "Vidit", "Shirov", "Fedoseev", "Vachier-Lagrave",
+                                           "Mamedyarov", "Predke", "Yu"))
+
+
+def test_odds_lists_open_games():
+    r = CliRunner().invoke(main, ["odds", SCENARIO, "--at", "event2-round5", "--json"])
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert len(d["games"]) == 8 and all(g["round"] == 6 and g["event"] == 2 for g in d["games"])
+    assert all(abs(g["p_white"] + g["p_draw"] + g["p_black"] - 1) < 1e-12 for g in d["games"])
+
+
+# ---- bad input -------------------------------------------------------------------------------
+BAD = [
+    # a player in two groups of one event
+    ('players = ["Rapport", "Wojtaszek", "Fedoseev", "Oparin"]',
+     'players = ["Rapport", "Wojtaszek", "Fedoseev", "Nakamura"]', "already in group"),
+    # a group game entered twice
+    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],',
+     '  [1, "Nakamura", "Bacrot", "1/2-1/2"],\n  [2, "Nakamura", "Bacrot", "1-0"],', "entered twice"),
+    # a knock-out pairing contradicting the group winners
+    ('players = ["Nakamura", "Rapport"]', 'players = ["Nakamura", "Wojtaszek"]', "contradicts the group winners"),
+    # a substitute who is not in the scenario
+    ('{ player = "Radoslaw Wojtaszek", replaces = "Ding Liren" }',
+     '{ player = "Magnus Carlsen", replaces = "Ding Liren" }', "substitute is not in"),
+    # an unknown player in a game
+    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrotte", "1/2-1/2"],', "unknown player"),
+    # an impossible result
+    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrot", "2-0"],', "impossible result"),
+    # a match winner contradicting its classical games
+    ('classical = ["0-1", "1/2-1/2"]  # from the first player\'s side\nwinner = "Rapport"',
+     'classical = ["0-1", "1/2-1/2"]  # from the first player\'s side\nwinner = "Andreikin"',
+     "contradicts the classical"),
+    # a play-off for a group with no tie
+    ('[[events.groups]]\nname = "C"', '[[events.groups]]\nname = "C"\nplayoff = { places = ["Aronian", "Vidit"] }',
+     "nobody is level"),
+    # an unknown reading
+    ('schedule = "berger-swapped"', 'schedule = "swiss"', "must be one of"),
+]
+
+
+@pytest.mark.parametrize("old,new,msg", BAD)
+def test_bad_input_exit_2(tmp_path, old, new, msg):
+    assert old in TEXT
+    f = tmp_path / "bad.toml"
+    f.write_text(TEXT.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(f)
+    assert msg in str(e.value) and str(f) in str(e.value)
+    r = CliRunner().invoke(main, ["standings", str(f)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
