@@ -48,6 +48,21 @@ def _emit_json(obj):
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
+def _show(d, as_json, render):
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(render(d))
+
+
+def _require(mod, name, scenario, what):
+    """The format module's function ``name``, or a clear refusal."""
+    if not hasattr(mod, name):
+        raise ScenarioError(f"{what} is not available for this format yet", file=scenario,
+                            key="scenario.format")
+    return getattr(mod, name)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="simcycle")
 def main():
@@ -70,11 +85,7 @@ def main():
 def standings(scenario, at, as_json):
     """The standings from the results played (up to --at), with tiebreak columns."""
     mod, scn, at = _load(scenario, at)
-    d = mod.standings(scn, at)
-    if as_json:
-        _emit_json(d)
-    else:
-        click.echo(mod.render_standings(d))
+    _show(mod.standings(scn, at), as_json, mod.render_standings)
 
 
 @main.command()
@@ -85,11 +96,7 @@ def standings(scenario, at, as_json):
 def odds(scenario, at, as_json, model_file):
     """The games still to play with their win / draw / loss probabilities."""
     mod, scn, at = _load(scenario, at)
-    d = mod.odds(scn, _model(scn, model_file), at)
-    if as_json:
-        _emit_json(d)
-    else:
-        click.echo(mod.render_odds(d))
+    _show(mod.odds(scn, _model(scn, model_file), at), as_json, mod.render_odds)
 
 
 @main.command()
@@ -118,32 +125,24 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, 
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     mod, scn, at = _load(scenario, at)
     model = _model(scn, model_file)
+    from . import report
     if exact:
-        from . import report
-        if not hasattr(mod, "exact"):
-            raise ScenarioError("--exact is available for round robins only", file=scenario,
-                                key="scenario.format")
         if offsets:
             raise ScenarioError("--exact does not model rating offsets", key="--offsets")
-        d = report.exact_json(scn, mod.exact(scn, model, at), model)
-        if as_json:
-            _emit_json(d)
-        elif as_csv:
-            click.echo(report.simulation_csv(d), nl=False)
-        else:
-            click.echo(report.simulation_text(d))
-        return
-    plan = mod.compile(scn, model, at, offsets=offsets)
-    from . import driver, report
-    res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
-    d = report.simulation_json(scn, plan, res, at, model, offsets)
+        d = report.exact_json(scn, _require(mod, "exact", scenario, "--exact")(scn, model, at), model)
+        res = None
+    else:
+        from . import driver
+        plan = mod.compile(scn, model, at, offsets=offsets)
+        res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
+        d = report.simulation_json(scn, plan, res, at, model, offsets)
     if as_json:
         _emit_json(d)
     elif as_csv:
         click.echo(report.simulation_csv(d), nl=False)
     else:
         click.echo(report.simulation_text(d))
-    if res.interrupted:
+    if res is not None and res.interrupted:
         click.echo(f"simcycle: interrupted after {res.sims} simulations; the figures above "
                    "cover those", err=True)
         sys.exit(130)
@@ -163,15 +162,10 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, 
 def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
     """What each game of the next round swings: P(1st) and P(qualify) for every result."""
     mod, scn, at = _load(scenario, at)
-    if not hasattr(mod, "swing"):
-        raise ScenarioError("swing tables are available for round robins only so far",
-                            file=scenario, key="scenario.format")
-    d = mod.swing(scn, _model(scn, model_file), at, sims=sims, seed=seed, offsets=offsets,
-                  round_no=round_no)
-    if as_json:
-        _emit_json(d)
-    else:
-        click.echo(mod.render_swing(d))
+    fn = _require(mod, "swing", scenario, "swing")
+    d = fn(scn, _model(scn, model_file), at, sims=sims, seed=seed, offsets=offsets,
+           round_no=round_no)
+    _show(d, as_json, mod.render_swing)
 
 
 @main.command()
@@ -181,14 +175,7 @@ def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
 def whocan(scenario, at, as_json):
     """Who can still finish first or qualify: clinched / alive / eliminated, exactly, with a path."""
     mod, scn, at = _load(scenario, at)
-    if not hasattr(mod, "whocan"):
-        raise ScenarioError("whocan is available for round robins only so far",
-                            file=scenario, key="scenario.format")
-    d = mod.whocan(scn, at)
-    if as_json:
-        _emit_json(d)
-    else:
-        click.echo(mod.render_whocan(d))
+    _show(_require(mod, "whocan", scenario, "whocan")(scn, at), as_json, mod.render_whocan)
 
 
 @main.command()
@@ -209,11 +196,7 @@ def experiment(experiment_file, sims, seed, dask_address, as_json):
         except ImportError:
             raise ScenarioError("--dask needs the dask extra: pip install 'simcycle[dask]'",
                                 key="--dask") from None
-    d = ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address)
-    if as_json:
-        _emit_json(d)
-    else:
-        click.echo(ex.render(d))
+    _show(ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address), as_json, ex.render)
 
 
 if __name__ == "__main__":  # pragma: no cover
