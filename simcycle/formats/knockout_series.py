@@ -15,7 +15,6 @@ Conventions
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -369,7 +368,6 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
         if a == b:
             ck.fail("a player cannot meet himself", f"{mw}.players", pl)
         pa, pb = where_pos[a], where_pos[b]
-        blk = 1 << r
         if pa >> (r + 1) != pb >> (r + 1) or (pa >> r) == (pb >> r):
             ck.fail(f"these players cannot meet in round {rn} of this bracket (positions "
                     f"{pa + 1} and {pb + 1})", f"{mw}.players", pl)
@@ -379,7 +377,6 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
                 ck.fail("duplicate entry: this player already has a match in this round",
                         f"{mw}.players", players[x].name)
             seen[(r, x)] = True
-        del blk
         flip = (pa >> r) & 1 == 1           # the first-listed player is the lower one
         upper, lower = (b, a) if flip else (a, b)
         src = ck.get(m, "source", mw, str, default="")
@@ -434,8 +431,7 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
             kind = steps[s].kind
             ok = (abs(d) >= 1) if kind == STEP_GAMES else (abs(d) <= 1)
             if kind == STEP_GAMES:
-                before = bounds[s - 1] if s else 0
-                ok = ok and abs(d) <= steps[s].games and (s == 0 or True) and before >= 0
+                ok = ok and abs(d) <= steps[s].games
             if not ok:
                 ck.fail("this score does not end the match", f"{mw}.score", score)
             if d > 0:
@@ -860,8 +856,6 @@ def odds(scn: KnockoutSeries, model, at) -> dict:
                     if m is not None and m.white is not None:
                         white = 0 if m.white == up else 1
                     kn = tuple(m.games) if m is not None else ()
-                    if kn and white is None:
-                        white = None
                     pr = match_probability(scn, model, pu.ratings, pl.ratings, white, kn)
                     out.append({"event": ev.name, "round": round_name(r, n_rounds),
                                 "players": [pu.name, pl.name],
