@@ -271,3 +271,33 @@ def test_four_level(model):
     assert values(h, 3) == {6}
     assert abs(h[1, 24] / n - 2 / 3) < 4 * math.sqrt(2 / 9 / n)
     assert (h[:, 42].sum(), h[:, 24].sum(), h[:, 6].sum()) == (n, n, 2 * n)
+
+
+# ---- the table-driven play-off functions follow games_nb draw for draw -----------------------
+def test_table_functions_match_games_nb(model, gp):
+    # Without offsets the kernel reads (P White, P draw) from a table filled by games_nb.wdl_nb;
+    # its pair / round robin / Armageddon / match must give games_nb's results on the same
+    # stream, and leave the stream in the same state.
+    from simcycle.kernels.games_nb import armageddon_nb, match_nb, round_robin_nb
+    from simcycle.kernels.groups_nb import tarmageddon_nb, tmatch_nb, tround_robin3_nb
+    from simcycle.kernels.rng_nb import replica_state_nb
+    mod, scn = gp
+    a = mod.compile(scn, model, "start").args
+    rt, tab, steps, params = a["rt_ev"][2], a["pt"][2], a["steps"], model.params
+    nofix = np.empty(0, np.int64)
+    pl = np.array([3, 9, 16], np.int64)
+    for r in range(1500):
+        s1 = np.array([replica_state_nb(np.uint64(9), np.uint64(r))], np.uint64)
+        s2 = s1.copy()
+        o1, o2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
+        s0 = r % 4
+        match_nb(params, rt, False, 3, 9, steps[s0:, :3].copy(), nofix, s1, o1)
+        tmatch_nb(tab, params, rt, False, 3, 9, steps, s0, -1, -1, s2, o2)
+        assert o1[0] == o2[0] and o1[1] + s0 == o2[1] and list(o1[2:]) == list(o2[2:])
+        sc1, sc2 = np.zeros(3, np.int64), np.zeros(3, np.int64)
+        round_robin_nb(params, rt, False, steps[2, 1], pl, 3, sc1, s1)
+        tround_robin3_nb(tab, params, rt, False, 2, steps[2, 1], pl, sc2, s2)
+        assert list(sc1) == list(sc2)
+        assert armageddon_nb(params, rt, False, steps[3, 1], 3, 16, s1) == \
+            tarmageddon_nb(tab, params, rt, False, 3, steps[3, 1], 3, 16, s2)
+        assert s1[0] == s2[0]
