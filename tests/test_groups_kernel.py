@@ -301,3 +301,40 @@ def test_table_functions_match_games_nb(model, gp):
         assert armageddon_nb(params, rt, False, steps[3, 1], 3, 16, s1) == \
             tarmageddon_nb(tab, params, rt, False, 3, steps[3, 1], 3, 16, s2)
         assert s1[0] == s2[0]
+
+
+@pytest.mark.parametrize("rule", ["lots", "snake"])
+def test_draw_rules_kernel_equals_twin(tmp_path, model, rule):
+    # undrawn groups (events 2 and 3 at event1-round2) made by lots or by snake order
+    text = open(SCENARIO, encoding="utf-8").read().replace('draw_rule = "baskets"',
+                                                           f'draw_rule = "{rule}"')
+    f = tmp_path / "gp.toml"
+    f.write_text(text, encoding="utf-8")
+    mod, scn = load_scenario(f)
+    plan = mod.compile(scn, model, "event1-round2")
+    assert list(plan.args["draw"]) == ([0, 1, 1] if rule == "lots" else [0, 0, 0])
+    k = plan.run_batch(4, 0, 200)
+    t = RG.simulate_series(plan.args, 4, 0, 200)
+    assert np.array_equal(k["place"], t["place"]) and np.array_equal(k["counters"], t["counters"])
+    # every series hands out 3 events x (7 + 4 + 2 + 0) x 4 groups + 3 x 3 knock-out points
+    # = 3 x 61 = 183 GP points (seed 000 point rules), tallied in sixths
+    assert k["points"].sum() == 183 * 6 * 200
+
+
+def test_substitutes_left_out_of_the_table(tmp_path, model):
+    text = open(SCENARIO, encoding="utf-8").read().replace("substitutes_count = true",
+                                                           "substitutes_count = false")
+    f = tmp_path / "gp.toml"
+    f.write_text(text, encoding="utf-8")
+    mod, scn = load_scenario(f)
+    d = mod.standings(scn, None)
+    out = [p["name"] for p in d["players"] if p["rank"] is None]
+    assert out == ["Andrey Esipenko", "Radoslaw Wojtaszek"]   # the substitutes (seed 000)
+    # Keymer no longer shares =16 with Esipenko: 15 players above him (=14 is two players)
+    assert [(p["rank"], p["shared"]) for p in d["players"] if p["name"] == "Vincent Keymer"] == [(16, False)]
+    plan = mod.compile(scn, model, "start")
+    assert plan.n_places == 24
+    k = plan.run_batch(1, 0, 500)
+    i = plan.names.index("Andrey Esipenko")
+    assert k["place"][i].sum() == 0 and k["qualify"][i] == 0
+    assert k["qualify"].sum() == 2 * 500
