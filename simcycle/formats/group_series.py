@@ -159,7 +159,7 @@ def load(path, raw: dict) -> GroupSeries:
     f = str(path)
     ck = _Ck(f)
     ck.only(raw, {"scenario", "series", "points", "prizes", "controls", "rules", "players",
-                  "events", "model"}, "")
+                  "events"}, "")
     head = raw["scenario"]
     ck.only(head, {"name", "format", "description", "sources", "model"}, "scenario")
     name = ck.get(head, "name", "scenario", str)
