@@ -8,18 +8,20 @@ order.  Per replica, event by event:
   1. offsets (when on): roster order, then rating class;
   2. the draw of groups not yet drawn (lots: one shuffle of the 16; baskets: a shuffle of each
      basket of four, strongest basket first);
-  3. the unplayed group games, group A to D, each group's games in schedule order;
-  4. the group play-offs, group A to D (see ``group_places_nb``);
-  5. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
+  3. group A to D: the group's unplayed games in schedule order, then its play-off for first
+     when one is needed (see ``group_places_nb``);
+  4. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
 then the lots between players level on every series criterion, best placed first.
 
 Games are played through ``tgame_nb``: without offsets it reads a table of (P White wins,
 P draw) per event, control and pair of players, filled once per Plan by ``wdl_table_nb`` with
 ``games_nb.wdl_nb`` itself (so the numbers are bit for bit those ``game_nb`` would compute);
-with offsets it calls ``games_nb.game_nb``.  ``tpair_nb``, ``tround_robin3_nb``,
-``tarmageddon_nb`` and ``tmatch_nb`` follow ``games_nb.pair_nb``, ``round_robin_nb``,
-``armageddon_nb`` and ``match_nb`` draw for draw (same colour lots, same order), reading the
-table; that is what makes a whole series cost a few microseconds.
+with offsets it calls ``games_nb.game_nb``.  ``tmatch_nb`` (classical, rapid and blitz pairs,
+Armageddon), ``tround_robin3_nb`` and ``tarmageddon_nb`` follow ``games_nb.match_nb``,
+``round_robin_nb`` and ``armageddon_nb`` draw for draw (same colour lots, same order; checked
+in tests/test_groups_kernel.py), reading the table; with the hottest game loops inlined by hand
+this is what brings a whole series to about 5 microseconds a thread (games_nb's functions
+recompute exp/pow for every game and cost a call each).
 
 Play-off and match ``steps`` rows: (kind, control row, n games, table index), table index
 0 classical, 1 rapid, 2 blitz, 3 Armageddon.  ``steps`` for a knock-out match: classical pair,
