@@ -338,3 +338,34 @@ def test_substitutes_left_out_of_the_table(tmp_path, model):
     i = plan.names.index("Andrey Esipenko")
     assert k["place"][i].sum() == 0 and k["qualify"][i] == 0
     assert k["qualify"].sum() == 2 * 500
+
+
+# ---- properties ---------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(results=hs.lists(hs.integers(0, 2), min_size=12, max_size=12),
+       seed=hs.integers(0, 2**32), places=hs.sampled_from([ELIM, FIRST_ONLY]),
+       reduced=hs.sampled_from([NEXT, RESTART]))
+def test_group_places_properties(gp, model, results, seed, places, reduced):
+    # any finished group: exactly one winner, the 13 points (seed 000: 7 + 4 + 2 + 0) are all
+    # handed out, and a higher classical score never earns fewer GP points
+    from simcycle.formats.group_series import schedule
+    from simcycle.reference.rng import Stream
+    mod, scn = gp
+    a = mod.compile(scn, model, "start").args
+    players = [9, 6, 1, 23]
+    score = [0] * 4
+    for (rd, w, b), r in zip(schedule("berger-swapped"), results):
+        score[w] += (2, 1, 0)[r]
+        score[b] += (0, 1, 2)[r]
+    win, out = RG.group_places(a["pt"][0], model.params, None, False, a["steps"], players, score,
+                               list(GP6), places, reduced, Stream(seed, 0), [0] * 4)
+    assert out.count(42) == 1 and out[win] == 42
+    assert sum(out) == 78
+    for s in range(4):
+        for t in range(4):
+            if score[s] > score[t]:
+                assert out[s] >= out[t]
