@@ -310,6 +310,8 @@ def load(path, raw: dict) -> GroupSeries:
         for g, gr in enumerate(glist):
             gw = f"{w}.groups[{g}]"
             groups.append(_load_group(ck, gr, gw, pid, roster, seen, sched))
+            if groups[-1].name in [x.name for x in groups[:-1]]:
+                ck.fail("two groups with one name", f"{gw}.name", groups[-1].name)
         ko = {}
         for j, m in enumerate(ck.get(ev, "knockout", w, list, default=[])):
             mw = f"{w}.knockout[{j}]"
