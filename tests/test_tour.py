@@ -1,0 +1,362 @@
+"""ACP Tour 2004-05 (format `tour`): strength and level formulas, ACP points, best-5 counting,
+every tiebreak step, kernel vs plain-Python twin, simulation sums, odds, bad input.
+
+Rules: shared/seeds/004_e7d5defe5f117bc3.txt ("seed 004"), section numbers as in the seed.
+The points tables used here are ILLUSTRATIVE (the seed lacks its Appendix 2)."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import SCENARIOS, write
+from simcycle import driver
+from simcycle.cli import main as cli
+from simcycle.errors import ScenarioError
+from simcycle.formats import tour
+from simcycle.model import load_model
+from simcycle.reference import tour as twin
+from simcycle.scenario import load_scenario
+
+ACP = SCENARIOS / "acp-tour-2004-05.toml"
+
+
+@pytest.fixture(scope="module")
+def scn():
+    return load_scenario(ACP)[1]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+# -- strength R and level (seed 004 §4.1) ---------------------------------------------------------
+def test_strength_round_robin_and_dortmund_mean_of_all():
+    # seed 004 §4.1: RR and DS: R = mean rating of all participants; (2700+2600+2650)/3 = 2650
+    assert tour.event_strength("RR", [2700, 2600, 2650]) == pytest.approx(2650.0)
+    assert tour.event_strength("DS", [2700, 2600, 2650, 2610]) == pytest.approx(2640.0)
+
+
+def test_strength_knockout_two_thirds_top_half():
+    # seed 004 §4.1: KO: R = (2 R1 + R2) / 3; R1 = (2800+2700)/2 = 2750, R2 = (2600+2500)/2 = 2550
+    # -> (5500 + 2550) / 3 = 2683.333...
+    assert tour.event_strength("KO", [2800, 2700, 2600, 2500]) == pytest.approx(8050 / 3)
+    # Reading: odd field, the middle player in the top half: R1 = 2750, R2 = 2600 -> 2700
+    assert tour.event_strength("KO", [2800, 2700, 2600]) == pytest.approx(2700.0)
+
+
+def test_strength_open_more_than_90_players_uses_ranks_1_30():
+    # seed 004 §4.1: more than 90 players: R1, R2, R3 = ranks 1-10, 11-20, 21-30;
+    # (3*2700 + 2*2600 + 2500)/6 + 50 = 15800/6 + 50 = 2683.333...
+    top30 = [2700] * 10 + [2600] * 10 + [2500] * 10
+    assert tour.event_strength("open", top30, n_players=91) == pytest.approx(15800 / 6 + 50)
+    assert tour.event_strength("WS", top30 + [2000] * 70, n_players=100) == pytest.approx(15800 / 6 + 50)
+
+
+def test_strength_open_ninths_when_90_or_fewer():
+    # seed 004 §4.1: 90 or fewer: first, second, third ninth.  27 players: ninths of 3;
+    # (3*2700 + 2*2640 + 2600)/6 + 50 = 15980/6 + 50 = 2713.333...
+    r = [2710, 2700, 2690, 2650, 2640, 2630, 2600, 2600, 2600] + [2400] * 18
+    assert tour.event_strength("open", r) == pytest.approx(15980 / 6 + 50)
+    # exactly 90 players: ninths of 10 = ranks 1-10, 11-20, 21-30 (same numbers as above)
+    top = [2700] * 10 + [2600] * 10 + [2500] * 10 + [2300] * 60
+    assert tour.event_strength("WS", top) == pytest.approx(15800 / 6 + 50)
+    # Reading: a ninth of 50 players is floor(50/9) = 5: (3*2600 + 2*2500 + 2400)/6 + 50
+    r50 = [2600] * 5 + [2500] * 5 + [2400] * 5 + [2000] * 35
+    assert tour.event_strength("open", r50) == pytest.approx(15200 / 6 + 50)
+    with pytest.raises(ValueError):
+        tour.event_strength("open", [2700] * 20, n_players=120)  # needs the top 30
+
+
+@pytest.mark.parametrize("r, level", [
+    # seed 004 §4.1 table: E 2576-2600, D 2601-2625, C 2626-2650, B 2651-2675, A 2676 and over;
+    # Reading "whole-R": R rounded half up before the bands apply
+    (2575.4, None), (2575.5, "E"), (2576, "E"), (2600, "E"), (2600.49, "E"), (2600.5, "D"),
+    (2625, "D"), (2626, "C"), (2650, "C"), (2651, "B"), (2675, "B"), (2676, "A"), (2850, "A"),
+])
+def test_levels(r, level):
+    assert tour.level_of(r) == level
+
+
+def test_announced_event_keeps_at_least_level_E():
+    # seed 004 §3.5: an event included before its start that falls below E keeps level E ...
+    assert tour.level_of(2500, announced=True) == "E"
+    # ... and only the floor E is kept: a weakened level-B event is what its R says
+    assert tour.level_of(2610, announced=True) == "D"
+
+
+def test_shared_places_split_points():
+    # Reading "split": the mean of the places covered, rounded half up to a hundredth
+    pp = [10000, 7500, 6000]
+    assert tour.share_points(pp, 2, 3) == 6750          # (75 + 60) / 2 = 67.50
+    assert tour.share_points(pp, 1, 3) == 7833          # 235 / 3 = 78.333 -> 78.33
+    assert tour.share_points([1, 0], 1, 2) == 1         # 0.005 rounds half up to 0.01
+    assert tour.share_points(pp, 3, 5) == 2000          # places beyond the table earn 0
+
+
+# -- the shipped what-if season: ACP points by hand ---------------------------------------------------
+def test_played_events_points_by_hand(scn):
+    d = tour.standings(scn, None)
+    ev = {e["number"]: e for e in d["events"]}
+    # E1: mean of its ten ratings 26887/10 = 2688.7 -> level A (seed 004 §4.1)
+    assert ev[1]["strength"] == pytest.approx(2688.7) and ev[1]["level"] == "A"
+    # E2 (open, 150 players): (3*2672.3 + 2*2613.6 + 2578.4)/6 + 50 = 2687.08 -> A
+    assert ev[2]["strength"] == pytest.approx(2687.08, abs=0.01) and ev[2]["level"] == "A"
+    # E3 (KO of 8): R1 = 10976/4 = 2744, R2 = 10619/4 = 2654.75 -> (5488 + 2654.75)/3 = 2714.25
+    assert ev[3]["strength"] == pytest.approx(2714.25, abs=0.01) and ev[3]["kind"] == "rapid"
+    rows = {p["name"]: p for p in d["players"]}
+    # illustrative level-A table [100, 75, 60, 50, 42, 35, 30, 25, ...], rapid coefficient 0.4
+    assert rows["Cedar"]["events"] == [100.0, None, 40.0]          # 1st E1; 1st E3 = 100 * 0.4
+    assert rows["Alder"]["events"][0] == 67.5                       # 2-3 shared: (75 + 60)/2
+    assert rows["Birch"]["events"][1] == pytest.approx(61.67)       # 2-4 of 150: 185/3 = 61.67
+    assert rows["Birch"]["events"][2] == pytest.approx(13.2)        # 5-8 KO: (42+35+30+25)/4*0.4
+    assert rows["Cedar"]["total"] == 140.0 and rows["Cedar"]["rank"] == 1
+    # Ironwood and Maple: 5-7 shared in E1 = (42+35+30)/3 = 35.67 each, one event each -> level
+    # on every criterion across the 8th place: lots (seed 004 §5.5.3)
+    assert rows["Ironwood"]["rank"] == rows["Maple"]["rank"] == 8
+    assert rows["Ironwood"]["qualified"] is None and "lots" in d["note"]
+    # only ACP members are in the table (seed 004 §5.1): Dogwood, Kauri, Rowan are not
+    assert not {"Dogwood", "Kauri", "Rowan"} & set(rows)
+    assert tour.checkpoints(scn) == ["start", "event1", "event2", "event3"]
+
+
+def test_declined_organisers(scn):
+    ev = next(e for e in scn.events if not e.joined)
+    assert ev.level == "A"
+    pp = tour.event_place_points(scn, ev, 6)
+    # seed 004 §3.3: level A at half points: 100 * 1.0 * 0.5 = 50.00 for 1st
+    assert pp[:3] == [5000, 3750, 3000]
+    # levels C-E: not counted at all
+    low = tour.Event(**{**ev.__dict__, "level": "C"})
+    assert tour.event_place_points(scn, low, 6) == [0] * 6
+
+
+# -- best 5 and the tiebreaks (seed 004 §5.4-5.5) ------------------------------------------------------
+def test_best_five_count():
+    # seed 004 §5.4: the 5 best results count; Reading: 0-point results are not counted events
+    assert tour.counted([10, 20, 30, 40, 50, 60, 0], 5) == [60, 50, 40, 30, 20]
+    assert tour.counted([0, 0, 15], 5) == [15]
+
+
+@pytest.mark.parametrize("a, b", [
+    # (1) fewer counted tournaments goes through: 50+50 in 2 events beats 40+30+30 in 3
+    ([50, 50], [40, 30, 30]),
+    # (2) without the worst: 60+30 = 90 = 50+40; without the next worst: 60 > 50
+    ([60, 30, 10], [50, 40, 10]),
+    # (2) the first drop decides: totals 100 = 100, without the worst 60+25 = 85 > 50+30 = 80
+    ([60, 25, 15], [50, 30, 20]),
+    # (2) down to the last drop: 40+30+20+10 vs 40+25+25+10: -10 -> 90 = 90, -20/-25 -> 70 > 65
+    ([40, 30, 20, 10], [40, 25, 25, 10]),
+])
+def test_tiebreak_steps(a, b):
+    assert sum(a) == sum(b)
+    assert tour.tiebreak_key(a) < tour.tiebreak_key(b)
+    groups = tour.rank_groups({"a": tour.tiebreak_key(a), "b": tour.tiebreak_key(b)})
+    assert groups == [["a"], ["b"]]
+
+
+def test_full_tie_is_left_to_lots():
+    # seed 004 §5.5.3: level on everything -> lots (one group)
+    k = tour.tiebreak_key([30, 20])
+    assert tour.rank_groups({"x": k, "y": tour.tiebreak_key([30, 20])}) == [["x", "y"]]
+
+
+# -- small scenarios written on the fly -----------------------------------------------------------------
+HEAD = """
+[scenario]
+name = "test tour"
+format = "tour"
+[tour]
+qualifying_places = {q}
+shared_places = "{share}"
+[points]
+illustrative = true
+A = [100, 50, 20, 10]
+B = [80, 40, 16, 8]
+C = [60, 30, 12, 6]
+D = [40, 20, 8, 4]
+E = [20, 10, 4, 2]
+GS = [100, 50, 20, 10]
+[points.coefficients]
+rapid = 0.5
+grand-slam = 0.75
+classical = 1.0
+"""
+
+
+def _players(spec):
+    return "".join(f'[[players]]\nname = "{n}"\nrating = {r}\n' + ("member = false\n" if not m else "")
+                   for n, r, m in spec)
+
+
+def small(tmp_path, players, events, q=2, share="split"):
+    return write(tmp_path, "t.toml", HEAD.format(q=q, share=share) + _players(players) + events)
+
+
+def test_tiebreaks_in_standings(tmp_path):
+    # four classical RR events of level A (mean 2700), places pay 100/50/20/10 (ILLUSTRATIVE)
+    pl = [("P", 2700, True), ("Q", 2700, True), ("R", 2700, True), ("S", 2700, True)]
+    ev = ""
+    for k, res in enumerate([
+        [["P", 1], ["Q", 2], ["R", 3], ["S", 4]],     # P 100, Q 50, R 20, S 10
+        [["Q", 1], ["P", 2], ["S", 3], ["R", 4]],     # Q 100, P 50, S 20, R 10
+        [["R", 1], ["S", 2], ["P", "3-4"], ["Q", "3-4"]],  # R 100, S 50, P/Q 15
+    ]):
+        ev += (f'[[events]]\nname = "e{k}"\nstart = 2004-0{k + 7}-01\nsystem = "RR"\nminutes = 120\n'
+               f'field = ["P", "Q", "R", "S"]\nresults = {json.dumps(res)}\n')
+    s = load_scenario(small(tmp_path, pl, ev))[1]
+    d = tour.standings(s, None)
+    got = [(p["name"], p["rank"], p["total"], p["counted"], p["without_worst"]) for p in d["players"]]
+    # P and Q: 165 in 3 events, without the worst 150 each, without two 100 each -> lots;
+    # R and S: 130 / 80 in 3 events.  Hand-checked from the results above.
+    assert got == [("P", 1, 165.0, 3, [150.0, 100.0]), ("Q", 1, 165.0, 3, [150.0, 100.0]),
+                   ("R", 3, 130.0, 3, [120.0, 100.0]), ("S", 4, 80.0, 3, [70.0, 50.0])]
+    assert d["players"][0]["qualified"] is True   # both fit in the 2 places
+    # a complete season is certain except for lots: P and Q each first half of the time
+    plan = tour.compile(s, load_model(), None)
+    res = driver.run(plan, 4000, 3, progress=False)
+    p = res.tallies["place"] / res.sims
+    assert p[0, 0] + p[1, 0] == 1.0 and p[2, 2] == 1.0 and p[3, 3] == 1.0
+    assert abs(p[0, 0] - 0.5) < 4 * np.sqrt(0.25 / 4000)
+    assert (res.tallies["qualify"][:2] == 4000).all()
+
+
+def test_fewer_events_beats_more_in_simulation_order(tmp_path):
+    # seed 004 §5.5.1: A scores 100 in one event, B 50 + 50 in two: A ranks first
+    pl = [("A", 2700, True), ("B", 2700, True), ("C", 2700, True)]
+    ev = ('[[events]]\nname = "e1"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
+          'field = ["A", "B", "C"]\nresults = [["A", 1], ["B", 2], ["C", 3]]\n'
+          '[[events]]\nname = "e2"\nstart = 2004-09-01\nsystem = "RR"\nminutes = 120\n'
+          'field = ["B", "C"]\nresults = [["B", 2], ["C", 1]]\n')
+    s = load_scenario(small(tmp_path, pl, ev, q=1))[1]
+    d = tour.standings(s, None)
+    # A: 100 (1 event); B: 50 + 50 = 100 (2 events); C: 20 + 100 = 120 (2 events)
+    assert [(p["name"], p["total"], p["counted"]) for p in d["players"]] == [
+        ("C", 120.0, 2), ("A", 100.0, 1), ("B", 100.0, 2)]
+
+
+def test_two_player_event_expected_points_closed_form(tmp_path, model):
+    # one game, colours by lot; places 1 and 2 (level A, classical: 100 / 50), a draw shares
+    # 1-2 = 75 each (Reading "split").  E[points of X] = avg over colours of 100 w + 75 d + 50 l.
+    pl = [("X", 2750, True), ("Y", 2650, True)]
+    ev = ('[[events]]\nname = "duel"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
+          'strength = 2700\nfield = ["X", "Y"]\n')
+    s = load_scenario(small(tmp_path, pl, ev))[1]
+    w1, d1, l1 = model.wdl("classical", 2750, 2650)
+    l2, d2, w2 = model.wdl("classical", 2650, 2750)
+    exact = 0.5 * (100 * w1 + 75 * d1 + 50 * l1) + 0.5 * (100 * w2 + 75 * d2 + 50 * l2)
+    o = tour.odds(s, model, None)
+    x = next(p for p in o["events"][0]["players"] if p["name"] == "X")
+    sd = 25.0  # points spread at most 25 around the mean
+    assert abs(x["expected_points"] - exact) < 4 * sd / np.sqrt(tour.ODDS_SIMS)
+    # P(place 1 share) + P(place 2 share) = 1 for each player
+    assert sum(x["p_place"]) == pytest.approx(1.0)
+
+
+# -- kernel = twin, simulation sums -------------------------------------------------------------------------
+@pytest.mark.parametrize("at, offsets, share", [("start", False, "split"), ("event1", True, "split"),
+                                                ("start", False, "lots")])
+def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
+    s = scn
+    if share == "lots":
+        text = ACP.read_text(encoding="utf-8").replace('shared_places = "split"', 'shared_places = "lots"')
+        s = load_scenario(write(tmp_path, "lots.toml", text))[1]
+        assert s.shared_places == "lots"
+    plan = tour.compile(s, model, at, offsets=offsets)
+    n = 700
+    k = plan.run_batch(11, 5, n)
+    t = twin.run(plan, 11, 5, n)
+    for key in ("place", "qualify", "points", "points_sq", "counters"):
+        assert np.array_equal(k[key], t[key]), key
+
+
+def test_simulation_sums_from_start(scn, model):
+    plan = tour.compile(scn, model, "start")
+    res = driver.run(plan, 20000, 7, progress=False)
+    p = res.tallies["place"] / res.sims
+    m = len(plan.names)
+    assert np.allclose(p.sum(axis=1), 1.0) and np.allclose(p.sum(axis=0), 1.0)
+    # seed 004 §5.4: 8 qualify (there are 21 members): the probabilities sum to 8
+    assert m == 21 and res.tallies["qualify"].sum() == 8 * res.sims
+    # batch split does not change the result
+    a = plan.run_batch(7, 0, 700)["place"] + plan.run_batch(7, 700, 300)["place"]
+    assert np.array_equal(a, plan.run_batch(7, 0, 1000)["place"])
+
+
+def test_fewer_members_than_places(tmp_path, model):
+    pl = [("A", 2700, True), ("B", 2690, True), ("N", 2710, False)]
+    ev = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\ncycles = 2\n'
+          'field = ["A", "B", "N"]\n')
+    s = load_scenario(small(tmp_path, pl, ev, q=8))[1]
+    plan = tour.compile(s, model, None)
+    res = driver.run(plan, 3000, 1, progress=False)
+    assert plan.names == ["A", "B"]
+    assert res.tallies["qualify"].sum() == 2 * res.sims
+
+
+def test_odds_distributions(scn, model):
+    d = tour.odds(scn, model, None)
+    assert [e["number"] for e in d["events"]] == [4, 5, 6, 7, 8, 9]
+    e4 = d["events"][0]
+    # 6-player RR, all 6 places pay: each player's places sum to 1, each place to 1
+    mat = np.array([p["p_place"] for p in e4["players"]])
+    assert np.allclose(mat.sum(axis=1), 1.0) and np.allclose(mat.sum(axis=0), 1.0)
+    assert e4["level"] == "A" and not e4["joined"]
+    ko = next(e for e in d["events"] if e["system"] == "KO")
+    # losers of the semi-finals share 3-4: P(3rd share) = P(4th share) for everyone
+    for p in ko["players"]:
+        assert p["p_place"][2] == pytest.approx(p["p_place"][3])
+
+
+# -- CLI end to end ----------------------------------------------------------------------------------------
+def test_cli_outputs_say_tables_are_illustrative():
+    r = CliRunner()
+    for args in (["standings", str(ACP)], ["odds", str(ACP)],
+                 ["simulate", str(ACP), "--sims", "2000", "--no-progress"]):
+        out = r.invoke(cli, args)
+        assert out.exit_code == 0, out.output
+        assert "points tables: illustrative" in out.output
+    out = r.invoke(cli, ["simulate", str(ACP), "--at", "event9"])
+    assert out.exit_code == 2 and "--at" in out.output
+
+
+# -- bad input ----------------------------------------------------------------------------------------------
+GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
+              'field = ["A", "B"]\n')
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("minutes = 120", "minutes = 10", "events[0].minutes"),              # blitz (seed 004 §3.1)
+    ("start = 2004-08-01", "start = 2005-07-01", "events[0].start"),     # outside (seed 004 §2)
+    ('system = "RR"', 'system = "swiss"', "events[0].system"),
+    ('field = ["A", "B"]', 'field = ["A", "Z"]', "events[0].field[1]"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 3]]', "events[0].results[1] (place)"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 1]]', "events[0].results"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", "1-x"], ["B", 2]]', "events[0].results[0] (place)"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1]]', "events[0].results"),
+    ("minutes = 120", "minutes = 120\ngrand_slam = true", "events[0].grand_slam"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nrounds = 9', "events[0].rounds"),
+    ("rapid = 0.5", "rapid = 0.9", "points.coefficients"),               # seed 004 §4.2 order
+    ("illustrative = true", "", "points.illustrative"),
+    ("A = [100, 50, 20, 10]", "A = [100, 150]", "points.A[1]"),
+    ('shared_places = "split"', 'shared_places = "sometimes"', "tour.shared_places"),
+    ('[[events]]', '[[events]]\nfoo = 1', "events[0].foo"),
+])
+def test_bad_input_refused_with_key(tmp_path, old, new, key):
+    text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])
+            + GOOD_EVENT)
+    assert old in text
+    p = write(tmp_path, "bad.toml", text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario(p)
+    assert ei.value.key == key and ei.value.file == str(p)
+
+
+def test_bad_input_through_cli_is_one_line(tmp_path):
+    text = HEAD.format(q=2, share="split") + _players([("A", 2700, True)]) + GOOD_EVENT
+    p = write(tmp_path, "bad.toml", text)
+    out = CliRunner().invoke(cli, ["standings", str(p)])
+    assert out.exit_code == 2 and "events[0].field[1]" in out.output
+    assert "Traceback" not in out.output
