@@ -24,6 +24,33 @@ import numpy as np
 BATCH = 1 << 16
 
 
+class ChunkTallies:
+    """Tally arrays with one row per chunk of replicas, for a kernel to fill; ``summed()``
+    adds the rows in order (so the sum does not depend on which thread ran which chunk)."""
+
+    def __init__(self, n: int, n_players: int, n_places: int, n_counters: int = 0,
+                 extra: tuple = ()):
+        from .kernels.config import CHUNK
+
+        nc = (n + CHUNK - 1) // CHUNK
+        self.place = np.zeros((nc, n_players, n_places), np.int64)
+        self.qualify = np.zeros((nc, n_players), np.int64)
+        self.points = np.zeros((nc, n_players))
+        self.points_sq = np.zeros((nc, n_players))
+        self.prize = np.zeros((nc, n_players))
+        self.prize_sq = np.zeros((nc, n_players))
+        self.counters = np.zeros((nc, n_counters), np.int64) if n_counters else None
+        self.extra = {k: np.zeros((nc, n_players), np.int64) for k in extra}
+
+    def summed(self) -> dict:
+        out = {k: getattr(self, k).sum(0) for k in
+               ("place", "qualify", "points", "points_sq", "prize", "prize_sq")}
+        if self.counters is not None:
+            out["counters"] = self.counters.sum(0)
+        out.update({k: v.sum(0) for k, v in self.extra.items()})
+        return out
+
+
 @dataclass
 class Result:
     names: list
@@ -33,6 +60,7 @@ class Result:
     tallies: dict
     counter_names: list = field(default_factory=list)
     interrupted: bool = False
+    extra_probabilities: list = field(default_factory=list)
 
     def _p(self, key):
         n = max(self.sims, 1)
@@ -53,9 +81,10 @@ class Result:
         pq, sq = self._p("qualify")
         ep, sep = self._mean("points", self.points_scale)
         ez, sez = self._mean("prize")
+        extra = {k: self._p(k) for k in self.extra_probabilities}
         out = []
         for i, name in enumerate(self.names):
-            out.append({
+            row = {
                 "name": name,
                 "p_first": float(p_place[i, 0]),
                 "se_p_first": float(se_place[i, 0]),
@@ -66,7 +95,11 @@ class Result:
                 "expected_prize": float(ez[i]),
                 "se_expected_prize": float(sez[i]),
                 "p_place": [float(x) for x in p_place[i]],
-            })
+            }
+            for k, (p, se) in extra.items():
+                row[f"p_{k}"] = float(p[i])
+                row[f"se_p_{k}"] = float(se[i])
+            out.append(row)
         return out
 
     def counters(self) -> dict:
@@ -102,7 +135,8 @@ def run(plan, sims: int, seed: int, *, target_se: float | None = None,
                disable=(not progress) if progress is not None else None,
                desc="simulating")
     res = Result(list(plan.names), 0, seed, plan.points_scale, tallies,
-                 list(getattr(plan, "counter_names", [])))
+                 list(getattr(plan, "counter_names", [])),
+                 extra_probabilities=list(getattr(plan, "extra_probabilities", [])))
     try:
         while done < goal:
             n = min(BATCH, goal - done)

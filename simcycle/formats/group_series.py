@@ -700,27 +700,18 @@ class Plan:
     def run_batch(self, seed, first, n):
         import numpy as np
 
-        from ..kernels.config import CHUNK
+        from ..driver import ChunkTallies
         from ..kernels.groups_nb import N_COUNTERS, simulate_series_nb
         a = self.args
-        npl = len(self.names)
-        nc = (n + CHUNK - 1) // CHUNK
-        place = np.zeros((nc, npl, self.n_places), np.int64)
-        qual = np.zeros((nc, npl), np.int64)
-        pts = np.zeros((nc, npl))
-        pts2 = np.zeros((nc, npl))
-        prz = np.zeros((nc, npl))
-        prz2 = np.zeros((nc, npl))
-        cnt = np.zeros((nc, N_COUNTERS), np.int64)
+        t = ChunkTallies(n, len(self.names), self.n_places, N_COUNTERS)
         simulate_series_nb(np.uint64(seed), np.int64(first), np.int64(n), a["params"], a["rt_ev"],
                            a["offsets"], a["offset_sd"], a["steps"], a["pt"], a["roster"],
                            a["draw"], a["gm"], a["grp_fixed"], a["grp_gp"],
                            a["ko_fixed"], a["ko_win"], a["gp6"], a["ko_gp6"], a["prize_rates"],
                            a["places_mode"], a["reduced_mode"], a["ko_lots"], a["eligible"],
-                           a["tb_codes"], a["n_qual"], place, qual, pts, pts2, prz, prz2, cnt)
-        return {"place": place.sum(0), "qualify": qual.sum(0), "points": pts.sum(0),
-                "points_sq": pts2.sum(0), "prize": prz.sum(0), "prize_sq": prz2.sum(0),
-                "counters": cnt.sum(0)}
+                           a["tb_codes"], a["n_qual"], t.place, t.qualify, t.points,
+                           t.points_sq, t.prize, t.prize_sq, t.counters)
+        return t.summed()
 
 
 def _event_ratings(scn, e):

@@ -948,42 +948,26 @@ class KnockoutSeriesPlan:
         self.overall[:k] = scn.overall_prizes[:k]
         self.criteria = np.array(scn.criteria, np.int64)
         self.n_matches = int(sum(ev.size - 1 for ev in scn.events))
-        self._wild = np.zeros(n, np.int64)
-        self._wild_sims = 0
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
-        from ..kernels.config import CHUNK
+        from ..driver import ChunkTallies
         from ..kernels.knockout_nb import simulate_series_nb
-        nc = (n + CHUNK - 1) // CHUNK
-        k = len(self.names)
-        place = np.zeros((nc, k, self.n_places), np.int64)
-        qual = np.zeros((nc, k), np.int64)
-        wild = np.zeros((nc, k), np.int64)
-        fl = [np.zeros((nc, k)) for _ in range(4)]
+        t = ChunkTallies(n, len(self.names), self.n_places, extra=("wildcard",))
         simulate_series_nb(np.uint64(seed), np.int64(first), np.int64(n), self.params, self.rt0,
                            self.thr, self.offsets, self.offset_sd, self.steps, self.ev_size,
                            self.pos, self.kstat, self.kwin, self.kstep, self.kcls, self.kwhite,
                            self.kfixed, self.place_pts, self.place_prize, self.bonus, self.overall,
                            self.criteria, self.plan_index, self.qual_else,
                            np.int64(self.qualifying_places), np.int64(self.n_matches),
-                           place, qual, wild, fl[0], fl[1], fl[2], fl[3])
-        w = wild.sum(0)
-        if first == 0:
-            self._wild[:] = 0
-            self._wild_sims = 0
-        self._wild += w
-        self._wild_sims += n
-        return {"place": place.sum(0), "qualify": qual.sum(0), "wildcard": w,
-                "points": fl[0].sum(0), "points_sq": fl[1].sum(0),
-                "prize": fl[2].sum(0), "prize_sq": fl[3].sum(0)}
+                           t.place, t.qualify, t.extra["wildcard"], t.points, t.points_sq,
+                           t.prize, t.prize_sq)
+        return t.summed()
+
+    extra_probabilities = ["wildcard"]
 
     @property
     def player_extra(self) -> list[dict]:
-        n = max(self._wild_sims, 1)
-        p = self._wild / n
-        se = np.sqrt(p * (1 - p) / n)
-        return [{"p_wildcard": float(p[i]), "se_p_wildcard": float(se[i]),
-                 "qualified_elsewhere": bool(self.qual_else[i])} for i in range(len(self.names))]
+        return [{"qualified_elsewhere": bool(self.qual_else[i])} for i in range(len(self.names))]
 
 
 def _flat_slot(size: int, r: int, j: int) -> int:

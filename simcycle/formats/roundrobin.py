@@ -508,25 +508,18 @@ class RoundRobinPlan:
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         import numpy as np
 
-        from ..kernels.config import CHUNK
+        from ..driver import ChunkTallies
         from ..kernels.roundrobin_nb import N_COUNTERS, simulate_round_robin_nb
 
-        k = len(self.names)
-        nc = (n + CHUNK - 1) // CHUNK
-        place = np.zeros((nc, k, self.n_places), np.int64)
-        qual = np.zeros((nc, k), np.int64)
-        fl = [np.zeros((nc, k)) for _ in range(4)]
-        counters = np.zeros((nc, N_COUNTERS), np.int64)
+        t = ChunkTallies(n, len(self.names), self.n_places, N_COUNTERS)
         simulate_round_robin_nb(
             np.uint64(seed), np.int64(first), np.int64(n), self.base_pts, self.base_wins,
             self.base_res, self.gw, self.gb, self.thr_w, self.thr_d, np.int64(self.game_ci),
             self.params, self.rt, self.offsets, self.offset_sd, self.criteria,
             self.playoff_first, np.int64(self.forced_first), self.stages,
-            np.int64(self.qualifying_places), self.place_prize,
-            self.per_half, place, qual, fl[0], fl[1], fl[2], fl[3], counters)
-        return {"place": place.sum(0), "qualify": qual.sum(0), "points": fl[0].sum(0),
-                "points_sq": fl[1].sum(0), "prize": fl[2].sum(0), "prize_sq": fl[3].sum(0),
-                "counters": counters.sum(0)}
+            np.int64(self.qualifying_places), self.place_prize, self.per_half,
+            t.place, t.qualify, t.points, t.points_sq, t.prize, t.prize_sq, t.counters)
+        return t.summed()
 
 
 def compile(scn: RoundRobin, model, at, offsets: bool = False, fixed=None) -> RoundRobinPlan:
