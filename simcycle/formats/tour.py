@@ -40,8 +40,8 @@ SIM_RR, SIM_KO, SIM_OPEN = 0, 1, 2
 SIM_OF = {"RR": SIM_RR, "DS": SIM_RR, "KO": SIM_KO, "open": SIM_OPEN, "WS": SIM_OPEN}
 # columns of the Plan's event table (see kernels/tour_nb.py)
 (EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS,
- EV_BL) = range(12)
-N_EV_COLS = 12
+ EV_BL, EV_TS) = range(13)
+N_EV_COLS = 13
 
 COUNTER_NAMES = ["a tiebreak (fewer counted, then dropping the worst) decided a qualifying place",
                  "lots decided a qualifying place"]
@@ -724,8 +724,19 @@ class TourPlan:
         self.player_extra = extra
         # events to simulate, date order
         ratings = [p.ratings for p in scn.players]
-        rows, fieldl, ppl, stepl, slotl = [], [], [], [], []
+        from ..reference.games import wdl
+
+        params = model.params
+        rt = model.rating_table(ratings + [{"classical": ev.opponent_rating}
+                                           for k, ev in enumerate(scn.events)
+                                           if not played[k] and SIM_OF[ev.system] == SIM_OPEN])
+        rows, fieldl, ppl, stepl, slotl, thrl = [], [], [], [], [], []
         self.remaining = []
+
+        def thr(ci, w, b):  # (P white wins, P white wins or draws), without offsets
+            cls = int(params[ci][4])
+            pw, pd = wdl(params, ci, rt[w][cls], rt[b][cls], False)
+            thrl.extend((pw, pw + pd))
         for k, ev in enumerate(scn.events):
             if played[k]:
                 continue
@@ -739,8 +750,18 @@ class TourPlan:
             row[EV_OPP] = -1
             if sim == SIM_OPEN:
                 row[EV_OPP] = len(ratings)
-                r = ev.opponent_rating
-                ratings.append({"classical": r, "rapid": r, "blitz": r})
+                ratings.append({"classical": ev.opponent_rating})
+            # thresholds of every game an RR / open can hold (kernel and twin read the same
+            # numbers when offsets are off): RR [white i][black j]; open per player (White, Black)
+            row[EV_TS] = len(thrl) // 2
+            if sim == SIM_RR:
+                for a in ev.field:
+                    for b in ev.field:
+                        thr(row[EV_CI], a, b)
+            elif sim == SIM_OPEN:
+                for a in ev.field:
+                    thr(row[EV_CI], a, row[EV_OPP])
+                    thr(row[EV_CI], row[EV_OPP], a)
             row[EV_FS], row[EV_FL] = len(fieldl), len(ev.field)
             fieldl.extend(ev.field)
             row[EV_PS] = len(ppl)
@@ -761,8 +782,9 @@ class TourPlan:
         self.pp = np.array(ppl, np.int64)
         self.steps = np.array(stepl, np.int64).reshape(len(stepl), 3)
         self.slots = np.array(slotl, np.int64)
-        self.params = model.params
-        self.rt = model.rating_table(ratings)
+        self.thr = np.array(thrl, np.float64).reshape(len(thrl) // 2, 2)
+        self.params = params
+        self.rt = rt
         self.offset_sd = np.array([model.offset_sd[c] for c in ("classical", "rapid", "blitz")])
         self.share_lots = scn.shared_places == "lots"
         self.max_field = max([len(ev.field) for ev in scn.events] + [2])
@@ -780,7 +802,7 @@ class TourPlan:
         fl = [np.zeros((nc, k)) for _ in range(4)]
         counters = np.zeros((nc, N_COUNTERS), np.int64)
         simulate_tour_nb(np.uint64(seed), np.int64(first), np.int64(n), self.ev, self.field,
-                         self.pp, self.steps, self.slots, self.member_of, self.base_top,
+                         self.pp, self.steps, self.slots, self.thr, self.member_of, self.base_top,
                          self.base_cnt, self.share_lots, np.int64(self.n_real),
                          np.int64(self.max_field), self.params, self.rt, self.offsets,
                          self.offset_sd, np.int64(self.qualifying_places), place, qual,
@@ -813,7 +835,7 @@ def odds(scn: Tour, model, at) -> dict:
         prob = np.zeros((fl, fl))
         pts = np.zeros(fl)
         event_odds_nb(np.uint64(ODDS_SEED), np.int64(ODDS_SIMS), np.int64(e), plan.ev, plan.field,
-                      plan.pp, plan.steps, plan.slots, plan.share_lots, np.int64(plan.max_field),
+                      plan.pp, plan.steps, plan.slots, plan.thr, plan.share_lots, np.int64(plan.max_field),
                       plan.params, plan.rt, prob, pts)
         pp = event_place_points(scn, ev, fl)
         paying = sum(1 for x in pp if x > 0)

@@ -23,7 +23,7 @@ from .rng_nb import normal_nb, replica_state_nb, u01_nb
 
 N_COUNTERS = 2  # a tiebreak decided a qualifying place; lots decided one
 
-EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS, EV_BL = range(12)
+EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS, EV_BL, EV_TS = range(13)
 SIM_RR, SIM_KO, SIM_OPEN = 0, 1, 2
 
 
@@ -63,14 +63,28 @@ def places_from_scores_nb(k, score, order, work, share_lots, st, lo, hi):
 
 
 @jit
-def simulate_event_nb(e, ev, field, pp, steps, slots, share_lots, params, rt, offsets, st,
+def quick_game_nb(thr, t, st):
+    """One game from precomputed thresholds thr[t] = (P White wins, P White wins or draws):
+    the same single draw as ``game_nb``."""
+    u = u01_nb(st)
+    if u < thr[t, 0]:
+        return 0
+    if u < thr[t, 1]:
+        return 1
+    return 2
+
+
+@jit
+def simulate_event_nb(e, ev, field, pp, steps, slots, thr, share_lots, params, rt, offsets, st,
                       score, order, work, alive, fixed, mout, lo, hi, pts):
     """Play event row ``e``; fill lo/hi (places) and pts (ACP points, hundredths) of its
-    listed players in field order."""
+    listed players in field order.  Without offsets, RR and open games read the thresholds
+    ``thr`` (rows from ev[e, EV_TS]); with offsets they call ``game_nb``."""
     sysk = ev[e, EV_SYS]
     fs = ev[e, EV_FS]
     fl = ev[e, EV_FL]
     ci = ev[e, EV_CI]
+    ts = ev[e, EV_TS]
     if sysk == SIM_RR:
         for i in range(fl):
             score[i] = 0
@@ -84,10 +98,15 @@ def simulate_event_nb(e, ev, field, pp, steps, slots, share_lots, params, rt, of
                         iw = c % 2 == 0
                     a = field[fs + i]
                     b = field[fs + j]
-                    if iw:
-                        r = game_nb(params, rt, offsets, ci, a, b, st)
+                    if offsets:
+                        if iw:
+                            r = game_nb(params, rt, offsets, ci, a, b, st)
+                        else:
+                            r = 2 - game_nb(params, rt, offsets, ci, b, a, st)
+                    elif iw:
+                        r = quick_game_nb(thr, ts + i * fl + j, st)
                     else:
-                        r = 2 - game_nb(params, rt, offsets, ci, b, a, st)
+                        r = 2 - quick_game_nb(thr, ts + j * fl + i, st)
                     # r from i's side: 0 i won, 1 draw, 2 j won
                     if r == 0:
                         score[i] += 2
@@ -104,10 +123,15 @@ def simulate_event_nb(e, ev, field, pp, steps, slots, share_lots, params, rt, of
             a = field[fs + i]
             s = 0
             for rd in range(nr):
-                if rd % 2 == 0:
-                    r = game_nb(params, rt, offsets, ci, a, opp, st)
+                if offsets:
+                    if rd % 2 == 0:
+                        r = game_nb(params, rt, offsets, ci, a, opp, st)
+                    else:
+                        r = 2 - game_nb(params, rt, offsets, ci, opp, a, st)
+                elif rd % 2 == 0:
+                    r = quick_game_nb(thr, ts + 2 * i, st)
                 else:
-                    r = 2 - game_nb(params, rt, offsets, ci, opp, a, st)
+                    r = 2 - quick_game_nb(thr, ts + 2 * i + 1, st)
                 s += 2 if r == 0 else (1 if r == 1 else 0)
             score[i] = s
         places_from_scores_nb(fl, score, order, work, share_lots, st, lo, hi)
@@ -227,7 +251,7 @@ def rank_members_nb(nm, top, cnt, tot, morder, work, n_qual, st, flags):
 
 
 @pjit
-def simulate_tour_nb(seed, first, nrep, ev, field, pp, steps, slots, member_of, base_top, base_cnt,
+def simulate_tour_nb(seed, first, nrep, ev, field, pp, steps, slots, thr, member_of, base_top, base_cnt,
                      share_lots, n_real, max_field, params, rt0, offsets, offset_sd, n_qual,
                      place_out, qual_out, pts_out, pts2_out, prize_out, prize2_out, counters_out):
     nm = base_top.shape[0]
@@ -267,8 +291,8 @@ def simulate_tour_nb(seed, first, nrep, ev, field, pp, steps, slots, member_of, 
                 for t in range(nbest):
                     top[m, t] = base_top[m, t]
             for e in range(ne):
-                simulate_event_nb(e, ev, field, pp, steps, slots, share_lots, params, rt, offsets,
-                                  st, score, order, work, alive, fixed, mout, lo, hi, pts)
+                simulate_event_nb(e, ev, field, pp, steps, slots, thr, share_lots, params, rt,
+                                  offsets, st, score, order, work, alive, fixed, mout, lo, hi, pts)
                 fs = ev[e, EV_FS]
                 for i in range(ev[e, EV_FL]):
                     m = member_of[field[fs + i]]
@@ -295,7 +319,7 @@ def simulate_tour_nb(seed, first, nrep, ev, field, pp, steps, slots, member_of, 
 
 
 @jit
-def event_odds_nb(seed, nrep, e, ev, field, pp, steps, slots, share_lots, max_field, params, rt,
+def event_odds_nb(seed, nrep, e, ev, field, pp, steps, slots, thr, share_lots, max_field, params, rt,
                   prob, pts_sum):
     """Play event row ``e`` alone nrep times (replica r draws from stream (seed, r)).
 
@@ -315,7 +339,7 @@ def event_odds_nb(seed, nrep, e, ev, field, pp, steps, slots, share_lots, max_fi
     pts = np.zeros(max_field, np.int64)
     for r in range(nrep):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
-        simulate_event_nb(e, ev, field, pp, steps, slots, share_lots, params, rt, False, st,
+        simulate_event_nb(e, ev, field, pp, steps, slots, thr, share_lots, params, rt, False, st,
                           score, order, work, alive, fixed, mout, lo, hi, pts)
         for i in range(fl):
             k = hi[i] - lo[i] + 1

@@ -7,7 +7,7 @@ same (seed, replica) streams and expect identical tallies.
 from __future__ import annotations
 
 from ..formats.tour import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS,
-                            EV_ROUNDS, EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, tiebreak_key)
+                            EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_OPEN, SIM_RR, tiebreak_key)
 from .games import game, match, shuffled
 from .rng import Stream
 
@@ -39,6 +39,16 @@ def play_event(plan, e, rt, offsets, stream):
     params = plan.params
     fs, fl, ci = int(row[EV_FS]), int(row[EV_FL]), int(row[EV_CI])
     field = [int(x) for x in plan.field[fs: fs + fl]]
+    ts = int(row[EV_TS])
+
+    def play(w, b, t):
+        """White w against Black b: with offsets the model, else the plan's thresholds row t
+        (the same one draw either way)."""
+        if offsets:
+            return game(params, rt, offsets, ci, w, b, stream)
+        u = stream.u01()
+        return 0 if u < plan.thr[t][0] else (1 if u < plan.thr[t][1] else 2)
+
     if row[EV_SYS] == SIM_RR:
         scores = [0] * fl
         cyc = int(row[EV_CYCLES])
@@ -47,20 +57,20 @@ def play_event(plan, e, rt, offsets, stream):
                 for j in range(i + 1, fl):
                     i_white = stream.u01() < 0.5 if cyc == 1 else c % 2 == 0
                     if i_white:
-                        r = game(params, rt, offsets, ci, field[i], field[j], stream)
+                        r = play(field[i], field[j], ts + i * fl + j)
                     else:
-                        r = 2 - game(params, rt, offsets, ci, field[j], field[i], stream)
+                        r = 2 - play(field[j], field[i], ts + j * fl + i)
                     scores[i] += {0: 2, 1: 1, 2: 0}[r]
                     scores[j] += {0: 0, 1: 1, 2: 2}[r]
         places = places_from_scores(scores, plan.share_lots, stream)
     elif row[EV_SYS] == SIM_OPEN:
         opp = int(row[EV_OPP])
         scores = []
-        for a in field:
+        for i, a in enumerate(field):
             s = 0
             for rd in range(int(row[EV_ROUNDS])):
-                r = (game(params, rt, offsets, ci, a, opp, stream) if rd % 2 == 0
-                     else 2 - game(params, rt, offsets, ci, opp, a, stream))
+                r = (play(a, opp, ts + 2 * i) if rd % 2 == 0
+                     else 2 - play(opp, a, ts + 2 * i + 1))
                 s += {0: 2, 1: 1, 2: 0}[r]
             scores.append(s)
         places = places_from_scores(scores, plan.share_lots, stream)
