@@ -235,6 +235,14 @@ def test_fewer_events_beats_more_in_simulation_order(tmp_path):
     # A: 100 (1 event); B: 50 + 50 = 100 (2 events); C: 20 + 100 = 120 (2 events)
     assert [(p["name"], p["total"], p["counted"]) for p in d["players"]] == [
         ("C", 120.0, 2), ("A", 100.0, 1), ("B", 100.0, 2)]
+    # the kernel agrees: with 2 places, A beats B for the second on tiebreak (1) every time
+    text = (tmp_path / "t.toml").read_text(encoding="utf-8")
+    s2 = load_scenario(write(tmp_path, "q2.toml",
+                             text.replace("qualifying_places = 1", "qualifying_places = 2")))[1]
+    plan = tour.compile(s2, load_model(), None)
+    res = driver.run(plan, 500, 1, progress=False)
+    assert list(res.tallies["qualify"]) == [500, 0, 500]            # A, B, C in file order
+    assert list(res.tallies["counters"]) == [500, 0]                # tiebreak, never lots
 
 
 def test_two_player_event_expected_points_closed_form(tmp_path, model):
