@@ -133,6 +133,28 @@ def test_declined_organisers(scn):
     assert tour.event_place_points(scn, low, 6) == [0] * 6
 
 
+def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_path):
+    pl = [("A", 2560, True), ("B", 2550, True), ("C", 2700, True), ("D", 2690, True)]
+    ev = ('[[events]]\nname = "weak"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
+          'announced = false\nfield = ["A", "B"]\nresults = [["A", 1], ["B", 2]]\n'
+          '[[events]]\nname = "gs"\nstart = 2004-09-01\nsystem = "RR"\nminutes = 25\n'
+          'grand_slam = true\nfield = ["C", "D"]\nresults = [["C", 1], ["D", 2]]\n')
+    path = small(tmp_path, pl, ev)
+    s = load_scenario(path)[1]
+    # R = 2555 < 2576 and not included before its start: no level (seed 004 §3.5, §4.1)
+    assert s.events[0].level is None
+    rows = {p["name"]: p for p in tour.standings(s, None)["players"]}
+    assert rows["A"]["total"] == 0 and rows["A"]["counted"] == 0
+    # Grand Slam as its own level: table GS [100, 50, ...] x grand-slam 0.75 = 75 for 1st
+    assert s.events[1].level == "GS" and rows["C"]["total"] == 75.0
+    text = path.read_text(encoding="utf-8").replace('shared_places = "split"',
+                                                   'shared_places = "split"\ngrand_slam_level = "by-strength"')
+    s2 = load_scenario(write(tmp_path, "bs.toml", text))[1]
+    # by strength: R = 2695 -> level A, table A [100, 50, ...] x 0.75 = 75; 2nd 37.5
+    assert s2.events[1].level == "A"
+    assert {p["name"]: p["total"] for p in tour.standings(s2, None)["players"]}["D"] == 37.5
+
+
 # -- best 5 and the tiebreaks (seed 004 §5.4-5.5) ------------------------------------------------------
 def test_best_five_count():
     # seed 004 §5.4: the 5 best results count; Reading: 0-point results are not counted events
@@ -351,6 +373,8 @@ GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminute
     ("A = [100, 50, 20, 10]", "A = [100, 150]", "points.A[1]"),
     ('shared_places = "split"', 'shared_places = "sometimes"', "tour.shared_places"),
     ('[[events]]', '[[events]]\nfoo = 1', "events[0].foo"),
+    ('system = "RR"', 'system = "open"\nrounds = 9\nn_players = 120', "events[0].strength"),
+    ('system = "RR"', 'system = "KO"\nn_players = 4', "events[0].n_players"),
 ])
 def test_bad_input_refused_with_key(tmp_path, old, new, key):
     text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])

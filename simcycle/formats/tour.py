@@ -411,6 +411,9 @@ def load(path: Path, raw: dict) -> Tour:
                         f"{where}.starting_ratings", sr)
             if strength is not None:
                 ck.fail("give strength or starting_ratings, not both", f"{where}.strength")
+        if strength is None and sr is None and n_players > len(fld):
+            ck.fail("the field lists only part of the event: give strength or starting_ratings "
+                    "(seed 004 §4.1 takes R from the whole starting list)", f"{where}.strength")
         if strength is not None:
             strength_from = "given"
         else:
