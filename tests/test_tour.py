@@ -285,6 +285,52 @@ def test_two_player_event_expected_points_closed_form(tmp_path, model):
     assert sum(x["p_place"]) == pytest.approx(1.0)
 
 
+def _score_dist(model, r, opp, rounds):
+    """Half-point score distribution over ``rounds`` games against ``opp``, White in odd rounds."""
+    dist = {0: 1.0}
+    for rd in range(rounds):
+        w, d, l = model.wdl("classical", r, opp) if rd % 2 == 0 else model.wdl("classical", opp, r)[::-1]
+        new = {}
+        for sc, p in dist.items():
+            for add, q in ((2, w), (1, d), (0, l)):
+                new[sc + add] = new.get(sc + add, 0.0) + p * q
+        dist = new
+    return dist
+
+
+def test_open_listed_only_closed_form(tmp_path, model):
+    # Reading "listed-only": X and Y each play 3 games against a 2600 opponent; the better score
+    # takes 1st (100), the other 2nd (50), level scores share 1-2 (75).  Exact by convolution.
+    pl = [("X", 2700, True), ("Y", 2650, True)]
+    ev = ('[[events]]\nname = "o"\nstart = 2004-08-01\nsystem = "open"\nrounds = 3\nminutes = 120\n'
+          'n_players = 100\nstrength = 2700\nopponent_rating = 2600\nfield = ["X", "Y"]\n')
+    s = load_scenario(small(tmp_path, pl, ev))[1]
+    dx, dy = _score_dist(model, 2700, 2600, 3), _score_dist(model, 2650, 2600, 3)
+    win = sum(p * q for a, p in dx.items() for b, q in dy.items() if a > b)
+    tie = sum(p * q for a, p in dx.items() for b, q in dy.items() if a == b)
+    exact = 100 * win + 75 * tie + 50 * (1 - win - tie)
+    x = next(p for p in tour.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
+    assert abs(x["expected_points"] - exact) < 4 * 25.0 / np.sqrt(tour.ODDS_SIMS)
+    assert abs(x["p_place"][0] - (win + tie / 2)) < 4 * 0.5 / np.sqrt(tour.ODDS_SIMS)
+
+
+def test_two_player_knockout_closed_form(tmp_path, model):
+    # a KO of two: two classical games (X White first), then lots if level (the default match).
+    # P(X through) = P(X scores more) + P(level) / 2; 1st 100, 2nd 50.
+    pl = [("X", 2750, True), ("Y", 2650, True)]
+    ev = ('[[events]]\nname = "k"\nstart = 2004-08-01\nsystem = "KO"\nminutes = 120\n'
+          'strength = 2700\nfield = ["X", "Y"]\n')
+    s = load_scenario(small(tmp_path, pl, ev))[1]
+    g1 = model.wdl("classical", 2750, 2650)             # X White
+    g2 = model.wdl("classical", 2650, 2750)[::-1]       # X Black, from X's side
+    more = g1[0] * (g2[0] + g2[1]) + g1[1] * g2[0]
+    level = g1[0] * g2[2] + g1[1] * g2[1] + g1[2] * g2[0]
+    p_through = more + level / 2
+    x = next(p for p in tour.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
+    assert abs(x["p_place"][0] - p_through) < 4 * 0.5 / np.sqrt(tour.ODDS_SIMS)
+    assert x["expected_points"] == pytest.approx(50 + 50 * x["p_place"][0])
+
+
 # -- kernel = twin, simulation sums -------------------------------------------------------------------------
 @pytest.mark.parametrize("at, offsets, share", [("start", False, "split"), ("event1", True, "split"),
                                                 ("start", False, "lots")])
@@ -300,6 +346,34 @@ def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
     t = twin.run(plan, 11, 5, n)
     for key in ("place", "qualify", "points", "points_sq", "counters"):
         assert np.array_equal(k[key], t[key]), key
+
+
+def test_kernel_equals_twin_with_byes_and_places(tmp_path, model):
+    # a KO of 6 (byes for seeds 1 and 2), a 3-player RR and a small open
+    pl = [(f"P{i}", 2750 - 15 * i, i != 3) for i in range(7)]
+    names = [n for n, _, _ in pl]
+    ev = ('[[events]]\nname = "ko6"\nstart = 2004-08-01\nsystem = "KO"\nminutes = 120\n'
+          f'field = {json.dumps(names[:6])}\n'
+          'match = [{ kind = "games", games = 2 }, { kind = "sudden-death", control = "blitz-5+3" }]\n'
+          '[[events]]\nname = "rr3"\nstart = 2004-09-01\nsystem = "RR"\nminutes = 20\n'
+          f'field = {json.dumps(names[4:])}\n'
+          '[[events]]\nname = "op"\nstart = 2004-10-01\nsystem = "WS"\nminutes = 90\nrounds = 5\n'
+          f'n_players = 40\nstrength = 2660\nfield = {json.dumps(names[1:5])}\n')
+    s = load_scenario(small(tmp_path, pl, ev, q=3))[1]
+    plan = tour.compile(s, model, None)
+    k = plan.run_batch(5, 0, 1500)
+    t = twin.run(plan, 5, 0, 1500)
+    for key in ("place", "qualify", "points", "points_sq", "counters"):
+        assert np.array_equal(k[key], t[key]), key
+    # KO of 6 in a bracket of 8: seeds 1 and 2 have byes and first-round losers share 5-6, so
+    # seed 1 always finishes in the 4 paying places (tables of 4 above), seed 6 not always
+    o = tour.odds(s, model, None)["events"][0]
+    top = next(p for p in o["players"] if p["name"] == "P0")
+    low = next(p for p in o["players"] if p["name"] == "P5")
+    assert len(top["p_place"]) == 4 and sum(top["p_place"]) == pytest.approx(1.0)
+    assert 0.05 < sum(low["p_place"]) < 0.95
+    # and the semi-final losers share 3-4
+    assert top["p_place"][2] == pytest.approx(top["p_place"][3])
 
 
 def test_simulation_sums_from_start(scn, model):
