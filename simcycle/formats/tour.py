@@ -795,24 +795,17 @@ class TourPlan:
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         import numpy as np
 
-        from ..kernels.config import CHUNK
+        from ..driver import ChunkTallies
         from ..kernels.tour_nb import N_COUNTERS, simulate_tour_nb
 
-        k = len(self.names)
-        nc = (n + CHUNK - 1) // CHUNK
-        place = np.zeros((nc, k, self.n_places), np.int64)
-        qual = np.zeros((nc, k), np.int64)
-        fl = [np.zeros((nc, k)) for _ in range(4)]
-        counters = np.zeros((nc, N_COUNTERS), np.int64)
+        t = ChunkTallies(n, len(self.names), self.n_places, N_COUNTERS)
         simulate_tour_nb(np.uint64(seed), np.int64(first), np.int64(n), self.ev, self.field,
                          self.pp, self.steps, self.slots, self.thr, self.member_of, self.base_top,
                          self.base_cnt, self.share_lots, np.int64(self.n_real),
                          np.int64(self.max_field), self.params, self.rt, self.offsets,
-                         self.offset_sd, np.int64(self.qualifying_places), place, qual,
-                         fl[0], fl[1], fl[2], fl[3], counters)
-        return {"place": place.sum(0), "qualify": qual.sum(0), "points": fl[0].sum(0),
-                "points_sq": fl[1].sum(0), "prize": fl[2].sum(0), "prize_sq": fl[3].sum(0),
-                "counters": counters.sum(0)}
+                         self.offset_sd, np.int64(self.qualifying_places), t.place, t.qualify,
+                         t.points, t.points_sq, t.prize, t.prize_sq, t.counters)
+        return t.summed()
 
 
 def compile(scn: Tour, model, at, offsets: bool = False) -> TourPlan:
