@@ -45,8 +45,10 @@ def test_simulate_json_keys_and_sums():
     for p in d["players"]:
         assert keys <= set(p)
         assert abs(sum(p["p_place"]) - 1) < 1e-9
-    assert abs(sum(p["p_qualify"] for p in d["players"]) - 2) < 1e-9
-    assert abs(sum(p["p_first"] for p in d["players"]) - 1) < 1e-9
+    # one qualifying place (seed 003: the winner earns the title match)
+    assert d["qualifying_places"] == 1
+    assert abs(sum(p["p_qualify"] for p in d["players"]) - 1) < 1e-9
+    assert all(p["p_qualify"] == p["p_first"] for p in d["players"])
 
 
 def test_simulate_csv_and_text():
@@ -54,7 +56,7 @@ def test_simulate_csv_and_text():
     lines = r.output.strip().splitlines()
     assert lines[0].startswith("name,expected_points") and len(lines) == 9
     t = run("simulate", CAND, "--at", "round13", "--sims", "2000").output
-    assert "Ian Nepomniachtchi" in t and "qualifying places: 2" in t
+    assert "Ian Nepomniachtchi" in t and "qualifying places: 1" in t
 
 
 def test_target_se_runs_until_precise():
@@ -128,6 +130,6 @@ def test_simulate_exact_matches_the_enumeration_and_refuses_big_remainders():
     assert d["method"] == "exact" and d["sims"] is None and d["outcomes"] == 81
     nepo = next(p for p in d["players"] if p["name"] == "Ian Nepomniachtchi")
     assert nepo["p_first"] == 1.0 and nepo["p_qualify"] == 1.0   # clear with a round to spare
-    assert abs(sum(p["p_qualify"] for p in d["players"]) - 2) < 1e-12
+    assert abs(sum(p["p_qualify"] for p in d["players"]) - 1) < 1e-12
     r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round9", "--exact"])
     assert r.exit_code == 2 and "20 games left" in r.output
