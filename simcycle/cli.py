@@ -22,6 +22,9 @@ class _Group(click.Group):
         except ScenarioError as e:
             click.echo(f"simcycle: error: {e}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:  # before a run started: nothing finished to report
+            click.echo("simcycle: interrupted", err=True)
+            ctx.exit(130)
 
 
 scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False))

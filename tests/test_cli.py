@@ -133,3 +133,22 @@ def test_simulate_exact_matches_the_enumeration_and_refuses_big_remainders():
     assert abs(sum(p["p_qualify"] for p in d["players"]) - 1) < 1e-12
     r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round9", "--exact"])
     assert r.exit_code == 2 and "20 games left" in r.output
+
+
+def test_ctrl_c_reports_what_finished():
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "simcycle.cli", "simulate", CAND, "--sims",
+                          "10000000000", "--json", "--progress"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = ""
+    while "ksim/s" not in seen and "Msim/s" not in seen:   # a batch has finished
+        ch = p.stderr.read(1)
+        assert ch, "simulate ended before it could be interrupted"
+        seen += ch
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and "Traceback" not in err
+    assert "interrupted after" in err
+    d = json.loads(out)
+    assert d["interrupted"] is True and 0 < d["sims"] < 10**10
+    assert abs(sum(pl["p_first"] for pl in d["players"]) - 1) < 1e-9
