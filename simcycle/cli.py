@@ -114,6 +114,9 @@ def odds(scenario, at, as_json, model_file):
               help="Keep simulating until every reported probability's standard error is below this.")
 @click.option("--offsets/--no-offsets", default=False, show_default=True,
               help="Draw a strength offset per player per simulated event (rating uncertainty).")
+@click.option("--hot-elo", "hot", is_flag=True,
+              help="Round robins: update ratings after each simulated game (K from the model "
+                   "file); an alternative to --offsets.")
 @json_opt
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
 @click.option("--progress/--no-progress", default=None,
@@ -121,22 +124,27 @@ def odds(scenario, at, as_json, model_file):
 @click.option("--exact", is_flag=True,
               help="Round robins with at most 10 games left: enumerate every outcome instead "
                    "of simulating (exact probabilities, play-offs included).")
-def simulate(scenario, at, sims, seed, model_file, target_se, offsets, as_json, as_csv, progress,
-             exact):
+def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
+             progress, exact):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     mod, scn, at = _load(scenario, at)
     model = _model(scn, model_file)
     from . import report
+    if hot and offsets:
+        raise ScenarioError("choose --offsets or --hot-elo, not both", key="--hot-elo")
+    if hot and "hot-elo" not in getattr(mod, "FORMAT_FEATURES", ()):
+        raise ScenarioError("--hot-elo is not available for this format yet", file=scenario,
+                            key="scenario.format")
     if exact:
-        if offsets:
-            raise ScenarioError("--exact does not model rating offsets", key="--offsets")
+        if offsets or hot:
+            raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
         d = report.exact_json(scn, _require(mod, "exact", scenario, "--exact")(scn, model, at), model)
         res = None
     else:
         from . import driver
-        plan = mod.compile(scn, model, at, offsets=offsets)
+        plan = mod.compile(scn, model, at, offsets=offsets, **({"hot": True} if hot else {}))
         res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
         d = report.simulation_json(scn, plan, res, at, model, offsets)
     if as_json:

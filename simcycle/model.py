@@ -45,6 +45,7 @@ class OutcomeModel:
     offset_sd: dict
     offset_slope: float
     controls: tuple[Control, ...]
+    hot_k: dict = field(default_factory=lambda: {c: 0.0 for c in RATING_CLASSES})
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- look-ups -----------------------------------------------------------------------
@@ -156,6 +157,11 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
     off = raw.get("offsets", {})
     offset_sd = {cls: _num(off, f"sd_{cls}", "offsets", f, 0, 400) for cls in RATING_CLASSES}
     offset_slope = _num(off, "slope", "offsets", f, 0, 2)
+    hot = raw.get("hot", {})
+    if not isinstance(hot, dict):
+        raise ScenarioError("must be a table", file=f, key="hot")
+    hot_k = {cls: (_num(hot, f"k_{cls}", "hot", f, 0, 100) if f"k_{cls}" in hot else 0.0)
+             for cls in RATING_CLASSES}
     ctl = raw.get("controls")
     if not isinstance(ctl, dict) or not ctl:
         raise ScenarioError("missing [controls.*] tables", file=f, key="controls")
@@ -181,6 +187,6 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
         ))
     model = OutcomeModel(name=head["name"], version=str(head.get("version", "")), path=f,
                          reference_rating=ref, rating_blend=blend, offset_sd=offset_sd,
-                         offset_slope=offset_slope, controls=tuple(controls))
+                         offset_slope=offset_slope, controls=tuple(controls), hot_k=hot_k)
     model._index.update({c.name: i for i, c in enumerate(controls)})
     return model

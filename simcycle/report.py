@@ -18,7 +18,8 @@ def simulation_json(scn, plan, res, at, model, offsets) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "offsets": bool(offsets)},
+                  "offsets": bool(offsets),
+                  "hot_elo": bool(getattr(plan, "hot_k", None) is not None and plan.hot_k.any())},
         "qualifying_places": plan.qualifying_places,
         "currency": getattr(plan, "currency", None),
         "interrupted": res.interrupted,
@@ -74,7 +75,8 @@ def simulation_text(d: dict) -> str:
            else f"{d['sims']:,} simulations, seed {d['seed']}")
     lines = [f"{d['scenario']}  at {d['at']}  ({how}, "
              f"model {d['model']['name']} {d['model']['version']}"
-             f"{', offsets' if d['model']['offsets'] else ''})", ""]
+             f"{', offsets' if d['model']['offsets'] else ''}"
+             f"{', hot Elo' if d['model'].get('hot_elo') else ''})", ""]
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
     shown = min(nplace, 8)
     head = (f"{'player':<26}{'E[pts]':>8}{'1st %':>8}{'±':>6}{'qual %':>8}{'±':>6}"

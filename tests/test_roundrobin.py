@@ -235,3 +235,23 @@ def test_playoff_already_played_decides_first(tmp_path):
     assert res.tallies["place"][2, 0] == res.sims
     ref = twin.tallies(roundrobin.compile(scn, load_model(), None), 1, 0, 500)
     assert ref["place"][2, 0] == 500
+
+
+def test_hot_elo_kernel_equals_twin_and_moves_ratings(cand, model):
+    hot = roundrobin.compile(cand, model, "round4", hot=True)
+    a = hot.run_batch(13, 0, 2000)
+    b = twin.tallies(hot, 13, 0, 2000)
+    assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
+    assert hot.hot_k[0] == 10.0   # models/davidson-elo-v1.toml [hot] k_classical
+    # both runs draw one uniform per game in the same order, so the replicas differ only where
+    # a moved rating changed a game's outcome: some must
+    cold = roundrobin.compile(cand, model, "round4").run_batch(13, 0, 2000)
+    assert (a["place"] != cold["place"]).any()
+    with pytest.raises(Exception):
+        roundrobin.compile(cand, model, "round4", hot=True, offsets=True)
+
+
+def test_hot_elo_and_offsets_are_exclusive_in_the_cli():
+    r = subprocess.run([sys.executable, "-m", "simcycle.cli", "simulate", str(CAND), "--offsets",
+                        "--hot-elo", "--sims", "10"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--hot-elo" in r.stderr

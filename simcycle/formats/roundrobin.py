@@ -10,6 +10,8 @@ from ..enums import PLAYOFF_KINDS, RR_CRITERIA, TB_HEAD_TO_HEAD, TB_LOTS, TB_SON
 from ..errors import ScenarioError
 from .common import RESULT_TEXT, Checker, PlayerIndex, result_code
 
+FORMAT_FEATURES = frozenset({"hot-elo"})
+
 COUNTER_NAMES = ["play-off for first needed", "play-off reached its second stage",
                  "play-off reached its third stage", "lots decided a place"]
 
@@ -464,7 +466,8 @@ class RoundRobinPlan:
 
     counter_names = COUNTER_NAMES
 
-    def __init__(self, scn: RoundRobin, model, at, offsets: bool = False, fixed=None):
+    def __init__(self, scn: RoundRobin, model, at, offsets: bool = False, fixed=None,
+                 hot: bool = False):
         import numpy as np
 
         n = len(scn.players)
@@ -488,6 +491,10 @@ class RoundRobinPlan:
         self.params = model.params
         self.rt = model.rating_table([p.ratings for p in scn.players])
         self.offset_sd = np.array([model.offset_sd[c] for c in ("classical", "rapid", "blitz")])
+        if hot and offsets:
+            raise ScenarioError("choose strength offsets or hot Elo, not both", key="--hot-elo")
+        self.hot_k = np.array([model.hot_k[c] if hot else 0.0
+                               for c in ("classical", "rapid", "blitz")])
         self.criteria = np.array([RR_CRITERIA[c] for c in scn.order] +
                                  ([] if "lots" in scn.order else [TB_LOTS]), np.int64)
         # a run always ends in a strict order: lots close every cascade
@@ -515,15 +522,17 @@ class RoundRobinPlan:
         simulate_round_robin_nb(
             np.uint64(seed), np.int64(first), np.int64(n), self.base_pts, self.base_wins,
             self.base_res, self.gw, self.gb, self.thr_w, self.thr_d, np.int64(self.game_ci),
-            self.params, self.rt, self.offsets, self.offset_sd, self.criteria,
+            self.params, self.rt, self.offsets, self.offset_sd, bool(self.hot_k.any()),
+            self.hot_k, self.criteria,
             self.playoff_first, np.int64(self.forced_first), self.stages,
             np.int64(self.qualifying_places), self.place_prize, self.per_half,
             t.place, t.qualify, t.points, t.points_sq, t.prize, t.prize_sq, t.counters)
         return t.summed()
 
 
-def compile(scn: RoundRobin, model, at, offsets: bool = False, fixed=None) -> RoundRobinPlan:
-    return RoundRobinPlan(scn, model, at, offsets, fixed)
+def compile(scn: RoundRobin, model, at, offsets: bool = False, fixed=None,
+            hot: bool = False) -> RoundRobinPlan:
+    return RoundRobinPlan(scn, model, at, offsets, fixed, hot)
 
 
 # -- swing -----------------------------------------------------------------------------------------

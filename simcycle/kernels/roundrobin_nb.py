@@ -1,7 +1,9 @@
 """Numba code over arrays: the rest of a round robin, its first-place play-off and the
 ranking criteria, replica-parallel with streaming tallies.
 
-Units: points in half points, Sonneborn-Berger in quarter points.  The plain-Python twin is
+Units: points in half points, Sonneborn-Berger in quarter points.  Rating uncertainty is
+either per-event strength offsets or "hot" Elo (ratings updated after each simulated game of
+the event, K per rating class), never both.  The plain-Python twin is
 ``simcycle.reference.roundrobin``; both draw the same numbers in the same order:
 offsets (player-major, class-minor), the remaining games in plan order, the play-off,
 then lots in the ranking criteria, top group first.
@@ -13,8 +15,8 @@ from numba import prange
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
                      TB_HEAD_TO_HEAD, TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
 from .config import CHUNK, jit, pjit
-from .games_nb import (armageddon_nb, game_nb, pair_nb, round_robin_nb, shuffle_nb,
-                       sudden_death_knockout_nb)
+from .games_nb import (armageddon_nb, pair_nb, round_robin_nb, shuffle_nb,
+                       sudden_death_knockout_nb, wdl_nb)
 from .rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 
 # counters tallied by the kernel (names in formats/roundrobin.py)
@@ -171,7 +173,8 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params
 @pjit
 def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
                             gw, gb, thr_w, thr_d, game_ci, params, rt0, offsets, offset_sd,
-                            criteria, playoff_first, forced_first, stages, n_qual, place_prize, per_half,
+                            hot, hot_k, criteria, playoff_first, forced_first, stages, n_qual,
+                            place_prize, per_half,
                             place_out, qual_out, pts_out, pts2_out, prize_out, prize2_out,
                             counters_out):
     n = base_pts.shape[0]
@@ -198,6 +201,10 @@ def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
                 for i in range(n):
                     for cls in range(3):
                         rt[i, cls] = rt0[i, cls] + normal_nb(st) * offset_sd[cls]
+            elif hot:
+                for i in range(n):
+                    for cls in range(3):
+                        rt[i, cls] = rt0[i, cls]
             for k in range(N_COUNTERS):
                 flags[k] = 0
             for i in range(n):
@@ -208,8 +215,17 @@ def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
             for g in range(m):
                 w = gw[g]
                 b = gb[g]
-                if offsets:
-                    out = game_nb(params, rt, True, game_ci, w, b, st)
+                if offsets or hot:
+                    # as game_nb (one uniform), keeping pw and pd for the Elo update
+                    cls = np.int64(params[game_ci, 4])
+                    pw, pd = wdl_nb(params, game_ci, rt[w, cls], rt[b, cls], offsets)
+                    u = u01_nb(st)
+                    out = 0 if u < pw else (1 if u < pw + pd else 2)
+                    if hot:  # "hot" Elo: ratings move inside the simulated event
+                        sc = 1.0 if out == 0 else (0.5 if out == 1 else 0.0)
+                        dlt = hot_k[cls] * (sc - (pw + 0.5 * pd))
+                        rt[w, cls] += dlt
+                        rt[b, cls] -= dlt
                 else:
                     u = u01_nb(st)
                     out = 0 if u < thr_w[g] else (1 if u < thr_d[g] else 2)

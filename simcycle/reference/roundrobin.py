@@ -60,10 +60,18 @@ def one_replica(plan, seed: int, replica: int):
     wins = plan.base_wins.tolist()
     res = plan.base_res.tolist()
     params = plan.params.tolist()
+    hot = bool(plan.hot_k.any())
     for g in range(len(plan.gw)):
         w, b = int(plan.gw[g]), int(plan.gb[g])
-        if plan.offsets:
-            out = games.game(params, rt, True, plan.game_ci, w, b, stream)
+        if plan.offsets or hot:
+            cls = int(params[plan.game_ci][4])
+            pw, pd = games.wdl(params, plan.game_ci, rt[w][cls], rt[b][cls], plan.offsets)
+            u = stream.u01()
+            out = 0 if u < pw else (1 if u < pw + pd else 2)
+            if hot:
+                delta = float(plan.hot_k[cls]) * ((1.0, 0.5, 0.0)[out] - (pw + pd / 2))
+                rt[w][cls] += delta
+                rt[b][cls] -= delta
         else:
             u = stream.u01()
             out = 0 if u < plan.thr_w[g] else (1 if u < plan.thr_d[g] else 2)
