@@ -23,7 +23,6 @@ See ``docs/exact.md`` for the formulas and limits.
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 
 from .enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,

@@ -1,7 +1,6 @@
 """Properties over random round robins (hypothesis): conservation, strict orders, prizes,
 relabelling, and the kernel equal to its twin on every generated event."""
 
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -89,3 +89,29 @@ class PlayerIndex:
         if i is None:
             self.ck.fail("unknown player (not in [[players]])", key, name)
         return i
+
+
+PLAYER_KEYS = {"name", "federation", "rating", "rapid", "blitz", "aliases"}
+
+
+def read_player(ck: Checker, idx: PlayerIndex, p, where: str, extra_keys=frozenset()):
+    """Validate one ``[[players]]`` table and register its name and aliases in ``idx``.
+
+    Returns (name, ratings by rating class, aliases, federation); keys in ``extra_keys`` are
+    allowed and left to the caller."""
+    if not isinstance(p, dict):
+        ck.fail("must be a table", where)
+    ck.unknown_keys(p, PLAYER_KEYS | set(extra_keys), where)
+    name = ck.get(p, "name", where, str)
+    if not name.strip():
+        ck.fail("empty name", f"{where}.name")
+    aliases = ck.get(p, "aliases", where, list, default=[])
+    if not all(isinstance(a, str) for a in aliases):
+        ck.fail("aliases must be strings", f"{where}.aliases", aliases)
+    ratings = {"classical": ck.get(p, "rating", where, float, lo=1000, hi=3500)}
+    for cls in ("rapid", "blitz"):
+        r = ck.get(p, cls, where, float, default=None, lo=1000, hi=3500)
+        if r is not None:
+            ratings[cls] = r
+    idx.add(name, aliases, f"{where}.name")
+    return name, ratings, tuple(aliases), ck.get(p, "federation", where, str, default="")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..enums import PLAYOFF_KINDS, RR_CRITERIA, TB_HEAD_TO_HEAD, TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS
 from ..errors import ScenarioError
-from .common import RESULT_TEXT, Checker, PlayerIndex, result_code
+from .common import Checker, PlayerIndex, read_player, result_code
 
 FORMAT_FEATURES = frozenset({"hot-elo"})
 
@@ -106,24 +106,8 @@ def load(path: Path, raw: dict) -> RoundRobin:
     idx = PlayerIndex(ck)
     players = []
     for i, p in enumerate(plist):
-        where = f"players[{i}]"
-        if not isinstance(p, dict):
-            ck.fail("must be a table", where)
-        ck.unknown_keys(p, {"name", "federation", "rating", "rapid", "blitz", "aliases"}, where)
-        pname = ck.get(p, "name", where, str)
-        if not pname.strip():
-            ck.fail("empty name", f"{where}.name")
-        aliases = ck.get(p, "aliases", where, list, default=[])
-        if not all(isinstance(a, str) for a in aliases):
-            ck.fail("aliases must be strings", f"{where}.aliases", aliases)
-        ratings = {"classical": ck.get(p, "rating", where, float, lo=1000, hi=3500)}
-        for cls in ("rapid", "blitz"):
-            r = ck.get(p, cls, where, float, default=None, lo=1000, hi=3500)
-            if r is not None:
-                ratings[cls] = r
-        idx.add(pname, aliases, f"{where}.name")
-        players.append(Player(pname, ck.get(p, "federation", where, str, default=""), ratings,
-                              tuple(aliases)))
+        name_i, ratings, aliases, fed = read_player(ck, idx, p, f"players[{i}]")
+        players.append(Player(name_i, fed, ratings, aliases))
     n = len(players)
 
     ev = ck.table(raw, "event")

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..enums import STEP_GAMES, STEP_KINDS
-from ..errors import ScenarioError
-from .common import Checker, PlayerIndex
+from .common import Checker, PlayerIndex, read_player
 
 # -- rule constants (each from seed 004) ----------------------------------------------------------
 SEASON = (_dt.date(2004, 7, 1), _dt.date(2005, 6, 30))   # seed 004 §2 (first round inside)
@@ -307,23 +306,9 @@ def load(path: Path, raw: dict) -> Tour:
     players = []
     for i, p in enumerate(plist):
         where = f"players[{i}]"
-        if not isinstance(p, dict):
-            ck.fail("must be a table", where)
-        ck.unknown_keys(p, {"name", "rating", "rapid", "blitz", "member", "aliases", "federation"}, where)
-        pname = ck.get(p, "name", where, str)
-        if not pname.strip():
-            ck.fail("empty name", f"{where}.name")
-        aliases = ck.get(p, "aliases", where, list, default=[])
-        if not all(isinstance(a, str) for a in aliases):
-            ck.fail("aliases must be strings", f"{where}.aliases", aliases)
-        ratings = {"classical": ck.get(p, "rating", where, float, lo=1000, hi=3500)}
-        for cls in ("rapid", "blitz"):
-            r = ck.get(p, cls, where, float, default=None, lo=1000, hi=3500)
-            if r is not None:
-                ratings[cls] = r
+        pname, ratings, aliases, _ = read_player(ck, idx, p, where, {"member"})
         member = ck.get(p, "member", where, bool, default=True)
-        idx.add(pname, aliases, f"{where}.name")
-        players.append(Player(pname, ratings, member, tuple(aliases)))
+        players.append(Player(pname, ratings, member, aliases))
     if not any(p.member for p in players):
         ck.fail("no ACP member among the players (seed 004 §5.1: only members count)", "players")
 

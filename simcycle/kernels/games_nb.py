@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, STEP_ARMAGEDDON, STEP_GAMES,
-                     STEP_LOTS, STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
+                     STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
 from .config import jit
 from .rng_nb import randint_nb, u01_nb
 

@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                     TB_HEAD_TO_HEAD, TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
+                     TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
 from .config import CHUNK, jit, pjit
 from .games_nb import (armageddon_nb, pair_nb, round_robin_nb, shuffle_nb,
                        sudden_death_knockout_nb, wdl_nb)

@@ -117,7 +117,7 @@ def replica(plan, seed: int, r: int):
     res = [[int(x) for x in plan.base_top[m][: plan.base_cnt[m]]] for m in range(nm)]
     for e in range(plan.ev.shape[0]):
         row = plan.ev[e]
-        fs, fl = int(row[EV_FS]), int(row[EV_FL])
+        fs = int(row[EV_FS])
         for i, (_, _, pts) in enumerate(play_event(plan, e, rt, plan.offsets, stream)):
             m = int(plan.member_of[plan.field[fs + i]])
             if m >= 0 and pts > 0:
