@@ -850,3 +850,51 @@ def render_odds(d: dict) -> str:
         lines.append("no group games left to play with known pairings")
     lines += d["notes"]
     return "\n".join(lines)
+
+
+# ---- who can still -------------------------------------------------------------------------
+def whocan(scn, at, budget=None) -> dict:
+    """Exact "who can still finish first / qualify" (simcycle/whocan_groups.py: a MILP over
+    the remaining group games, play-offs and knock-out matches)."""
+    from .. import whocan_groups as W
+
+    model, st, targets = W.analyse(scn, at, budget=W.DEFAULT_BUDGET if budget is None else budget)
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+            "qualifying_places": scn.qualifying_places,
+            "games_left": len(model.games),
+            "matches_left": len(model.matches),
+            "groups_reading": "as-drawn" if any(
+                not s.groups_known for s in _state(scn, at)) else "known",
+            "points": {r["name"]: r["points"] for r in st["players"]},
+            "targets": targets}
+
+
+def render_whocan(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
+             f"{d['matches_left']} knock-out matches left", ""]
+    if d.get("groups_reading") == "as-drawn":
+        lines[-1:] = ["groups not drawn yet at this checkpoint are taken as drawn in the file", ""]
+    rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
+    for target, rows in d["targets"].items():
+        title = ("first place" if target == "first"
+                 else f"a qualifying place (top {d['qualifying_places']})")
+        lines.append(f"Who can still take {title}:")
+        for r in sorted(rows, key=lambda r: rank.index(r["status"])):
+            pts = d["points"][r["name"]]
+            if r["status"] == "alive":
+                how = ("outright" if r["via"] == "outright"
+                       else "only level on every criterion (lots decide)")
+                worst = ("; cannot be passed, at worst level (lots)"
+                         if r["at_worst"] == "tiebreak" else "")
+                lines.append(f"  alive        {r['name']:<24}{pts:>6}  {how}{worst}")
+                ko = [g for g in r["path"] if "players" in g]
+                if ko and len(r["path"]) <= 16:
+                    lines.append("               e.g. " + "; ".join(
+                        f"ev{g['event']} {g['stage']} {g['winner']} beats "
+                        f"{[p for p in g['players'] if p != g['winner']][0]}" for g in ko))
+            else:
+                lines.append(f"  {r['status']:<12} {r['name']:<24}{pts:>6}")
+        lines.append("")
+    if any(r["status"] == "undetermined" for rows in d["targets"].values() for r in rows):
+        lines.append("undetermined: the exact search hit its time budget for these rows")
+    return "\n".join(lines).rstrip()
