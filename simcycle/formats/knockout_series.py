@@ -985,3 +985,71 @@ def compile(scn: KnockoutSeries, model, at, offsets: bool = False) -> KnockoutSe
         if s.control:
             model.index(s.control, file=scn.file, key="match.steps")
     return KnockoutSeriesPlan(scn, model, at, offsets)
+
+
+# ----------------------------------------------------------------------------- who can still
+WHOCAN_BUDGET = 60.0   # seconds per whocan call; rows not settled in time are "undetermined"
+
+
+def whocan(scn: KnockoutSeries, at, budget: float | None = WHOCAN_BUDGET) -> dict:
+    """Exact clinched / alive / eliminated for first place and the qualifying places, by MILP
+    (``simcycle/whocan_knockout.py``); rows follow the standings order."""
+    from ..whocan_knockout import Budget, SeriesMILP, analyse, remaining_slots, seed_pool
+
+    st = standings(scn, at)
+    idx = {p.name: i for i, p in enumerate(scn.players)}
+    order = [idx[r["name"]] for r in st["players"]]
+    model = SeriesMILP(scn, at)
+    bud = Budget(budget)
+    counting = scn.counting
+    pool = seed_pool(model, {idx[r["name"]]: r["points"] for r in st["players"]})
+    first = analyse(model, {x: [j for j in counting if j != x] for x in order}, 1, bud, pool)
+    eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
+    q = scn.qualifying_places
+    qual = analyse(model, {x: (None if scn.players[x].qualified_elsewhere
+                               else [j for j in eligible if j != x]) for x in order}, q, bud, pool)
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+            "matches_left": len(remaining_slots(scn, model.known)),
+            "qualifying_places": q,
+            "criteria": ["points"] + [k for k, v in SERIES_CRITERIA.items()
+                                      if v in model_criteria(scn)],
+            "points": {r["name"]: r["points"] for r in st["players"]},
+            "budget_seconds": budget,
+            "targets": {"first": [first[x] for x in order], "qualify": [qual[x] for x in order]}}
+
+
+def model_criteria(scn):
+    from ..whocan_knockout import det_criteria
+    return det_criteria(scn)
+
+
+def render_whocan(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: {d['matches_left']} matches left; compared on "
+             + ", ".join(d["criteria"]) + " (then head-to-head / lots = tiebreak)", ""]
+    rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
+    for target, rows in d["targets"].items():
+        title = ("first place" if target == "first"
+                 else f"a qualifying place (top {d['qualifying_places']} not qualified elsewhere)")
+        lines.append(f"Who can still take {title}:")
+        for r in sorted(rows, key=lambda r: rank.index(r["status"])):
+            pts = d["points"][r["name"]]
+            if r["status"] == "alive":
+                how = ("outright" if r["via"] == "outright"
+                       else "only level on every criterion (head-to-head / lots decide)")
+                worst = ("; cannot be passed, at worst a tiebreak" if r["at_worst"] == "tiebreak"
+                         else "")
+                lines.append(f"  alive        {r['name']:<26}{pts:>4}  {how}{worst}")
+                if r["path"] and len(r["path"]) <= 8:
+                    lines.append("               e.g. " + "; ".join(
+                        f"{g['event']} {g['round']}: {g['result']}" for g in r["path"]))
+                elif r["path"]:
+                    lines.append(f"               (a path of {len(r['path'])} matches: --json)")
+            elif r["status"] == "n/a":
+                lines.append(f"  n/a          {r['name']:<26}{pts:>4}  qualified elsewhere")
+            elif r["status"] == "undetermined":
+                lines.append(f"  undetermined {r['name']:<26}{pts:>4}  (time budget of "
+                             f"{d['budget_seconds']} s reached)")
+            else:
+                lines.append(f"  {r['status']:<12} {r['name']:<26}{pts:>4}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
