@@ -465,7 +465,11 @@ def _replay_ok(G, filled, name, q, claim):
 
 
 def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
-    """Rows for targets "first" and "qualify"; see the module docstring."""
+    """Rows for targets "first" and "qualify"; see the module docstring.
+
+    Every feasible point HiGHS returns is a complete set of results; it is kept in a pool and
+    answers, without a new MILP, every later question it witnesses (someone finishing in, or
+    q rivals level or ahead of someone).  Infeasibility answers always come from a MILP."""
     from .formats import group_series as G
 
     t0 = time.monotonic()
@@ -473,9 +477,38 @@ def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
     st = G.standings(scn, at)
     names = [p["name"] for p in scn.players]
     order = [scn._index[r["name"].casefold()] for r in st["players"]]
+    el = [p for p in range(len(names)) if model.eligible[p]]
     targets = {"first": 1}
     if scn.qualifying_places > 1:
         targets["qualify"] = scn.qualifying_places
+    pool = []                       # (solution, keys of every player)
+
+    def keep(sol):
+        keys = [_value(model.key[p], sol) for p in range(len(names))]
+        pool.append((sol, keys))
+
+    def witness(x, q, strict, at_most):
+        """A pooled solution answering the question, or None."""
+        for sol, k in pool:
+            n_ge = sum(1 for j in el if j != x and (k[j] > k[x] if strict else k[j] >= k[x]))
+            if (n_ge <= q - 1) if at_most else (n_ge >= q):
+                return sol
+        return None
+
+    def left():
+        return min(question_limit, budget - (time.monotonic() - t0))
+
+    def ask(x, q, strict, at_most):
+        sol = witness(x, q, strict, at_most)
+        if sol is not None:
+            return "feasible", sol
+        if left() <= 0:
+            return "unknown", None
+        s, sol = model.ask(x, q, strict, at_most, left())
+        if s == "feasible":
+            keep(sol)
+        return s, sol
+
     out = {}
     for tname, q in targets.items():
         rows = []
@@ -485,16 +518,9 @@ def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
             if not model.eligible[x]:
                 row["status"] = "n/a"
                 continue
-
-            def left():
-                return min(question_limit, budget - (time.monotonic() - t0))
-
-            if left() <= 0:
-                row["status"] = "undetermined"
-                continue
             found = None
             for claim, strict in (("outright", False), ("tiebreak", True)):
-                s, sol = model.ask(x, q, strict, True, left())
+                s, sol = ask(x, q, strict, True)
                 if s == "unknown":
                     found = "undetermined"
                     break
@@ -505,23 +531,20 @@ def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
                         break
                     found = (claim, path)
                     break
-                if left() <= 0:
-                    found = "undetermined"
-                    break
             if found == "undetermined":
                 row["status"] = "undetermined"
                 continue
             if found is None:
                 row["status"] = "eliminated"
                 continue
-            s, _ = model.ask(x, q, False, False, left())
+            s, _ = ask(x, q, False, False)
             if s == "unknown":
                 row["status"] = "undetermined"
                 continue
             if s == "infeasible":
                 row.update(status="clinched", via="outright")
                 continue
-            s2, _ = model.ask(x, q, True, False, left())
+            s2, _ = ask(x, q, True, False)
             if s2 == "unknown":
                 row["status"] = "undetermined"
                 continue
