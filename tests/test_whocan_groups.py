@@ -257,8 +257,7 @@ def check(scn, at):
                 filled = replay(scn, at, r["path"])
                 st = G.standings(filled, None)
                 el = [p for p in st["players"] if p["eligible"]]
-                crit = ["points", "events_won", "second_places", "classical_points",
-                        "classical_wins"]
+                crit = ["points"] + [t.replace("-", "_") for t in scn.tiebreaks if t != "lots"]
                 key = {p["name"]: tuple(p[c] for c in crit) for p in el}
                 me = key[r["name"]]
                 ge = sum(key[n] >= me for n in key if n != r["name"])
@@ -310,7 +309,7 @@ def test_agrees_with_monte_carlo(gp):
 
 
 # ---- synthetic variations -------------------------------------------------------------------
-def _variant(scn, rng, open_games, playoff_places="elimination", q=2, subs=True):
+def _variant(scn, rng, open_games, playoff_places="elimination", q=2, subs=True, tbs=None):
     """Event 3 with random group results, ``open_games`` of them left unplayed, play-offs
     and knock-out removed; earlier events as played."""
     ev = scn.events[2]
@@ -323,7 +322,8 @@ def _variant(scn, rng, open_games, playoff_places="elimination", q=2, subs=True)
         groups.append(G.Group(gr.name, gr.players, games, None))
     events = scn.events[:2] + (replace(ev, groups=tuple(groups), knockout={}),)
     rules = dict(scn.rules, playoff_places=playoff_places)
-    return replace(scn, events=events, rules=rules, qualifying_places=q, substitutes_count=subs)
+    return replace(scn, events=events, rules=rules, qualifying_places=q, substitutes_count=subs,
+                   tiebreaks=scn.tiebreaks if tbs is None else tbs)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -333,6 +333,70 @@ def test_random_event3_against_brute_force(gp, seed):
                    playoff_places=["elimination", "first-only"][seed % 2],
                    q=[2, 1, 3, 2, 4, 2][seed], subs=seed != 3)
     check(scn, None)
+
+
+@pytest.mark.parametrize("seed,tbs", [(10, ("lots",)), (11, ("lots",)), (12, ("events-won", "lots")),
+                                      (13, ("classical-wins", "lots")), (14, ("lots",))])
+def test_ties_on_fewer_criteria_against_brute_force(gp, seed, tbs):
+    # with fewer series tiebreaks, players finish level on every criterion often enough to
+    # exercise via = "tiebreak" and at_worst = "tiebreak"
+    rng = np.random.default_rng(seed)
+    scn = _variant(gp, rng, open_games=2 + seed % 2, q=1 + seed % 3, tbs=tbs,
+                   playoff_places=["elimination", "first-only"][seed % 2])
+    check(scn, None)
+
+
+def _tied_groups(scn, rng, open_games, playoff_places, q, tbs):
+    """Event 3 with group A all drawn (four level for first) and group B three level (they
+    draw each other and beat the fourth), both play-offs pending; ``open_games`` random open
+    games in groups C and D; the knock-out open."""
+    scn = _variant(scn, rng, 0, playoff_places, q, True, tbs)
+    ev = scn.events[2]
+    a, b, c, d = ev.groups
+    a = G.Group(a.name, a.players, tuple((rd, w, bb, 1) for rd, w, bb, _ in a.games), None)
+    four = b.players[3]
+    b = G.Group(b.name, b.players, tuple(
+        (rd, w, bb, 1 if four not in (w, bb) else (0 if bb == four else 2))
+        for rd, w, bb, _ in b.games), None)
+    opened = set(map(tuple, rng.permutation([(g, j) for g in range(2) for j in range(12)])[:open_games]))
+    cd = [G.Group(g.name, g.players, tuple((rd, w, bb, -1 if (k, j) in opened else r)
+                                           for j, (rd, w, bb, r) in enumerate(g.games)), None)
+          for k, g in enumerate((c, d))]
+    return replace(scn, events=scn.events[:2] + (replace(ev, groups=(a, b, *cd)),))
+
+
+@pytest.mark.parametrize("seed,mode,q,tbs", [
+    (20, "elimination", 1, ("lots",)), (21, "elimination", 3, ("lots",)),
+    (22, "first-only", 2, ("lots",)), (23, "elimination", 2, None)])
+def test_three_and_four_level_for_first_against_brute_force(gp, seed, mode, q, tbs):
+    rng = np.random.default_rng(seed)
+    check(_tied_groups(gp, rng, 1, mode, q, tbs), None)
+
+
+@pytest.mark.parametrize("mode", ["elimination", "first-only"])
+def test_group_points_the_milp_allows_are_the_rules(gp, mode):
+    # for groups with every game played and the play-off for first pending (four level, three
+    # level, and event 3's random groups C and D), the group-point vectors the MILP admits are
+    # exactly the brute force's: every brute vector is feasible, every other ordering of the
+    # same points is not
+    import itertools as it
+
+    from simcycle import whocan_groups as W
+    scn = _tied_groups(gp, np.random.default_rng(5), 0, mode, 2, None)
+    model = W.SeriesMILP(scn, None)
+    gp6 = [6 * x for x in scn.group_points]
+    seen_sizes = set()
+    for e, gi, gr, opts, table, _ in model.groups:
+        allowed = {o[0] for o in _group_outcomes(gr, gp6, mode == "elimination")}
+        seen_sizes.add(len(allowed))
+        cands = {v for a in allowed for v in it.permutations(a)}
+        for v in cands:
+            rows = [({z: o[2] for z, o in zip(table[s], opts)}, v[s], v[s]) for s in range(4)]
+            status, _ = model.m.solve(rows, [], 30)
+            assert status == ("feasible" if v in allowed else "infeasible"), (gr.name, v)
+    # four level: 4 winners x 3 seconds; three level: 3 winners x (3 orders of the others
+    # with elimination, 1 with first-only)
+    assert 12 in seen_sizes and (9 if mode == "elimination" else 3) in seen_sizes
 
 
 def test_written_scenario_with_open_games(tmp_path, gp):
