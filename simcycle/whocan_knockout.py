@@ -393,11 +393,14 @@ class Pool:
     """Witnesses found so far (complete result sets with their replayed keys): a question that
     one of them answers needs no MILP."""
 
-    def __init__(self, model: SeriesMILP):
+    def __init__(self, model: SeriesMILP, reuse: bool = True):
         self.model = model
         self.items = []
+        self.reuse = reuse
 
     def add(self, outcomes):
+        if not self.reuse:
+            return
         rows = replay(self.model.scn, self.model.known, outcomes)
         keys = {p: det_key(self.model.scn, rows[p]) for p in self.model.counting}
         self.items.append((outcomes, keys))

@@ -991,10 +991,13 @@ def compile(scn: KnockoutSeries, model, at, offsets: bool = False) -> KnockoutSe
 WHOCAN_BUDGET = 60.0   # seconds per whocan call; rows not settled in time are "undetermined"
 
 
-def whocan(scn: KnockoutSeries, at, budget: float | None = WHOCAN_BUDGET) -> dict:
+def whocan(scn: KnockoutSeries, at, budget: float | None = WHOCAN_BUDGET,
+           heuristics: bool = True) -> dict:
     """Exact clinched / alive / eliminated for first place and the qualifying places, by MILP
-    (``simcycle/whocan_knockout.py``); rows follow the standings order."""
-    from ..whocan_knockout import Budget, SeriesMILP, analyse, remaining_slots, seed_pool
+    (``simcycle/whocan_knockout.py``); rows follow the standings order.  ``heuristics`` = try
+    the cheap candidate result sets (each replayed and checked) before a MILP; off, every
+    question is a MILP (same answers, slower: used by the tests)."""
+    from ..whocan_knockout import Budget, Pool, SeriesMILP, analyse, remaining_slots, seed_pool
 
     st = standings(scn, at)
     idx = {p.name: i for i, p in enumerate(scn.players)}
@@ -1002,7 +1005,8 @@ def whocan(scn: KnockoutSeries, at, budget: float | None = WHOCAN_BUDGET) -> dic
     model = SeriesMILP(scn, at)
     bud = Budget(budget)
     counting = scn.counting
-    pool = seed_pool(model, {idx[r["name"]]: r["points"] for r in st["players"]})
+    pool = (seed_pool(model, {idx[r["name"]]: r["points"] for r in st["players"]})
+            if heuristics else Pool(model, reuse=False))
     first = analyse(model, {x: [j for j in counting if j != x] for x in order}, 1, bud, pool)
     eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
     q = scn.qualifying_places
@@ -1043,7 +1047,10 @@ def render_whocan(d: dict) -> str:
                     lines.append("               e.g. " + "; ".join(
                         f"{g['event']} {g['round']}: {g['result']}" for g in r["path"]))
                 elif r["path"]:
-                    lines.append(f"               (a path of {len(r['path'])} matches: --json)")
+                    own = [g for g in r["path"] if r["name"] in g["players"]]
+                    mine = "; ".join(f"{g['event']} {g['round']}: {g['result']}" for g in own)
+                    lines.append(f"               e.g. (all {len(r['path'])} matches in --json)"
+                                 + (f" his own: {mine}" if own else " he has no match left"))
             elif r["status"] == "n/a":
                 lines.append(f"  n/a          {r['name']:<26}{pts:>4}  qualified elsewhere")
             elif r["status"] == "undetermined":
