@@ -277,6 +277,7 @@ class SeriesMILP:
             else:
                 self.key.append(e_)
         self.n_vars = len(m.lb)
+        self.now = [pts[p].k for p in range(n)]     # series points fixed at the checkpoint
 
     def _fixed_match(self, mt, rd, pts, tf, ts, cp, cw, ko6):
         pts[mt.winner].add(ko6)
@@ -356,19 +357,14 @@ class SeriesMILP:
         return self.m.solve(rows, extra, time_limit)
 
     # ---- reading a solution -----------------------------------------------------------------
-    def path(self, x):
-        """Readable entries and a filled-in scenario for the solution x (rounded)."""
-        G, scn = self.G, self.scn
-        nm = [p["name"] for p in scn.players]
+    def decode(self, x):
+        """The results a rounded solution x stands for: (game results {(e, w, b): code},
+        play-off places {(e, group index): places}, matches {(e, round): Match})."""
+        G = self.G
         res = {}
-        out = []
         for e, gname, rd, w, b, v in self.games:
-            r = int(np.argmax([x[i] for i in v]))
-            res[e, w, b] = r
-            out.append({"event": e + 1, "stage": f"group {gname}", "round": rd,
-                        "white": nm[w], "black": nm[b], "result": G.RESULT_TEXT[r]})
+            res[e, w, b] = int(np.argmax([x[i] for i in v]))
         playoffs = {}
-        gp6 = [G.POINT * v for v in self.scn.group_points]
         for e, gi, gr, opts, table, s_lin in self.groups:
             sc = [_value(s, x) for s in s_lin]
             top = max(sc)
@@ -385,26 +381,44 @@ class SeriesMILP:
                 places.append(same)
                 k += len(same)
             playoffs[e, gi] = tuple(places)
-            out.append({"event": e + 1, "stage": f"group {gr.name} play-off",
-                        "places": [[nm[p] for p in pl] if len(pl) > 1 else nm[pl[0]]
-                                   for pl in places]})
         kos = {}
         for e, rd, yv in self.matches:
             a = next(p for p in yv[0] if sum(x[v] for v in yv[0][p]) == 1)
             b = next(p for p in yv[1] if sum(x[v] for v in yv[1][p]) == 1)
-            k = int(np.argmax([x[v] for v in yv[0][a]]))
-            label, cl, won = KO_OUT[k]
-            winner = a if won else b
-            kos[e, rd] = G.Match(rd, a, b, cl, winner, "" if cl.count(1) == 1 or
-                                 cl in ((0, 0), (2, 2)) else "tiebreak (path)")
-            out.append({"event": e + 1, "stage": rd, "players": [nm[a], nm[b]],
-                        "classical": [G.RESULT_TEXT[c] for c in cl], "winner": nm[winner],
-                        "decided": "classical" if cl.count(1) == 1 or cl in ((0, 0), (2, 2))
-                        else "tiebreak"})
-        return out, self._filled(res, playoffs, kos)
+            _, cl, won = KO_OUT[int(np.argmax([x[v] for v in yv[0][a]]))]
+            kos[e, rd] = G.Match(rd, a, b, cl, a if won else b)
+        return res, playoffs, kos
 
-    def _filled(self, res, playoffs, kos):
-        """The scenario with every result of the path entered (for replay)."""
+    def entries(self, filled):
+        """Readable path entries: every result the checkpoint leaves open, from a filled
+        scenario (event numbers from 1; results from White's / the first player's side)."""
+        G, scn = self.G, self.scn
+        nm = [p["name"] for p in scn.players]
+        out = []
+        open_games = {(e, w, b) for e, _, _, w, b, _ in self.games}
+        for e, gname, rd, w, b, v in self.games:
+            gr = next(g for g in filled.events[e].groups if g.name == gname)
+            r = next(r for rd_, w_, b_, r in gr.games if (w_, b_) == (w, b))
+            out.append({"event": e + 1, "stage": f"group {gname}", "round": rd,
+                        "white": nm[w], "black": nm[b], "result": G.RESULT_TEXT[r]})
+        for e, gi, gr, *_ in self.groups:
+            po = filled.events[e].groups[gi].playoff
+            if po:
+                out.append({"event": e + 1, "stage": f"group {gr.name} play-off",
+                            "places": [[nm[p] for p in pl] if len(pl) > 1 else nm[pl[0]]
+                                       for pl in po]})
+        for e, rd, _ in self.matches:
+            m = filled.events[e].knockout[rd]
+            by_classical = sum((1, 0, -1)[c] for c in m.classical) != 0
+            out.append({"event": e + 1, "stage": rd, "players": [nm[m.a], nm[m.b]],
+                        "classical": [G.RESULT_TEXT[c] for c in m.classical],
+                        "winner": nm[m.winner],
+                        "decided": "classical" if by_classical else "tiebreak"})
+        del open_games
+        return out
+
+    def filled(self, res, playoffs, kos):
+        """The scenario with every open result entered (for replay through ``standings``)."""
         G, scn = self.G, self.scn
         states = G._state(scn, self.at)
         events = []
@@ -424,6 +438,67 @@ class SeriesMILP:
                 ko[rd] = st.ko[rd] if (st.groups_known and rd in st.ko) else kos[e, rd]
             events.append(replace(ev, groups=tuple(groups), knockout=ko))
         return replace(scn, events=tuple(events))
+
+    # ---- greedy complete results (seeds for the pool) ---------------------------------------
+    def greedy(self, x, best):
+        """One complete set of results: ``best``: x wins every game and match, other games
+        are drawn, other play-offs and matches go to the player with fewer points now
+        (two draws, then the tiebreak); not ``best``: x loses everything and the player with
+        more points now wins every other game and match 2-0."""
+        G, scn = self.G, self.scn
+        now = self.now
+        res, playoffs, kos = {}, {}, {}
+
+        def prefer(a, b):
+            """True if a should come out on top."""
+            if x in (a, b):
+                return (a == x) == best
+            return (now[a] < now[b]) if best else (now[a] > now[b])
+
+        for e, gname, rd, w, b, v in self.games:
+            if x in (w, b) or not best:
+                res[e, w, b] = 0 if prefer(w, b) else 2
+            else:
+                res[e, w, b] = 1
+        gp6 = [G.POINT * v for v in scn.group_points]
+        filled = self.filled(res, {}, {(e, rd): None for e, rd, _ in self.matches})
+        for e, gi, gr, *_ in self.groups:
+            fg = filled.events[e].groups[gi]
+            sc, _, _ = G.group_scores(fg)
+            top = max(sc)
+            tied = [gr.players[i] for i in range(4) if sc[i] == top]
+            if len(tied) > 1:
+                order = sorted(tied, key=lambda p: (0, 0) if p == x and best else
+                               (2 if p == x else 1, now[p] if best else -now[p]))
+                places = [(order[0],)]
+                if len(order) == 2:
+                    places.append((order[1],))
+                elif len(order) == 3:
+                    places.append(tuple(order[1:]))
+                else:
+                    places += [(order[1],), tuple(order[2:])]
+                playoffs[e, gi] = tuple(places)
+        filled = self.filled(res, playoffs, {(e, rd): None for e, rd, _ in self.matches})
+        for e, rd, _ in self.matches:
+            ev = filled.events[e]
+            if rd == "final":
+                a, b = kos[e, "sf1"].winner if (e, "sf1") in kos else ev.knockout["sf1"].winner, \
+                    kos[e, "sf2"].winner if (e, "sf2") in kos else ev.knockout["sf2"].winner
+            else:
+                k = 0 if rd == "sf1" else 2
+                a, b = (self._group_winner(ev.groups[k], gp6),
+                        self._group_winner(ev.groups[k + 1], gp6))
+            wa = prefer(a, b)
+            if x in (a, b) or not best:
+                cl = (0, 0) if wa else (2, 2)
+            else:
+                cl = (1, 1)
+            kos[e, rd] = G.Match(rd, a, b, cl, a if wa else b)
+        return res, playoffs, kos
+
+    def _group_winner(self, gr, gp6):
+        pl = self.G.group_places(gr, gp6)
+        return gr.players[pl.index(gp6[0])]
 
 
 def _options(gp6, elim):
@@ -448,28 +523,25 @@ def _options(gp6, elim):
     return out
 
 
-def _replay_ok(G, filled, name, q, claim):
-    """Replay the filled scenario through standings and check the claim for ``name``:
-    "outright" (fewer than q eligible rivals level or ahead) or "tiebreak" (fewer than q ahead)."""
+def _keys(G, filled):
+    """Replay a filled scenario through ``standings``: {player id: deterministic key} for the
+    players in the table (series points, then the scenario's tiebreaks except lots)."""
     d = G.standings(filled, None)
-    rows = [r for r in d["players"] if r["eligible"]]
-    crit = ["points", "events_won", "second_places", "classical_points", "classical_wins"]
     names = {"events-won": "events_won", "second-places": "second_places",
              "classical-points": "classical_points", "classical-wins": "classical_wins"}
     crit = ["points"] + [names[t] for t in filled.tiebreaks if t != "lots"]
-    me = next(r for r in rows if r["name"] == name)
-    k = tuple(me[c] for c in crit)
-    ge = sum(1 for r in rows if r is not me and tuple(r[c] for c in crit) >= k)
-    gt = sum(1 for r in rows if r is not me and tuple(r[c] for c in crit) > k)
-    return (ge < q) if claim == "outright" else (gt < q)
+    return {filled._index[r["name"].casefold()]: tuple(r[c] for c in crit)
+            for r in d["players"] if r["eligible"]}
 
 
 def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
     """Rows for targets "first" and "qualify"; see the module docstring.
 
-    Every feasible point HiGHS returns is a complete set of results; it is kept in a pool and
-    answers, without a new MILP, every later question it witnesses (someone finishing in, or
-    q rivals level or ahead of someone).  Infeasibility answers always come from a MILP."""
+    Every complete set of results met on the way (greedy seeds: each player winning, or
+    losing, everything; every feasible point HiGHS returns) is replayed through
+    ``standings`` and kept in a pool; a pooled set answers, without a new MILP, every later
+    question it witnesses (someone finishing in, or q rivals level or ahead of someone).
+    "Cannot" answers always come from a MILP proved infeasible."""
     from .formats import group_series as G
 
     t0 = time.monotonic()
@@ -477,38 +549,44 @@ def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
     st = G.standings(scn, at)
     names = [p["name"] for p in scn.players]
     order = [scn._index[r["name"].casefold()] for r in st["players"]]
-    el = [p for p in range(len(names)) if model.eligible[p]]
     targets = {"first": 1}
     if scn.qualifying_places > 1:
         targets["qualify"] = scn.qualifying_places
-    pool = []                       # (solution, keys of every player)
+    pool = []                       # (filled scenario, keys)
 
-    def keep(sol):
-        keys = [_value(model.key[p], sol) for p in range(len(names))]
-        pool.append((sol, keys))
+    def keep(triple):
+        filled = model.filled(*triple)
+        pool.append((filled, _keys(G, filled)))
 
     def witness(x, q, strict, at_most):
-        """A pooled solution answering the question, or None."""
-        for sol, k in pool:
-            n_ge = sum(1 for j in el if j != x and (k[j] > k[x] if strict else k[j] >= k[x]))
+        """A pooled filled scenario answering the question, or None."""
+        for filled, k in pool:
+            n_ge = sum(1 for j in k if j != x and (k[j] > k[x] if strict else k[j] >= k[x]))
             if (n_ge <= q - 1) if at_most else (n_ge >= q):
-                return sol
+                return filled
         return None
 
     def left():
         return min(question_limit, budget - (time.monotonic() - t0))
 
     def ask(x, q, strict, at_most):
-        sol = witness(x, q, strict, at_most)
-        if sol is not None:
-            return "feasible", sol
+        f = witness(x, q, strict, at_most)
+        if f is not None:
+            return "feasible", f
         if left() <= 0:
             return "unknown", None
         s, sol = model.ask(x, q, strict, at_most, left())
         if s == "feasible":
-            keep(sol)
-        return s, sol
+            keep(model.decode(sol))
+            f = witness(x, q, strict, at_most)
+            if f is None:            # the replay disagrees with the MILP: never guess
+                return "unknown", None
+        return s, f
 
+    for x in order:
+        if model.eligible[x]:
+            for best in (True, False):
+                keep(model.greedy(x, best))
     out = {}
     for tname, q in targets.items():
         rows = []
@@ -520,16 +598,12 @@ def analyse(scn, at, budget=DEFAULT_BUDGET, question_limit=QUESTION_LIMIT):
                 continue
             found = None
             for claim, strict in (("outright", False), ("tiebreak", True)):
-                s, sol = ask(x, q, strict, True)
+                s, f = ask(x, q, strict, True)
                 if s == "unknown":
                     found = "undetermined"
                     break
                 if s == "feasible":
-                    path, filled = model.path(sol)
-                    if not _replay_ok(G, filled, names[x], q, claim):
-                        found = "undetermined"   # numerical trouble: never guess
-                        break
-                    found = (claim, path)
+                    found = (claim, model.entries(f))
                     break
             if found == "undetermined":
                 row["status"] = "undetermined"
