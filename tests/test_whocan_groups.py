@@ -413,3 +413,35 @@ def test_written_scenario_with_open_games(tmp_path, gp):
     scn = load_scenario(write(tmp_path, "gp.toml", head + "[[events]]\nname = \"Berlin 2" + ev3))[1]
     d, F = check(scn, None)
     assert d["games_left"] == 2 and d["matches_left"] == 3
+
+
+def test_final_outcomes_the_milp_allows_are_the_rules(gp):
+    # at event3-sf only the final (Nakamura v So, seed 000) is open: the MILP admits exactly
+    # the (classical points, classical wins, series points, events won, second places) of the
+    # two finalists that two classical games (then a tiebreak at 1-1) can give
+    import itertools as it
+
+    from simcycle import whocan_groups as W
+    model = W.SeriesMILP(gp, "event3-sf")
+    (e, rd, yv), = model.matches
+    a, = yv[0]
+    b, = yv[1]
+    allowed = set()
+    for r1, r2 in it.product((0, 1, 2), repeat=2):       # from a's side: 0 win, 1 draw, 2 loss
+        diff = sum((1, 0, -1)[r] for r in (r1, r2))
+        for a_won in ((diff > 0,) if diff else (True, False)):
+            allowed.add((sum((2, 1, 0)[r] for r in (r1, r2)), sum(r == 0 for r in (r1, r2)),
+                         sum((0, 1, 2)[r] for r in (r1, r2)), sum(r == 2 for r in (r1, r2)),
+                         int(a_won)))
+    assert len(allowed) == 8
+    c = model.crit
+    for cpa, cwa, cwb, a_won in it.product(range(5), range(3), range(3), (0, 1)):
+        v = (cpa, cwa, 4 - cpa, cwb, a_won)
+        rows = []
+        for p, cp_, cw_, won in ((a, cpa, cwa, a_won), (b, 4 - cpa, cwb, 1 - a_won)):
+            # what the final adds (the rows hold the variable part of each expression)
+            for expr, val in ((c[3][p], cp_), (c[4][p], cw_), (c[1][p], won),
+                              (c[2][p], 1 - won), (c["points"][p], 18 * won)):
+                rows.append((dict(expr.c), val, val))
+        status, _ = model.m.solve(rows, [], 30)
+        assert status == ("feasible" if v in allowed else "infeasible"), v
