@@ -403,6 +403,53 @@ def test_synthetic_against_brute_force(tmp_path, seed):
         for t in d["targets"] for a, b in zip(d["targets"][t], d2["targets"][t]))
 
 
+def synthetic8(tmp_path, seed):
+    """9 players, event 1 of 4 complete, event 2 of 8 (three rounds) with two quarter-finals
+    entered, one in progress and one open: exercises the deeper rounds of the bracket model."""
+    rng = np.random.default_rng(100 + seed)
+    names = [f"P{i}" for i in range(9)]
+    f1 = sorted(rng.choice(9, 4, replace=False).tolist())
+    f2 = sorted(rng.choice(9, 8, replace=False).tolist())
+    crit = [["events-won", "second-places", "classical-points", "head-to-head", "lots"],
+            ["head-to-head", "lots"]][seed % 2]
+    text = HEAD.format(pp=json.dumps([[8, 5, 3, 1], [3, 2, 1, 0]][seed % 2]), bonus=1,
+                       q=2, crit=json.dumps(crit), qe=json.dumps(["P0"]))
+    for i in range(9):
+        evs = [e + 1 for e, f in enumerate((f1, f2)) if i in f]
+        text += (f'[[players]]\nname = "{names[i]}"\nrating = {2700 - 10 * i}\nevents = {evs}\n'
+                 + ("counts = false\n" if i == 8 else "") + "\n")
+
+    def entry(rnd, a, b, partial=False):
+        games, tb = RESULTS[rng.integers(len(RESULTS))]
+        s = f'[[events.matches]]\nround = "{rnd}"\nplayers = ["{a}", "{b}"]\n'
+        if partial:
+            return s + f"classical = {json.dumps(games[:1])}\n", None
+        s += f"classical = {json.dumps(games)}\n"
+        if tb is not None:
+            return s + f'winner = "{(a, b)[tb]}"\ndecided_by = "tiebreaks"\n', (a, b)[tb]
+        return s, a if sum(games) > 1 else b
+
+    o1 = [names[i] for i in rng.permutation(f1)]
+    text += f'[[events]]\nname = "E1"\nbracket = {json.dumps(o1)}\n'
+    s0, w0 = entry("sf", o1[0], o1[1])
+    s1, w1 = entry("sf", o1[2], o1[3])
+    text += s0 + s1 + entry("final", w0, w1)[0] + "\n"
+    o2 = [names[i] for i in rng.permutation(f2)]
+    text += f'[[events]]\nname = "E2"\nbracket = {json.dumps(o2)}\n'
+    text += entry("qf", o2[0], o2[1])[0] + entry("qf", o2[2], o2[3])[0]
+    text += entry("qf", o2[4], o2[5], partial=True)[0]
+    return load_scenario(write(tmp_path, f"e{seed}.toml", text))[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_synthetic_eight_player_event_against_brute_force(tmp_path, seed):
+    scn = synthetic8(tmp_path, seed)
+    d, truth, n = check(scn, None)
+    assert n > 216
+    if seed == 0:
+        check(scn, None, heuristics=False)
+
+
 def test_synthetic_cover_every_answer(tmp_path):
     # the random series exercise every kind of answer the twin can give
     seen = set()

@@ -988,7 +988,7 @@ def compile(scn: KnockoutSeries, model, at, offsets: bool = False) -> KnockoutSe
 
 
 # ----------------------------------------------------------------------------- who can still
-WHOCAN_BUDGET = 60.0   # seconds per whocan call; rows not settled in time are "undetermined"
+WHOCAN_BUDGET = 30.0   # seconds per whocan call; rows not settled in time are "undetermined"
 
 
 def whocan(scn: KnockoutSeries, at, budget: float | None = WHOCAN_BUDGET,
