@@ -888,7 +888,7 @@ def render_whocan(d: dict) -> str:
                          if r["at_worst"] == "tiebreak" else "")
                 lines.append(f"  alive        {r['name']:<24}{pts:>6}  {how}{worst}")
                 ko = [g for g in r["path"] if "players" in g]
-                if ko and len(r["path"]) <= 16:
+                if ko and len(ko) <= 9:
                     lines.append("               e.g. " + "; ".join(
                         f"ev{g['event']} {g['stage']} {g['winner']} beats "
                         f"{[p for p in g['players'] if p != g['winner']][0]}" for g in ko))
