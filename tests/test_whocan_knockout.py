@@ -279,11 +279,15 @@ def test_gp2019_paths_replay_at_every_event_boundary(gp):
                 x = idx[r["name"]]
                 kx = twin_key(gp, rows_[x])
                 ge = sum(twin_key(gp, rows_[j]) >= kx for j in pool if j != x)
-                assert ge <= q - 1 if r["via"] == "outright" else True
+                gt = sum(twin_key(gp, rows_[j]) > kx for j in pool if j != x)
+                assert (ge <= q - 1) if r["via"] == "outright" else (gt <= q - 1 < ge)
     # after Riga, Aronian (0 points, events 1-2 only) can no longer be first: the Hamburg winner
-    # alone gets at least 8 (seed 002 place points)
+    # alone gets at least 8 (seed 002 place points); nor qualify: the two Hamburg / Jerusalem
+    # finals put at least two players not qualified elsewhere above 0
     d = ks.whocan(gp, "event2")
     assert status(d, "first")["Levon Aronian"][0] == "eliminated"
+    assert status(d, "qualify")["Levon Aronian"][0] == "eliminated"
+    assert [n for n, s in status(d, "first").items() if s[0] != "alive"] == ["Levon Aronian"]
 
 
 def test_gp2019_agrees_with_monte_carlo(gp):
