@@ -445,3 +445,44 @@ def test_final_outcomes_the_milp_allows_are_the_rules(gp):
                 rows.append((dict(expr.c), val, val))
         status, _ = model.m.solve(rows, [], 30)
         assert status == ("feasible" if v in allowed else "infeasible"), v
+
+
+def test_budget_leaves_unproved_rows_undetermined(gp):
+    # with no time for HiGHS only the pooled greedy results answer: every "cannot" (clinched,
+    # eliminated) needs a proof, so none is claimed, and the text says why rows are open
+    d = G.whocan(gp, "event3-round3", budget=0)
+    sts = {r["status"] for rows in d["targets"].values() for r in rows}
+    assert "undetermined" in sts and not sts & {"clinched", "eliminated"}
+    assert "time budget" in G.render_whocan(d)
+    full = G.whocan(gp, "event3-round3")
+    for t in d["targets"]:
+        for r, f in zip(d["targets"][t], full["targets"][t]):
+            if r["status"] == "alive":
+                assert (r["status"], r["via"], r["at_worst"]) == (f["status"], f["via"], f["at_worst"])
+
+
+def test_event_without_groups_is_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from simcycle.cli import main
+    text = GP.read_text(encoding="utf-8")
+    i = text.index('name = "Berlin 2')
+    p = write(tmp_path, "gp.toml", text[:i] + text[i:].split("[[events.groups]]")[0])
+    r = CliRunner().invoke(main, ["whocan", str(p), "--at", "event2"])
+    assert r.exit_code == 2 and "events[2].groups" in r.output
+
+
+def test_cli_json_shape():
+    import json
+
+    from click.testing import CliRunner
+
+    from simcycle.cli import main
+    r = CliRunner().invoke(main, ["whocan", str(GP), "--at", "event3-groups", "--json"])
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert set(d) >= {"scenario", "file", "at", "qualifying_places", "points", "targets"}
+    assert d["points"]["Hikaru Nakamura"] == 20       # seed 000: 13 + 7 after event 3's groups
+    for rows in d["targets"].values():
+        for row in rows:
+            assert set(row) == {"name", "status", "via", "at_worst", "path"}
