@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
 from conftest import SCENARIOS, write
+
 from simcycle.formats import group_series as G
 from simcycle.scenario import load_scenario
 
@@ -95,8 +95,6 @@ def brute(scn, at):
     states = G._state(scn, at)
     gp6 = [6 * x for x in scn.group_points]
     elim = scn.rules["playoff_places"] == "elimination"
-    combos = [np.zeros((1, n, 5), np.int64)]
-    winners = []                     # per open event: [combo arrays of group winners]
     choices = []                     # list of (delta array [k, n, 5], winner ids [k] or None, event, group)
     for e, (ev, s) in enumerate(zip(scn.events, states)):
         groups = s.groups if s.groups_known else [
@@ -122,8 +120,7 @@ def brute(scn, at):
     W = {}
     for d, wv, e, gi in choices:
         D = (D[:, None] + d[None]).reshape(-1, n, 5)
-        for key in W:
-            W[key] = np.repeat(W[key], len(d), axis=0)
+        W = {key: np.repeat(v, len(d), axis=0) for key, v in W.items()}
         W[(e, gi)] = np.tile(wv, len(D) // len(wv))
     # knock-out
     for e, (ev, s) in enumerate(zip(scn.events, states)):
@@ -156,8 +153,7 @@ def brute(scn, at):
                 rows.append((dd, np.where(KO[o][2] == 1, a, b)))
             D = np.concatenate([x[0] for x in rows])
             fin = [np.tile(f, 8) for f in fin] + [np.concatenate([x[1] for x in rows])]
-            for key in W:
-                W[key] = np.tile(W[key], 8)
+            W = {key: np.tile(v, 8) for key, v in W.items()}
             gw = [np.tile(g, 8) for g in gw]
         a, b = fin
         rows = []
@@ -173,8 +169,7 @@ def brute(scn, at):
                 dd[r, pl, 4] += w
             rows.append(dd)
         D = np.concatenate(rows)
-        for key in W:
-            W[key] = np.tile(W[key], 8)
+        W = {key: np.tile(v, 8) for key, v in W.items()}
     return base[None] + D
 
 
@@ -202,7 +197,9 @@ def truth(scn, F, q):
 # ---- replaying a path -----------------------------------------------------------------------
 def replay(scn, at, path):
     """The scenario with the checkpoint's results plus the path's, as a complete file."""
-    ix = lambda nm: scn._index[nm.casefold()]      # noqa: E731
+    def ix(nm):
+        return scn._index[nm.casefold()]
+
     states = G._state(scn, at)
     games, pos, kos = {}, {}, {}
     for g in path:
@@ -411,7 +408,7 @@ def test_written_scenario_with_open_games(tmp_path, gp):
         j = ev3.index("]", i)
         ev3 = ev3[:i] + g + '"*"' + ev3[j:]
     scn = load_scenario(write(tmp_path, "gp.toml", head + "[[events]]\nname = \"Berlin 2" + ev3))[1]
-    d, F = check(scn, None)
+    d, _ = check(scn, None)
     assert d["games_left"] == 2 and d["matches_left"] == 3
 
 
@@ -423,7 +420,7 @@ def test_final_outcomes_the_milp_allows_are_the_rules(gp):
 
     from simcycle import whocan_groups as W
     model = W.SeriesMILP(gp, "event3-sf")
-    (e, rd, yv), = model.matches
+    (_, _, yv), = model.matches
     a, = yv[0]
     b, = yv[1]
     allowed = set()

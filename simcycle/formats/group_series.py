@@ -870,8 +870,8 @@ def whocan(scn, at, budget=None) -> dict:
 
 
 def render_whocan(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
-             f"{d['matches_left']} knock-out matches left", ""]
+    lines = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
+              f"{d['matches_left']} knock-out matches left"), ""]
     if d.get("groups_reading") == "as-drawn":
         lines[-1:] = ["groups not drawn yet at this checkpoint are taken as drawn in the file", ""]
     rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
@@ -891,7 +891,7 @@ def render_whocan(d: dict) -> str:
                 if ko and len(ko) <= 9:
                     lines.append("               e.g. " + "; ".join(
                         f"ev{g['event']} {g['stage']} {g['winner']} beats "
-                        f"{[p for p in g['players'] if p != g['winner']][0]}" for g in ko))
+                        f"{next(p for p in g['players'] if p != g['winner'])}" for g in ko))
             else:
                 lines.append(f"  {r['status']:<12} {r['name']:<24}{pts:>6}")
         lines.append("")
