@@ -853,18 +853,26 @@ def render_odds(d: dict) -> str:
 
 
 # ---- who can still -------------------------------------------------------------------------
-def whocan(scn, at, budget=None) -> dict:
+def whocan(scn, at, budget=None, draws="rule") -> dict:
     """Exact "who can still finish first / qualify" (simcycle/whocan_groups.py: a MILP over
-    the remaining group games, play-offs and knock-out matches)."""
+    the remaining group games, play-offs, knock-out matches and undrawn groups' draws).
+    ``draws``: "rule" (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the
+    groups in the file)."""
     from .. import whocan_groups as W
 
-    model, st, targets = W.analyse(scn, at, budget=W.DEFAULT_BUDGET if budget is None else budget)
+    model, st, targets = W.analyse(scn, at, budget=W.DEFAULT_BUDGET if budget is None else budget,
+                                   draws=draws)
+    undrawn = [e + 1 for e, s in enumerate(_state(scn, at)) if not s.groups_known]
+    reading = None
+    if undrawn:
+        reading = ("as-drawn" if draws == "as-drawn" else
+                   "snake" if scn.rules["draw_rule"] == "snake" else
+                   f"any {scn.rules['draw_rule']} draw")
     return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
             "qualifying_places": scn.qualifying_places,
-            "games_left": len(model.games),
+            "games_left": len(model.games) + 48 * len(model.free),
             "matches_left": len(model.matches),
-            "groups_reading": "as-drawn" if any(
-                not s.groups_known for s in _state(scn, at)) else "known",
+            "undrawn_events": undrawn, "draws": reading,
             "points": {r["name"]: r["points"] for r in st["players"]},
             "targets": targets}
 
@@ -872,8 +880,12 @@ def whocan(scn, at, budget=None) -> dict:
 def render_whocan(d: dict) -> str:
     lines = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
               f"{d['matches_left']} knock-out matches left"), ""]
-    if d.get("groups_reading") == "as-drawn":
-        lines[-1:] = ["groups not drawn yet at this checkpoint are taken as drawn in the file", ""]
+    if d.get("draws"):
+        ev = ", ".join(map(str, d["undrawn_events"]))
+        lines[-1:] = [f"groups of event(s) {ev} not drawn yet: "
+                      + ("taken as drawn in the file" if d["draws"] == "as-drawn" else
+                         "the snake groups" if d["draws"] == "snake" else
+                         f"{d['draws']} considered"), ""]
     rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
     for target, rows in d["targets"].items():
         title = ("first place" if target == "first"
