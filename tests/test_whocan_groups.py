@@ -476,7 +476,7 @@ def test_event_without_groups(tmp_path):
     i = text.index('name = "Berlin 2')
     p = write(tmp_path, "gp.toml", text[:i] + text[i:].split("[[events.groups]]")[0])
     scn = load_scenario(p)[1]
-    d = G.whocan(scn, "event2-sf", budget=60)
+    d = G.whocan(scn, "event2-sf", budget=4)
     assert d["draws"] == "any baskets draw" and d["undrawn_events"] == [3]
     with pytest.raises(ScenarioError, match="groups"):
         G.whocan(scn, "event2-sf", draws="as-drawn")
@@ -515,9 +515,9 @@ def test_free_draw_model_held_to_the_file_draw_matches_the_drawn_model(gp):
     a = W.SeriesMILP(gp, "event2-groups", "as-drawn")
     b = W.SeriesMILP(gp, "event2-groups", "rule", fix_draw=True)
     assert b.free and not a.free
-    for name in ("Nakamura", "Andreikin", "Wojtaszek"):
+    for name, qs in (("Nakamura", (1, 2)), ("Andreikin", (1,))):
         x = gp._index[name.casefold()]
-        for q in (1, 2):
+        for q in qs:
             for strict, at_most in ((False, True), (True, True), (False, False), (True, False)):
                 assert a.ask(x, q, strict, at_most, 60)[0] == b.ask(x, q, strict, at_most, 60)[0], \
                     (name, q, strict, at_most)
