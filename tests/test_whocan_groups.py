@@ -549,3 +549,41 @@ def test_free_draw_answers_contain_the_file_draw_answers(gp, at):
                 n = sum((key[o] >= me) if r["via"] == "outright" else (key[o] > me)
                         for o in key if o != r["name"])
                 assert n < q, (t, r["name"])
+
+
+def test_free_draw_model_reaches_the_real_outcome(gp):
+    # at event2-round6 event 3 is undrawn: the free model held to the real draw, with every
+    # pair's two games pinned to the real results (seed 000), reaches exactly seed 000's final
+    # table (points, TF, TS, GP, GW for everyone), and no table with one more classical win
+    # for any event-3 player
+    from simcycle import whocan_groups as W
+    m = W.SeriesMILP(gp, "event2-round6", "rule", fix_draw=True)
+    f = m.free[2]
+    real = {(w, b): r for g in gp.events[2].groups for _, w, b, r in g.games}
+    rows = []
+    for p, q in f["pairs"]:
+        if (p, q) not in real:
+            continue
+        r1, r2 = real[p, q], real[q, p]          # p White, q White
+        got = ((2, 1, 0)[r1] + (0, 1, 2)[r2], (r1 == 0) + (r2 == 2),
+               (0, 1, 2)[r1] + (2, 1, 0)[r2], (r1 == 2) + (r2 == 0))
+        ks = [k for k, o in enumerate(W.PAIR_OUT) if o[:4] == got]
+        assert len(ks) == 1, got
+        rows.append(({f["o"][p, q][ks[0]]: 1}, 1, 1))
+    final = {gp._index[r["name"].casefold()]: r for r in G.standings(gp, None)["players"]}
+    cols = {"points": "points", 1: "events_won", 2: "second_places", 3: "classical_points",
+            4: "classical_wins"}
+    scale = {"points": 6, 1: 1, 2: 1, 3: 2, 4: 1}
+
+    def fixed(extra_win=None):
+        out = []
+        for p, r in final.items():
+            for c, col in cols.items():
+                v = round(r[col] * scale[c]) + (c == 4 and p == extra_win)
+                e = m.crit[c][p]
+                out.append((dict(e.c), v - e.k, v - e.k))
+        return out
+
+    assert m.m.solve(rows + fixed(), [], 60)[0] == "feasible"
+    for p in gp.events[2].roster[:6]:
+        assert m.m.solve(rows + fixed(p), [], 60)[0] == "infeasible"
