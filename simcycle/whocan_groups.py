@@ -29,11 +29,18 @@ key difference) and a cardinality row, and asks HiGHS for any feasible point:
   passed     at least q rivals with key >  x's key (then at_worst "out", else "tiebreak").
 q = 1 for first place, the qualifying places for "qualify"; players left out of the table
 (substitutes when ``substitutes_count = false``) are no rivals and get status "n/a".
-The path is read off the solution and replayed through ``standings`` before it is returned;
-a question HiGHS does not settle within the budget leaves the row "undetermined".
+Groups not drawn at the checkpoint (``future_groups = "draw"``) follow ``draw_rule``:
+``snake`` gives fixed groups; ``baskets`` and ``lots`` make the draw part of the MILP
+(``_free_event``: binaries put players in groups, pairs of players carry their two games as one
+of six combined results, present only when they share a group).  ``draws="as-drawn"`` reads
+the file's groups instead (hindsight).
 
-Groups not drawn at the checkpoint (``future_groups = "draw"``) are taken as drawn in the
-scenario file (hindsight reading); an event with no groups in the file cannot be analysed.
+Answers: complete result sets are replayed through ``standings`` and pooled (greedy seeds,
+random draws, MILP solutions, and with a free draw first the answers on the file's draw when
+the rule allows it); a pooled set witnesses every "can" question it answers.  "Cannot" comes
+from bounds on the keys (criteria only grow) or a MILP proved infeasible.  A quick pass with
+1 s per MILP, then a pass with ``QUESTION_LIMIT``; a question still open when the budget is
+spent leaves its row "undetermined".
 """
 
 from __future__ import annotations
@@ -285,6 +292,19 @@ class SeriesMILP:
             self._fixed_match(mt, "final", pts, tf, ts, cp, cw, ko6)
         else:
             self._open_match(e, "final", sfw, pts, tf, ts, cp, cw, ko6, ub, True)
+        # what the open matches can add: a player is in one semi-final at most, and the final
+        in_sf = {p for ee, rd, yv in self.matches if ee == e and rd != "final"
+                 for side in yv for p in side}
+        in_f = {p for ee, rd, yv in self.matches if ee == e and rd == "final"
+                for side in yv for p in side}
+        for p in in_sf | in_f:
+            k = (p in in_sf) + (p in in_f)
+            ub["points"][p] += ko6 * k
+            ub[3][p] += 4 * k
+            ub[4][p] += 2 * k
+            if p in in_f:
+                ub[1][p] += 1
+                ub[2][p] += 1
         del G
 
     def _draw_order(self, e, ev):
@@ -452,12 +472,6 @@ class SeriesMILP:
                     elif final:
                         ts[p].add(_Lin({v: 1}))
                 won[p] = won[p].add(wl) if p in won else wl
-                ub["points"][p] += ko6
-                ub[3][p] += 4
-                ub[4][p] += 2
-                if final:
-                    ub[1][p] += 1
-                    ub[2][p] += 1
         for k in range(len(KO_OUT)):
             d = _Lin({yv[0][p][k]: 1 for p in yv[0]})
             d.add(_Lin({yv[1][p][KO_MIRROR[k]]: 1 for p in yv[1]}), -1)
