@@ -878,35 +878,27 @@ def whocan(scn, at, budget=None, draws="rule") -> dict:
 
 
 def render_whocan(d: dict) -> str:
-    lines = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
-              f"{d['matches_left']} knock-out matches left"), ""]
+    from ..whocan import render_targets
+
+    header = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
+               f"{d['matches_left']} knock-out matches left")]
     if d.get("draws"):
         ev = ", ".join(map(str, d["undrawn_events"]))
-        lines[-1:] = [f"groups of event(s) {ev} not drawn yet: "
+        header.append(f"groups of event(s) {ev} not drawn yet: "
                       + ("taken as drawn in the file" if d["draws"] == "as-drawn" else
                          "the snake groups" if d["draws"] == "snake" else
-                         f"{d['draws']} considered"), ""]
-    rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
-    for target, rows in d["targets"].items():
-        title = ("first place" if target == "first"
-                 else f"a qualifying place (top {d['qualifying_places']})")
-        lines.append(f"Who can still take {title}:")
-        for r in sorted(rows, key=lambda r: rank.index(r["status"])):
-            pts = d["points"][r["name"]]
-            if r["status"] == "alive":
-                how = ("outright" if r["via"] == "outright"
-                       else "only level on every criterion (lots decide)")
-                worst = ("; cannot be passed, at worst level (lots)"
-                         if r["at_worst"] == "tiebreak" else "")
-                lines.append(f"  alive        {r['name']:<24}{pts:>6}  {how}{worst}")
-                ko = [g for g in r["path"] if "players" in g]
-                if ko and len(ko) <= 9:
-                    lines.append("               e.g. " + "; ".join(
-                        f"ev{g['event']} {g['stage']} {g['winner']} beats "
-                        f"{next(p for p in g['players'] if p != g['winner'])}" for g in ko))
-            else:
-                lines.append(f"  {r['status']:<12} {r['name']:<24}{pts:>6}")
-        lines.append("")
+                         f"{d['draws']} considered"))
+
+    def path(r):
+        ko = [g for g in r["path"] if "players" in g]
+        if not ko or len(ko) > 9:
+            return []
+        return ["e.g. " + "; ".join(
+            f"ev{g['event']} {g['stage']} {g['winner']} beats "
+            f"{next(p for p in g['players'] if p != g['winner'])}" for g in ko)]
+
+    text = render_targets(d, header, qualify_title=f"a qualifying place (top {d['qualifying_places']})",
+                          level="lots decide", path_lines=path)
     if any(r["status"] == "undetermined" for rows in d["targets"].values() for r in rows):
-        lines.append("undetermined: the exact search hit its time budget for these rows")
-    return "\n".join(lines).rstrip()
+        text += "\n\nundetermined: the exact search hit its time budget for these rows"
+    return text

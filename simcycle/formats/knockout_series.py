@@ -36,7 +36,7 @@ SERIES_CRITERIA = {
 
 UNKNOWN_TB_STEP = -2   # the match went to tiebreaks, the deciding step is not known
 
-SCORE_VALUES = {1: 0, 1.0: 0, 0.5: 1, 0: 2, 0.0: 2}   # a player's score -> code from his side
+SCORE_VALUES = {1: 0, 0.5: 1, 0: 2}   # a player's score -> code from his side (1 == 1.0)
 
 
 @dataclass(frozen=True)
@@ -1028,35 +1028,21 @@ def model_criteria(scn):
 
 
 def render_whocan(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: {d['matches_left']} matches left; compared on "
-             + ", ".join(d["criteria"]) + " (then head-to-head / lots = tiebreak)", ""]
-    rank = ("clinched", "alive", "undetermined", "eliminated", "n/a")
-    for target, rows in d["targets"].items():
-        title = ("first place" if target == "first"
-                 else f"a qualifying place (top {d['qualifying_places']} not qualified elsewhere)")
-        lines.append(f"Who can still take {title}:")
-        for r in sorted(rows, key=lambda r: rank.index(r["status"])):
-            pts = d["points"][r["name"]]
-            if r["status"] == "alive":
-                how = ("outright" if r["via"] == "outright"
-                       else "only level on every criterion (head-to-head / lots decide)")
-                worst = ("; cannot be passed, at worst a tiebreak" if r["at_worst"] == "tiebreak"
-                         else "")
-                lines.append(f"  alive        {r['name']:<26}{pts:>4}  {how}{worst}")
-                if r["path"] and len(r["path"]) <= 8:
-                    lines.append("               e.g. " + "; ".join(
-                        f"{g['event']} {g['round']}: {g['result']}" for g in r["path"]))
-                elif r["path"]:
-                    own = [g for g in r["path"] if r["name"] in g["players"]]
-                    mine = "; ".join(f"{g['event']} {g['round']}: {g['result']}" for g in own)
-                    lines.append(f"               e.g. (all {len(r['path'])} matches in --json)"
-                                 + (f" his own: {mine}" if own else " he has no match left"))
-            elif r["status"] == "n/a":
-                lines.append(f"  n/a          {r['name']:<26}{pts:>4}  qualified elsewhere")
-            elif r["status"] == "undetermined":
-                lines.append(f"  undetermined {r['name']:<26}{pts:>4}  (time budget of "
-                             f"{d['budget_seconds']} s reached)")
-            else:
-                lines.append(f"  {r['status']:<12} {r['name']:<26}{pts:>4}")
-        lines.append("")
-    return "\n".join(lines).rstrip()
+    from ..whocan import render_targets
+
+    def path(r):
+        if not r["path"]:
+            return []
+        if len(r["path"]) <= 8:
+            return ["e.g. " + "; ".join(f"{g['event']} {g['round']}: {g['result']}"
+                                        for g in r["path"])]
+        own = [g for g in r["path"] if r["name"] in g["players"]]
+        mine = "; ".join(f"{g['event']} {g['round']}: {g['result']}" for g in own)
+        return [f"e.g. (all {len(r['path'])} matches in --json)"
+                + (f" his own: {mine}" if own else " he has no match left")]
+
+    return render_targets(
+        d, [f"{d['scenario']}  at {d['at']}: {d['matches_left']} matches left; compared on "
+            + ", ".join(d["criteria"]) + " (then head-to-head / lots = tiebreak)"],
+        qualify_title=f"a qualifying place (top {d['qualifying_places']} not qualified elsewhere)",
+        level="head-to-head / lots decide", path_lines=path)

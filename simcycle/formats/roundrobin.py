@@ -611,23 +611,15 @@ def whocan(scn: RoundRobin, at) -> dict:
 
 
 def render_whocan(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left", ""]
-    for target, rows in d["targets"].items():
-        title = "first place" if target == "first" else f"a qualifying place (top {d['qualifying_places']})"
-        lines.append(f"Who can still take {title}:")
-        for r in sorted(rows, key=lambda r: ("clinched", "alive", "eliminated").index(r["status"])):
-            pts = _fmt_pts(d["points"][r["name"]])
-            if r["status"] == "alive":
-                how = "outright" if r["via"] == "outright" else "only level on points (tiebreaks decide)"
-                worst = ("; cannot be passed on points, at worst tiebreaks"
-                         if r["at_worst"] == "tiebreak" else "")
-                lines.append(f"  alive       {r['name']:<24}{pts:>5}  {how}{worst}")
-                shown = [g for g in r["path"]]
-                if shown and len(shown) <= 12:
-                    lines.append("              e.g. " + "; ".join(
-                        f"r{g['round']} {g['white']} {g['result']} {g['black']}"
-                        for g in shown))
-            else:
-                lines.append(f"  {r['status']:<11} {r['name']:<24}{pts:>5}")
-        lines.append("")
-    return "\n".join(lines).rstrip()
+    from ..whocan import render_targets
+
+    def path(r):
+        if not r["path"] or len(r["path"]) > 12:
+            return []
+        return ["e.g. " + "; ".join(f"r{g['round']} {g['white']} {g['result']} {g['black']}"
+                                    for g in r["path"])]
+
+    return render_targets(d, [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left"],
+                          qualify_title=f"a qualifying place (top {d['qualifying_places']})",
+                          level="level on points, tiebreaks decide", path_lines=path,
+                          fmt_points=_fmt_pts)
