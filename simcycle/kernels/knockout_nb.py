@@ -15,23 +15,22 @@ read from a table filled once by ``threshold_table_nb`` (the same arithmetic as 
 ``tmatch_nb`` is ``match_nb`` over that table and draws the same numbers.
 """
 
-import numba
 import numpy as np
 from numba import prange
 
 from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, STEP_ARMAGEDDON, STEP_GAMES,
                      STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
-from .config import CHUNK, jit, pjit
-from .games_nb import match_nb, shuffle_nb, wdl_nb
+from .config import CHUNK, ijit, jit, pjit
+from .ranking_nb import lots_segment_nb, segment_end_nb, sort_segment_nb
+from .games_nb import match_nb, wdl_nb
 from .rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
 
 # series tiebreak codes (formats/knockout_series.py SERIES_CRITERIA)
 SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
 
-# Hot helpers are inlined at numba-IR level into the replica loop: a call that passes arrays
-# costs an atomic reference-count update per array, and on arrays shared by the threads
-# (the probability table) those updates contend between cores.
-ijit = numba.njit(cache=True, nogil=True, inline="always")
+# Hot helpers use ``ijit`` (config.py: inlined at numba-IR level into the replica loop): a call
+# that passes arrays costs an atomic reference-count update per array, and on arrays shared by
+# the threads (the probability table) those updates contend between cores.
 
 
 @jit
@@ -208,18 +207,6 @@ def fmatch_nb(thr, a, b, steps, state):
     return (0 if diff > 0 else 1), step, ca, cb, state
 
 
-@jit
-def _sort_desc(order, k, e, val):
-    """Stable insertion sort of order[k:e] by val, descending."""
-    for i in range(k + 1, e):
-        x = order[i]
-        j = i - 1
-        while j >= k and val[order[j]] < val[x]:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
-
-
 @ijit
 def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, criteria,
                    order, brk, val, work, ingrp, st):
@@ -240,25 +227,18 @@ def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, c
             v = won[i] if crit == SER_EVENTS_WON else (second[i] if crit == SER_SECOND else cls[i])
             key = key * 65536 + v
         val[i] = key
-    _sort_desc(order, 0, n, val)
     brk[0] = 1
     for i in range(1, n):
-        brk[i] = 1 if val[order[i]] != val[order[i - 1]] else 0
+        brk[i] = 0
+    sort_segment_nb(order, brk, val, 0, n)
     for ci in range(npre, criteria.shape[0]):
         crit = criteria[ci]
         k = 0
         while k < n:
-            e = k + 1
-            while e < n and brk[e] == 0:
-                e += 1
+            e = segment_end_nb(brk, k, n)
             if e - k > 1:
                 if crit == SER_LOTS:
-                    for i in range(k, e):
-                        work[i - k] = order[i]
-                    shuffle_nb(work, e - k, st)
-                    for i in range(k, e):
-                        order[i] = work[i - k]
-                        brk[i] = 1
+                    lots_segment_nb(order, brk, work, k, e, st)
                 else:
                     for i in range(k, e):
                         p = order[i]
@@ -280,10 +260,7 @@ def rank_series_nb(n, pts, won, second, cls, la, lb, lca, lcb, nm, plan_index, c
                                 val[pb] += lcb[t]
                         for i in range(k, e):
                             ingrp[order[i]] = 0
-                    _sort_desc(order, k, e, val)
-                    for i in range(k + 1, e):
-                        if val[order[i]] != val[order[i - 1]]:
-                            brk[i] = 1
+                    sort_segment_nb(order, brk, val, k, e)
             k = e
 
 

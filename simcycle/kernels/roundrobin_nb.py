@@ -15,8 +15,8 @@ from numba import prange
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
                      TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
 from .config import CHUNK, jit, pjit
-from .games_nb import (armageddon_nb, pair_nb, round_robin_nb, shuffle_nb,
-                       sudden_death_knockout_nb, wdl_nb)
+from .games_nb import armageddon_nb, pair_nb, round_robin_nb, sudden_death_knockout_nb, wdl_nb
+from .ranking_nb import lots_segment_nb, segment_end_nb, sort_segment_nb
 from .rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 
 # counters tallied by the kernel (names in formats/roundrobin.py)
@@ -95,21 +95,13 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params
     # by points, stable (ties keep index order)
     for i in range(n):
         order[i] = i
-    for i in range(1, n):
-        x = order[i]
-        j = i - 1
-        while j >= 0 and pts[order[j]] < pts[x]:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
     brk[0] = 1
     for i in range(1, n):
-        brk[i] = 1 if pts[order[i]] != pts[order[i - 1]] else 0
+        brk[i] = 0
+    sort_segment_nb(order, brk, pts, 0, n)
     # play-off for first
     if playoff_first:
-        e = 1
-        while e < n and brk[e] == 0:
-            e += 1
+        e = segment_end_nb(brk, 0, n)
         if e > 1:
             w = -1
             for i in range(e):
@@ -133,18 +125,11 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params
         crit = criteria[c]
         k = 0
         while k < n:
-            e = k + 1
-            while e < n and brk[e] == 0:
-                e += 1
+            e = segment_end_nb(brk, k, n)
             if e - k > 1:
                 if crit == TB_LOTS:
                     counters[3] = 1
-                    for i in range(k, e):
-                        work[i - k] = order[i]
-                    shuffle_nb(work, e - k, st)
-                    for i in range(k, e):
-                        order[i] = work[i - k]
-                        brk[i] = 1
+                    lots_segment_nb(order, brk, work, k, e, st)
                 else:
                     for i in range(k, e):
                         p = order[i]
@@ -157,18 +142,8 @@ def rank_nb(n, pts, sb, wins, res, criteria, playoff_first, forced_first, params
                             for j in range(k, e):
                                 v += res[p, order[j]]
                             val[p] = v
-                    for i in range(k + 1, e):
-                        x = order[i]
-                        j = i - 1
-                        while j >= k and val[order[j]] < val[x]:
-                            order[j + 1] = order[j]
-                            j -= 1
-                        order[j + 1] = x
-                    for i in range(k + 1, e):
-                        if val[order[i]] != val[order[i - 1]]:
-                            brk[i] = 1
+                    sort_segment_nb(order, brk, val, k, e)
             k = e
-
 
 @pjit
 def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
