@@ -832,8 +832,9 @@ def match_probability(scn, model, ra: dict, rb: dict, white: int | None = None, 
             tie = 0.0
         if s == 0:
             p_tb = tie
+            p_cls = win
     win += tie * 0.5   # cascade without a decisive last step: lots
-    return {"p_first": win, "p_tiebreak": p_tb}
+    return {"p_first": win, "p_tiebreak": p_tb, "p_classical": p_cls}
 
 
 def odds(scn: KnockoutSeries, model, at) -> dict:
@@ -883,7 +884,7 @@ class KnockoutSeriesPlan:
 
     points_scale = 1.0
 
-    def __init__(self, scn: KnockoutSeries, model, at, offsets: bool = False):
+    def __init__(self, scn: KnockoutSeries, model, at, offsets: bool = False, fixed=None):
         self.scn = scn
         counting = scn.counting
         self.names = [scn.players[i].name for i in counting]
@@ -916,6 +917,7 @@ class KnockoutSeriesPlan:
         for e, ev in enumerate(scn.events):
             self.pos[e, :ev.size] = ev.positions
         known = counted_matches(scn, at)
+        known.update(fixed or {})   # what-if results (swing)
         ns = max(S - 1, 1)
         self.kstat = np.zeros((n_ev, ns), np.int64)
         self.kwin = np.zeros((n_ev, ns), np.int64)
@@ -980,11 +982,116 @@ def _flat_slot(size: int, r: int, j: int) -> int:
     return base + j
 
 
-def compile(scn: KnockoutSeries, model, at, offsets: bool = False) -> KnockoutSeriesPlan:
+def compile(scn: KnockoutSeries, model, at, offsets: bool = False, fixed=None) -> KnockoutSeriesPlan:
     for s in scn.steps:
         if s.control:
             model.index(s.control, file=scn.file, key="match.steps")
-    return KnockoutSeriesPlan(scn, model, at, offsets)
+    return KnockoutSeriesPlan(scn, model, at, offsets, fixed)
+
+
+# ----------------------------------------------------------------------------- swing
+SWING_OUTCOMES = ("wins in classical", "wins on tiebreaks")
+
+
+def open_matches(scn: KnockoutSeries, at):
+    """The matches to be played next: (event, round, slot, upper, lower) of the earliest round
+    that has a match with both players known and no result."""
+    known = counted_matches(scn, at)
+    for e, ev in enumerate(scn.events):
+        n_rounds = ev.size.bit_length() - 1
+        alive = list(ev.positions)
+        for r in range(n_rounds):
+            nxt, found = [], []
+            for j in range(len(alive) // 2):
+                up, lo = alive[2 * j], alive[2 * j + 1]
+                m = known.get((e, r, j))
+                if m is not None and m.winner is not None:
+                    nxt.append(m.winner)
+                    continue
+                if up is not None and lo is not None and (m is None or not m.games):
+                    found.append((e, r, j, up, lo))
+                nxt.append(None)
+            if found:
+                return found
+            alive = nxt
+    return []
+
+
+def swing(scn: KnockoutSeries, model, at, *, sims: int, seed: int, offsets: bool = False,
+          round_no=None) -> dict:
+    """What each of the next matches swings: every player's P(1st) and P(qualify) when the
+    upper or the lower player wins, in the classical games (scored as the scenario's
+    ``unknown_classical_win``) or on tiebreaks (classical 1-1).  The four runs of a match share
+    their random numbers (same seed, same replicas)."""
+    from .. import driver
+
+    if round_no is not None:
+        raise ScenarioError("--round is for round robins; knock-out series swing the next matches",
+                            key="--round", value=round_no)
+    todo = open_matches(scn, at)
+    if not todo:
+        raise ScenarioError("no match left to play at this checkpoint", file=scn.file, key="--at",
+                            value=at or "latest")
+    names = [p.name for p in scn.players]
+    cu, cl = scn.unknown_classical_win
+    base = driver.run(compile(scn, model, at, offsets), sims, seed, progress=False)
+    plan_names = base.names
+    out = []
+    for e, r, j, up, lo in todo:
+        pu, pl = scn.players[up], scn.players[lo]
+        mp = match_probability(scn, model, pu.ratings, pl.ratings)
+        p_up_cls, p_tb = mp["p_classical"], mp["p_tiebreak"]
+        p_up_tb = mp["p_first"] - p_up_cls
+        outcomes = [  # (label, probability, winner, step, upper's and lower's classical halves)
+            (f"{pu.name} {SWING_OUTCOMES[0]}", p_up_cls, up, 0, cu, cl),
+            (f"{pu.name} {SWING_OUTCOMES[1]}", p_up_tb, up, UNKNOWN_TB_STEP, 2, 2),
+            (f"{pl.name} {SWING_OUTCOMES[1]}", p_tb - p_up_tb, lo, UNKNOWN_TB_STEP, 2, 2),
+            (f"{pl.name} {SWING_OUTCOMES[0]}", 1.0 - mp["p_first"] - (p_tb - p_up_tb), lo, 0, cl, cu),
+        ]
+        cols = []
+        for label, p, w, step, c_up, c_lo in outcomes:
+            m = Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
+                      winner=w, step=step, cls_upper=c_up, cls_lower=c_lo, source="what-if")
+            res = driver.run(compile(scn, model, at, offsets, {(e, r, j): m}), sims, seed,
+                             progress=False)
+            cols.append((label, p, res))
+        players = []
+        for i, name in enumerate(plan_names):
+            pf = [c[2].tallies["place"][i, 0] / c[2].sims for c in cols]
+            pq = [c[2].tallies["qualify"][i] / c[2].sims for c in cols]
+            players.append({"name": name, "p_first": pf, "p_qualify": pq,
+                            "swing_first": max(pf) - min(pf), "swing_qualify": max(pq) - min(pq)})
+        players.sort(key=lambda x: -(x["swing_first"] + x["swing_qualify"]))
+        n_rounds = scn.events[e].size.bit_length() - 1
+        out.append({"event": scn.events[e].name, "round": round_names(n_rounds)[r],
+                    "players": [names[up], names[lo]],
+                    "outcomes": [{"result": c[0], "p": c[1]} for c in cols],
+                    "swing": players})
+    now = [{"name": n, "p_first": float(base.tallies["place"][i, 0] / base.sims),
+            "p_qualify": float(base.tallies["qualify"][i] / base.sims)}
+           for i, n in enumerate(plan_names)]
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
+            "seed": seed, "qualifying_places": scn.qualifying_places, "now": now,
+            "matches": out}
+
+
+def render_swing(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
+             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    for m in d["matches"]:
+        lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
+        for k, o in enumerate(m["outcomes"]):
+            lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
+        lines.append(f"  {'player':<26}{'P(1st) % if (1)/(2)/(3)/(4)':>34}"
+                     f"{'P(qualify) % if (1)/(2)/(3)/(4)':>38}")
+        for p in m["swing"]:
+            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+                continue
+            f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
+            q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
+            lines.append(f"  {p['name'][:25]:<26}{f:>34}{q:>38}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
 
 
 # ----------------------------------------------------------------------------- who can still

@@ -1,0 +1,50 @@
+"""swing for knock-out series: outcome probabilities add up, and the conditional odds mix back
+to the unconditional ones (law of total probability) within Monte Carlo error."""
+
+import json
+
+from click.testing import CliRunner
+
+from conftest import SCENARIOS
+from simcycle.cli import main
+from simcycle.formats import knockout_series as ks
+from simcycle.model import load_model
+from simcycle.scenario import load_scenario
+
+GP19 = SCENARIOS / "grand-prix-2019.toml"
+
+
+def test_knockout_swing_mixes_back_to_the_unconditional_odds():
+    scn = load_scenario(GP19)[1]
+    n = 40000
+    d = ks.swing(scn, load_model(), "event3-qf", sims=n, seed=3)
+    odds = {tuple(m["players"]): m for m in ks.odds(scn, load_model(), "event3-qf")["matches"]}
+    now = {p["name"]: p for p in d["now"]}
+    assert [m["round"] for m in d["matches"]] == ["sf", "sf"]     # Hamburg semi-finals next
+    for m in d["matches"]:
+        ps = [o["p"] for o in m["outcomes"]]
+        assert abs(sum(ps) - 1) < 1e-12 and min(ps) > 0
+        o = odds[tuple(m["players"])]           # the same match in `odds`
+        assert abs(ps[0] + ps[1] - o["p_win"][0]) < 1e-12
+        assert abs(ps[1] + ps[2] - o["p_tiebreak"]) < 1e-12
+        for row in m["swing"]:
+            for key in ("p_first", "p_qualify"):
+                mix = sum(p * x for p, x in zip(ps, row[key]))
+                p0 = now[row["name"]][key]
+                q = max(p0, mix)
+                se = (q * (1 - q) / n) ** 0.5
+                assert abs(mix - p0) < 5 * se + 3 / n, (m["players"], row["name"], key)
+        # the winner of a semi-final can only gain from winning it
+        up = next(r for r in m["swing"] if r["name"] == m["players"][0])
+        assert min(up["p_first"][:2]) >= max(up["p_first"][2:])
+
+
+def test_swing_cli_for_series_and_refusals():
+    r = CliRunner().invoke(main, ["swing", str(GP19), "--at", "event4-sf", "--sims", "2000",
+                                  "--json"])
+    d = json.loads(r.output)
+    assert [m["round"] for m in d["matches"]] == ["final"]
+    r = CliRunner().invoke(main, ["swing", str(GP19), "--sims", "2000"])
+    assert r.exit_code == 2 and "no match left" in r.output
+    r = CliRunner().invoke(main, ["swing", str(GP19), "--at", "event2", "--round", "3"])
+    assert r.exit_code == 2 and "--round" in r.output
