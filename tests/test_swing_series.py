@@ -48,3 +48,27 @@ def test_swing_cli_for_series_and_refusals():
     assert r.exit_code == 2 and "no match left" in r.output
     r = CliRunner().invoke(main, ["swing", str(GP19), "--at", "event2", "--round", "3"])
     assert r.exit_code == 2 and "--round" in r.output
+
+
+def test_group_swing_mixes_back_to_the_unconditional_odds():
+    from simcycle.formats import group_series as gs
+    scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")[1]
+    n = 30000
+    # the last group round of event 3: a fixed result completes a group (its places follow)
+    d = gs.swing(scn, load_model(), "event3-round5", sims=n, seed=5)
+    assert d["round"] == 6 and len(d["games"]) == 8          # 4 groups x 2 games
+    now = {p["name"]: p for p in d["now"]}
+    for g in d["games"]:
+        w = {"1-0": g["p_white"], "1/2-1/2": g["p_draw"], "0-1": g["p_black"]}
+        assert abs(sum(w.values()) - 1) < 1e-12
+        for row in g["players"]:
+            for key in ("p_first", "p_qualify"):
+                mix = sum(w[k] * row[key][k] for k in w)
+                p0 = now[row["name"]][key]
+                q = max(p0, mix)
+                assert abs(mix - p0) < 5 * (q * (1 - q) / n) ** 0.5 + 3 / n, (g["white"], row["name"])
+        white = next(r for r in g["players"] if r["name"] == g["white"])["p_qualify"]
+        assert white["1-0"] >= white["0-1"] - 5 * (0.25 / n) ** 0.5
+    r = CliRunner().invoke(main, ["swing", str(SCENARIOS / "grand-prix-2022.toml"), "--at",
+                                  "event3-groups", "--sims", "2000"])
+    assert r.exit_code == 2 and "group game" in r.output

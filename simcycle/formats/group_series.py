@@ -723,7 +723,9 @@ def _event_ratings(scn, e):
     return out
 
 
-def compile(scn, model, at, offsets=False) -> Plan:
+def compile(scn, model, at, offsets=False, fixed=None) -> Plan:
+    """``fixed`` maps (event, group, game index) to a result code assumed for a group game
+    still to play (what-if analysis: ``swing``)."""
     import numpy as np
 
     from ..model import RATING_CLASSES
@@ -758,6 +760,8 @@ def compile(scn, model, at, offsets=False) -> Plan:
                 roster[e, 4 * g:4 * g + 4] = gr.players
                 slot = {p: s for s, p in enumerate(gr.players)}
                 for j, (rd, w, b, r) in enumerate(gr.games):
+                    if r < 0 and fixed and (e, g, j) in fixed:
+                        r = fixed[(e, g, j)]
                     gm[e, g, j] = (rd, slot[w], slot[b], r)
                 pl = group_places(gr, gp6) if st.playoff_known[g] or gr.playoff is None else None
                 if pl is not None:
@@ -812,6 +816,64 @@ def compile(scn, model, at, offsets=False) -> Plan:
               "eligible": bool(eligible[p])} for p in range(npl)]
     return Plan([p["name"] for p in scn.players], int(eligible.sum()), scn.qualifying_places,
                 scn.currency, args, extra)
+
+
+# ---- swing -------------------------------------------------------------------------------
+def swing(scn, model, at, *, sims: int, seed: int, offsets=False, round_no=None) -> dict:
+    """What each group game of the next round (or of group round ``round_no``) swings: every
+    player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common random
+    numbers.  Knock-out matches are not covered yet."""
+    from .. import driver
+
+    target = None
+    for e, st in enumerate(_state(scn, at)):
+        if not st.groups_known:
+            continue
+        open_games = [(g, j, rd, w, b) for g, gr in enumerate(st.groups)
+                      for j, (rd, w, b, r) in enumerate(gr.games) if r < 0]
+        if open_games:
+            rn = round_no if round_no is not None else min(x[2] for x in open_games)
+            target = (e, [x for x in open_games if x[2] == rn], rn)
+            break
+    if target is None or not target[1]:
+        raise ScenarioError("swing covers group games; there is no group game of that round left "
+                            "to play at this checkpoint", file=scn.file, key="--at",
+                            value=at or "latest")
+    e, games, rn = target
+    cname = scn.controls["classical"]
+    ratings = _event_ratings(scn, e)
+    base = driver.run(compile(scn, model, at, offsets), sims, seed, progress=False)
+    names = base.names
+    labels = ("1-0", "1/2-1/2", "0-1")
+    out = []
+    for g, j, rd, w, b in games:
+        probs = model.wdl(cname, model.rating(ratings[w], cname), model.rating(ratings[b], cname))
+        runs = [driver.run(compile(scn, model, at, offsets, {(e, g, j): code}), sims, seed,
+                           progress=False) for code in range(3)]
+        players = []
+        for i, name in enumerate(names):
+            pf = [r.tallies["place"][i, 0] / r.sims for r in runs]
+            pq = [r.tallies["qualify"][i] / r.sims for r in runs]
+            players.append({"name": name, "p_first": dict(zip(labels, pf)),
+                            "p_qualify": dict(zip(labels, pq)),
+                            "swing_first": max(pf) - min(pf), "swing_qualify": max(pq) - min(pq)})
+        players.sort(key=lambda x: -(x["swing_first"] + x["swing_qualify"]))
+        out.append({"event": e + 1, "group": _state(scn, at)[e].groups[g].name, "round": rd,
+                    "white": scn.players[w]["name"], "black": scn.players[b]["name"],
+                    "p_white": probs[0], "p_draw": probs[1], "p_black": probs[2],
+                    "players": players})
+    out.sort(key=lambda x: -(x["players"][0]["swing_first"] + x["players"][0]["swing_qualify"]))
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "event": e + 1,
+            "round": rn, "sims": sims, "seed": seed, "qualifying_places": scn.qualifying_places,
+            "now": [{"name": n, "p_first": float(base.tallies["place"][i, 0] / base.sims),
+                     "p_qualify": float(base.tallies["qualify"][i] / base.sims)}
+                    for i, n in enumerate(names)],
+            "games": out}
+
+
+def render_swing(d: dict) -> str:
+    from .roundrobin import render_swing as rr_render
+    return rr_render(dict(d, scenario=f"{d['scenario']} (event {d['event']}, group round)"))
 
 
 # ---- odds --------------------------------------------------------------------------------
