@@ -723,9 +723,11 @@ def _event_ratings(scn, e):
     return out
 
 
-def compile(scn, model, at, offsets=False, fixed=None) -> Plan:
+def compile(scn, model, at, offsets=False, fixed=None, fixed_ko=None) -> Plan:
     """``fixed`` maps (event, group, game index) to a result code assumed for a group game
-    still to play (what-if analysis: ``swing``)."""
+    still to play; ``fixed_ko`` maps (event, knock-out index 0-2) to (classical codes from the
+    leading player's side, leading player wins?) for a match still to play whose players are
+    known (what-if analysis: ``swing``)."""
     import numpy as np
 
     from ..model import RATING_CLASSES
@@ -779,6 +781,11 @@ def compile(scn, model, at, offsets=False, fixed=None) -> Plan:
                 flip = m.a != lead
                 ko_fixed[e, m_i] = [(2 - c) if flip else c for c in m.classical]
                 ko_win[e, m_i] = 0 if m.winner == lead else 1
+            for m_i in range(len(KO_ROUNDS)):
+                if fixed_ko and (e, m_i) in fixed_ko and ko_win[e, m_i] < 0:
+                    codes, lead_wins = fixed_ko[(e, m_i)]
+                    ko_fixed[e, m_i] = codes
+                    ko_win[e, m_i] = 0 if lead_wins else 1
         else:
             rating = {p: rt_ev[e, p, 0] for p in ev.roster}
             order = sorted(ev.roster, key=lambda p: (-rating[p], p))
@@ -822,7 +829,7 @@ def compile(scn, model, at, offsets=False, fixed=None) -> Plan:
 def swing(scn, model, at, *, sims: int, seed: int, offsets=False, round_no=None) -> dict:
     """What each group game of the next round (or of group round ``round_no``) swings: every
     player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common random
-    numbers.  Knock-out matches are not covered yet."""
+    numbers.  After the group stage: the next knock-out matches (``_swing_knockout``)."""
     from .. import driver
 
     target = None
@@ -835,10 +842,11 @@ def swing(scn, model, at, *, sims: int, seed: int, offsets=False, round_no=None)
             rn = round_no if round_no is not None else min(x[2] for x in open_games)
             target = (e, [x for x in open_games if x[2] == rn], rn)
             break
+    if target is None and round_no is None:
+        return _swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets)
     if target is None or not target[1]:
-        raise ScenarioError("swing covers group games; there is no group game of that round left "
-                            "to play at this checkpoint", file=scn.file, key="--at",
-                            value=at or "latest")
+        raise ScenarioError("no group game of that round is left to play at this checkpoint",
+                            file=scn.file, key="--round", value=round_no)
     e, games, rn = target
     cname = scn.controls["classical"]
     ratings = _event_ratings(scn, e)
@@ -871,7 +879,91 @@ def swing(scn, model, at, *, sims: int, seed: int, offsets=False, round_no=None)
             "games": out}
 
 
+def _swing_knockout(scn, model, at, *, sims, seed, offsets):
+    """The next knock-out matches whose players are known, each under its six results (either
+    player winning 2-0 or 1.5-0.5 in the classical games, or on tiebreaks after 1-1)."""
+    from types import SimpleNamespace
+
+    from .. import driver
+    from .knockout_series import Step, match_probability
+
+    plan = compile(scn, model, at, offsets)
+    a = plan.args
+    todo = None
+    for e in range(len(scn.events)):
+        if (a["grp_fixed"][e] < 0).any():
+            continue
+        win = [int(a["roster"][e, 4 * g + a["grp_fixed"][e, g]]) for g in range(4)]
+        sf = [(0, win[0], win[1]), (1, win[2], win[3])]
+        open_sf = [x for x in sf if a["ko_win"][e, x[0]] < 0]
+        if open_sf:
+            todo = (e, open_sf)
+            break
+        if a["ko_win"][e, 2] < 0:
+            fin = [x[1] if a["ko_win"][e, x[0]] == 0 else x[2] for x in sf]
+            todo = (e, [(2, fin[0], fin[1])])
+            break
+    if todo is None:
+        raise ScenarioError("no group game or knock-out match with known players is left to "
+                            "play at this checkpoint", file=scn.file, key="--at",
+                            value=at or "latest")
+    e, matches = todo
+    ctl = scn.controls
+    steps = SimpleNamespace(steps=[Step(STEP_GAMES, ctl["classical"], 2, "classical"),
+                                   Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
+                                   Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
+                                   Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")])
+    ratings = _event_ratings(scn, e)
+    white = None if scn.rules["knockout_colours"] == "lots" else 0
+    base = driver.run(plan, sims, seed, progress=False)
+    names = base.names
+    out = []
+    for m_i, lead, other in matches:
+        mp = match_probability(steps, model, ratings[lead], ratings[other], white)
+        p_ltb = mp["p_first"] - mp["p_classical"]
+        ln, on = scn.players[lead]["name"], scn.players[other]["name"]
+        # a 1-1 is two draws or a win each (the latter counts in the classical-wins
+        # criterion): a tiebreak column mixes both, weighted by their probabilities
+        c = ctl["classical"]
+        rl, ro = model.rating(ratings[lead], c), model.rating(ratings[other], c)
+        w1, d1, b1 = model.wdl(c, rl, ro)
+        w2, d2, b2 = model.wdl(c, ro, rl)
+        q_draws = d1 * d2 / (d1 * d2 + w1 * w2 + b1 * b2)
+        tb = [((1, 1), q_draws), ((0, 2), 1.0 - q_draws)]
+        # (label, probability, [(classical codes from the leader's side, weight)], leader wins)
+        outcomes = [(f"{ln} wins 2-0", mp["p_2_0"], [((0, 0), 1.0)], True),
+                    (f"{ln} wins 1.5-0.5", mp["p_15_05"], [((0, 1), 1.0)], True),
+                    (f"{ln} wins on tiebreaks (1-1)", p_ltb, tb, True),
+                    (f"{on} wins on tiebreaks (1-1)", mp["p_tiebreak"] - p_ltb, tb, False),
+                    (f"{on} wins 1.5-0.5", mp["p_05_15"], [((2, 1), 1.0)], False),
+                    (f"{on} wins 2-0", mp["p_0_2"], [((2, 2), 1.0)], False)]
+
+        runs = []
+        for _, _, mix, lw in outcomes:
+            rs = [(driver.run(compile(scn, model, at, offsets, None, {(e, m_i): (codes, lw)}),
+                              sims, seed, progress=False), wt) for codes, wt in mix]
+            runs.append(rs)
+        rows = []
+        for i, name in enumerate(names):
+            pf = [sum(wt * r.tallies["place"][i, 0] / r.sims for r, wt in rs) for rs in runs]
+            pq = [sum(wt * r.tallies["qualify"][i] / r.sims for r, wt in rs) for rs in runs]
+            rows.append({"name": name, "p_first": pf, "p_qualify": pq,
+                         "swing_first": max(pf) - min(pf), "swing_qualify": max(pq) - min(pq)})
+        rows.sort(key=lambda x: -(x["swing_first"] + x["swing_qualify"]))
+        out.append({"event": scn.events[e].name, "round": KO_ROUNDS[m_i], "players": [ln, on],
+                    "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes], "swing": rows})
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
+            "seed": seed, "qualifying_places": scn.qualifying_places,
+            "now": [{"name": n, "p_first": float(base.tallies["place"][i, 0] / base.sims),
+                     "p_qualify": float(base.tallies["qualify"][i] / base.sims)}
+                    for i, n in enumerate(names)],
+            "matches": out}
+
+
 def render_swing(d: dict) -> str:
+    if "matches" in d:
+        from .knockout_series import render_swing as ko_render
+        return ko_render(d)
     from .roundrobin import render_swing as rr_render
     return rr_render(dict(d, scenario=f"{d['scenario']} (event {d['event']}, group round)"))
 

@@ -833,8 +833,11 @@ def match_probability(scn, model, ra: dict, rb: dict, white: int | None = None, 
         if s == 0:
             p_tb = tie
             p_cls = win
+            cls_dist = (dist.get(2, 0.0), dist.get(1, 0.0), dist.get(-1, 0.0), dist.get(-2, 0.0))
     win += tie * 0.5   # cascade without a decisive last step: lots
-    return {"p_first": win, "p_tiebreak": p_tb, "p_classical": p_cls}
+    return {"p_first": win, "p_tiebreak": p_tb, "p_classical": p_cls,
+            "p_2_0": cls_dist[0], "p_15_05": cls_dist[1], "p_05_15": cls_dist[2],
+            "p_0_2": cls_dist[3]}
 
 
 def odds(scn: KnockoutSeries, model, at) -> dict:
@@ -990,9 +993,6 @@ def compile(scn: KnockoutSeries, model, at, offsets: bool = False, fixed=None) -
 
 
 # ----------------------------------------------------------------------------- swing
-SWING_OUTCOMES = ("wins in classical", "wins on tiebreaks")
-
-
 def open_matches(scn: KnockoutSeries, at):
     """The matches to be played next: (event, round, slot, upper, lower) of the earliest round
     that has a match with both players known and no result."""
@@ -1019,10 +1019,10 @@ def open_matches(scn: KnockoutSeries, at):
 
 def swing(scn: KnockoutSeries, model, at, *, sims: int, seed: int, offsets: bool = False,
           round_no=None) -> dict:
-    """What each of the next matches swings: every player's P(1st) and P(qualify) when the
-    upper or the lower player wins, in the classical games (scored as the scenario's
-    ``unknown_classical_win``) or on tiebreaks (classical 1-1).  The four runs of a match share
-    their random numbers (same seed, same replicas)."""
+    """What each of the next matches swings: every player's P(1st) and P(qualify) under each of
+    its six results (either player winning 2-0 or 1.5-0.5 in the classical games, or on
+    tiebreaks after 1-1).  The runs of a match share their random numbers (same seed, same
+    replicas)."""
     from .. import driver
 
     if round_no is not None:
@@ -1033,20 +1033,20 @@ def swing(scn: KnockoutSeries, model, at, *, sims: int, seed: int, offsets: bool
         raise ScenarioError("no match left to play at this checkpoint", file=scn.file, key="--at",
                             value=at or "latest")
     names = [p.name for p in scn.players]
-    cu, cl = scn.unknown_classical_win
     base = driver.run(compile(scn, model, at, offsets), sims, seed, progress=False)
     plan_names = base.names
     out = []
     for e, r, j, up, lo in todo:
         pu, pl = scn.players[up], scn.players[lo]
         mp = match_probability(scn, model, pu.ratings, pl.ratings)
-        p_up_cls, p_tb = mp["p_classical"], mp["p_tiebreak"]
-        p_up_tb = mp["p_first"] - p_up_cls
+        p_up_tb = mp["p_first"] - mp["p_classical"]
         outcomes = [  # (label, probability, winner, step, upper's and lower's classical halves)
-            (f"{pu.name} {SWING_OUTCOMES[0]}", p_up_cls, up, 0, cu, cl),
-            (f"{pu.name} {SWING_OUTCOMES[1]}", p_up_tb, up, UNKNOWN_TB_STEP, 2, 2),
-            (f"{pl.name} {SWING_OUTCOMES[1]}", p_tb - p_up_tb, lo, UNKNOWN_TB_STEP, 2, 2),
-            (f"{pl.name} {SWING_OUTCOMES[0]}", 1.0 - mp["p_first"] - (p_tb - p_up_tb), lo, 0, cl, cu),
+            (f"{pu.name} wins 2-0", mp["p_2_0"], up, 0, 4, 0),
+            (f"{pu.name} wins 1.5-0.5", mp["p_15_05"], up, 0, 3, 1),
+            (f"{pu.name} wins on tiebreaks (1-1)", p_up_tb, up, UNKNOWN_TB_STEP, 2, 2),
+            (f"{pl.name} wins on tiebreaks (1-1)", mp["p_tiebreak"] - p_up_tb, lo, UNKNOWN_TB_STEP, 2, 2),
+            (f"{pl.name} wins 1.5-0.5", mp["p_05_15"], lo, 0, 1, 3),
+            (f"{pl.name} wins 2-0", mp["p_0_2"], lo, 0, 0, 4),
         ]
         cols = []
         for label, p, w, step, c_up, c_lo in outcomes:
@@ -1082,14 +1082,16 @@ def render_swing(d: dict) -> str:
         lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
         for k, o in enumerate(m["outcomes"]):
             lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
-        lines.append(f"  {'player':<26}{'P(1st) % if (1)/(2)/(3)/(4)':>34}"
-                     f"{'P(qualify) % if (1)/(2)/(3)/(4)':>38}")
+        k = len(m["outcomes"])
+        cols = "/".join(f"({i + 1})" for i in range(k))
+        lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
+                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
         for p in m["swing"]:
             if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
                 continue
             f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
             q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
-            lines.append(f"  {p['name'][:25]:<26}{f:>34}{q:>38}")
+            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
         lines.append("")
     return "\n".join(lines).rstrip()
 
