@@ -18,6 +18,7 @@ from .config import CHUNK, jit, pjit
 from .games_nb import armageddon_nb, pair_nb, round_robin_nb, sudden_death_knockout_nb, wdl_nb
 from .ranking_nb import lots_segment_nb, segment_end_nb, sort_segment_nb
 from .rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
+from .tally_nb import tally_order_nb
 
 # counters tallied by the kernel (names in formats/roundrobin.py)
 N_COUNTERS = 4  # play-off for first; play-off reached stage 2; reached stage 3; lots decided a place
@@ -226,15 +227,10 @@ def simulate_round_robin_nb(seed, first, nrep, base_pts, base_wins, base_res,
                     offsets, stages, order, brk, val, cand, score, work, st, flags)
             for k in range(N_COUNTERS):
                 counters[k] += flags[k]
+            tally_order_nb(c, order, n, n_qual, pts, place_out, qual_out, pts_out, pts2_out)
             for p in range(n):
                 i = order[p]
-                place_out[c, i, p] += 1
-                if p < n_qual:
-                    qual_out[c, i] += 1
-                x = np.float64(pts[i])
-                pts_out[c, i] += x
-                pts2_out[c, i] += x * x
-                z = place_prize[p] + per_half * x
+                z = place_prize[p] + per_half * np.float64(pts[i])
                 prize_out[c, i] += z
                 prize2_out[c, i] += z * z
         for k in range(N_COUNTERS):

@@ -18,6 +18,7 @@ import numpy as np
 from numba import prange
 
 from .config import CHUNK, jit, pjit
+from .tally_nb import tally_order_nb
 from .games_nb import game_nb, match_nb, shuffle_nb
 from .rng_nb import normal_nb, replica_state_nb, u01_nb
 
@@ -306,14 +307,7 @@ def simulate_tour_nb(seed, first, nrep, ev, field, pp, steps, slots, thr, member
             rank_members_nb(nm, top, cnt, tot, morder, work, n_qual, st, flags)
             for k in range(N_COUNTERS):
                 counters[k] += flags[k]
-            for p in range(nm):
-                m = morder[p]
-                place_out[c, m, p] += 1
-                if p < n_qual:
-                    qual_out[c, m] += 1
-                x = np.float64(tot[m])
-                pts_out[c, m] += x
-                pts2_out[c, m] += x * x
+            tally_order_nb(c, morder, nm, n_qual, tot, place_out, qual_out, pts_out, pts2_out)
         for k in range(N_COUNTERS):
             counters_out[c, k] = counters[k]
 
