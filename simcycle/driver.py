@@ -1,13 +1,6 @@
-"""Run a compiled Plan in batches: progress bar, --target-se, interruption, summaries.
+"""Run a compiled Plan (``formats.base.Plan``) in batches: progress bar, --target-se,
+interruption, summaries.
 
-A Plan is any object with
-  names: list[str]            players in Plan order
-  n_places: int               places tallied per player
-  points_scale: float         divide tallied points by this (2 for half points)
-  run_batch(seed, first, n) -> dict[str, np.ndarray]
-      tallies of replicas first .. first+n-1, summed: 'place' int64 [n_players, n_places],
-      'qualify' int64 [n_players], 'points' / 'points_sq' / 'prize' / 'prize_sq' float64
-      [n_players]; optional 'counters' int64 [k] named by plan.counter_names.
 Tallies are sums, so memory does not grow with the number of simulations.  Batches have a
 fixed size, and a replica's random stream depends only on (seed, replica index), so the
 result of a run depends only on (seed, sims), never on the thread count.
@@ -25,29 +18,37 @@ BATCH = 1 << 16
 
 
 class ChunkTallies:
-    """Tally arrays with one row per chunk of replicas, for a kernel to fill; ``summed()``
-    adds the rows in order (so the sum does not depend on which thread ran which chunk)."""
+    """Tally arrays with one row per chunk of replicas, for a kernel to fill (``out``, a
+    :class:`~simcycle.kernels.tally_nb.Tallies`); ``summed()`` adds the rows in order (so the
+    sum does not depend on which thread ran which chunk)."""
 
-    def __init__(self, n: int, n_players: int, n_places: int, n_counters: int = 0,
-                 extra: tuple = ()):
+    def __init__(self, n: int, info):
         from .kernels.config import CHUNK
+        from .kernels.tally_nb import Tallies
 
         nc = (n + CHUNK - 1) // CHUNK
-        self.place = np.zeros((nc, n_players, n_places), np.int64)
-        self.qualify = np.zeros((nc, n_players), np.int64)
-        self.points = np.zeros((nc, n_players))
-        self.points_sq = np.zeros((nc, n_players))
-        self.prize = np.zeros((nc, n_players))
-        self.prize_sq = np.zeros((nc, n_players))
-        self.counters = np.zeros((nc, n_counters), np.int64) if n_counters else None
-        self.extra = {k: np.zeros((nc, n_players), np.int64) for k in extra}
+        k = len(info.names)
+        self.extra_names = tuple(info.extra_probabilities)
+        self.out = Tallies(np.zeros((nc, k, info.n_places), np.int64),
+                           np.zeros((nc, k), np.int64), np.zeros((nc, k)), np.zeros((nc, k)),
+                           np.zeros((nc, k)), np.zeros((nc, k)),
+                           np.zeros((nc, len(info.counter_names)), np.int64),
+                           np.zeros((nc, len(self.extra_names), k), np.int64))
+        # (older kernels fill these rows directly)
+        o = self.out
+        self.place, self.qualify, self.points, self.points_sq = o.place, o.qualify, o.points, o.points_sq
+        self.prize, self.prize_sq = o.prize, o.prize_sq
+        self.counters = o.counters
+        self.extra = {name: o.extra[:, m, :] for m, name in enumerate(self.extra_names)}
 
     def summed(self) -> dict:
-        out = {k: getattr(self, k).sum(0) for k in
+        o = self.out
+        out = {k: getattr(o, k).sum(0) for k in
                ("place", "qualify", "points", "points_sq", "prize", "prize_sq")}
-        if self.counters is not None:
-            out["counters"] = self.counters.sum(0)
-        out.update({k: v.sum(0) for k, v in self.extra.items()})
+        if o.counters.shape[1]:
+            out["counters"] = o.counters.sum(0)
+        for m, name in enumerate(self.extra_names):
+            out[name] = o.extra[:, m, :].sum(0)
         return out
 
 
@@ -134,9 +135,9 @@ def run(plan, sims: int, seed: int, *, target_se: float | None = None,
     bar = tqdm(total=goal, unit="sim", unit_scale=True, file=sys.stderr, leave=False,
                disable=(not progress) if progress is not None else None,
                desc="simulating")
-    res = Result(list(plan.names), 0, seed, plan.points_scale, tallies,
-                 list(getattr(plan, "counter_names", [])),
-                 extra_probabilities=list(getattr(plan, "extra_probabilities", [])))
+    info = plan.info
+    res = Result(list(info.names), 0, seed, info.points_scale, tallies,
+                 list(info.counter_names), extra_probabilities=list(info.extra_probabilities))
     try:
         while done < goal:
             n = min(BATCH, goal - done)

@@ -1,22 +1,61 @@
-"""Integer codes shared by the compiler (plain Python) and the kernels (numba).
+"""Every integer code of simcycle, defined once.
 
-Plain ints so that importing this module never imports numba.
+The compilers (plain Python), the numba kernels and the plain-Python twins all import their
+codes from here; nothing else defines an integer code.  Plain ints with a type alias each
+(the way python-chess defines ``PieceType``), so importing this module never imports numpy or
+numba and a kernel sees compile-time constants.
 """
 
-# One game, from White's side.
-WHITE_WINS, DRAW, BLACK_WINS = 0, 1, 2
-UNPLAYED = -1
+from __future__ import annotations
 
-# Play-off kinds for places settled over the board (a stage of a tiebreak cascade).
-PO_NONE = 0
-PO_MATCH = 1            # two players, two games, one with each colour
-PO_ROUND_ROBIN = 2      # single round robin among the tied, colours by lot
-PO_SUDDEN_DEATH_KO = 3  # knock-out of sudden-death mini-matches (first to win a game)
-PO_ARMAGEDDON = 4       # one decisive game, colours by lot (two players)
-PO_LOTS = 5             # drawing of lots
-PO_PAIRED_KO = 6        # four level: lots make two pairs, winners meet (group-series format)
+from typing import TypeAlias
 
-PLAYOFF_KINDS = {
+# ---- one game -------------------------------------------------------------------------------
+GameResult: TypeAlias = int
+"""A game's result from White's side (or, in a match, from the named player's side)."""
+WHITE_WINS: GameResult = 0
+DRAW: GameResult = 1
+BLACK_WINS: GameResult = 2
+UNPLAYED: GameResult = -1
+
+RESULT_CODES: dict[str, GameResult] = {"1-0": WHITE_WINS, "1/2-1/2": DRAW, "½-½": DRAW,
+                                       "0.5-0.5": DRAW, "0-1": BLACK_WINS, "*": UNPLAYED}
+RESULT_TEXT: dict[GameResult, str] = {WHITE_WINS: "1-0", DRAW: "1/2-1/2", BLACK_WINS: "0-1",
+                                      UNPLAYED: "*"}
+# a player's score in one game (1, 0.5, 0; 1 == 1.0) -> the code from his side
+SCORE_CODES: dict[float, GameResult] = {1: WHITE_WINS, 0.5: DRAW, 0: BLACK_WINS}
+
+# ---- rating classes and the outcome model's parameter columns --------------------------------
+RatingClass: TypeAlias = int
+CLASSICAL: RatingClass = 0
+RAPID: RatingClass = 1
+BLITZ: RatingClass = 2
+RATING_CLASSES: tuple[str, ...] = ("classical", "rapid", "blitz")   # names, by code
+
+ModelColumn: TypeAlias = int
+"""Columns of ``OutcomeModel.params`` (float64 [n_controls, N_PARAMS]), one row per control."""
+P_DRAW0: ModelColumn = 0         # draw rate of equal players at the reference rating
+P_EDGE: ModelColumn = 1          # White's edge, Elo
+P_SLOPE: ModelColumn = 2         # Elo slope (score under-performance of the stronger player)
+P_LEVEL: ModelColumn = 3         # draw propensity per Elo of mean rating (level/100)
+P_CLASS: ModelColumn = 4         # rating class (RatingClass code, stored as float)
+P_ARMAGEDDON: ModelColumn = 5    # 1.0: a draw goes to Black
+P_OFFSET_SD: ModelColumn = 6     # strength-offset SD of the control's rating class, Elo
+P_OFFSET_SLOPE: ModelColumn = 7  # the slope used when offsets are on
+P_REF: ModelColumn = 8           # reference rating
+N_PARAMS = 9
+
+# ---- play-offs for places (a stage of a round robin's tiebreak cascade) ----------------------
+PlayoffKind: TypeAlias = int
+PO_NONE: PlayoffKind = 0
+PO_MATCH: PlayoffKind = 1            # two players, two games, one with each colour
+PO_ROUND_ROBIN: PlayoffKind = 2      # single round robin among the tied, colours by lot
+PO_SUDDEN_DEATH_KO: PlayoffKind = 3  # knock-out of sudden-death mini-matches
+PO_ARMAGEDDON: PlayoffKind = 4       # one decisive game, colours by lot (two players)
+PO_LOTS: PlayoffKind = 5             # drawing of lots
+PO_PAIRED_KO: PlayoffKind = 6        # four level: lots make two pairs, winners meet
+
+PLAYOFF_KINDS: dict[str, PlayoffKind] = {
     "match": PO_MATCH,
     "round-robin": PO_ROUND_ROBIN,
     "sudden-death-knockout": PO_SUDDEN_DEATH_KO,
@@ -25,32 +64,87 @@ PLAYOFF_KINDS = {
     "paired-knockout": PO_PAIRED_KO,
 }
 
-# Steps of a knock-out match, each played only while the match is level.
-STEP_GAMES = 1          # n games, colours alternating, the listed first player White first
-STEP_ARMAGEDDON = 2     # one game, colours by lot, a draw goes to Black
-STEP_SUDDEN_DEATH = 3   # games until one is won, first colour by lot then alternating
-STEP_LOTS = 4
+# ---- steps of a knock-out match (each played only while the match is level) ------------------
+MatchStep: TypeAlias = int
+STEP_GAMES: MatchStep = 1          # n games, colours alternating, the first player White first
+STEP_ARMAGEDDON: MatchStep = 2     # one game, colours by lot, a draw goes to Black
+STEP_SUDDEN_DEATH: MatchStep = 3   # games until one is won, first colour by lot then alternating
+STEP_LOTS: MatchStep = 4
 
-STEP_KINDS = {
+STEP_KINDS: dict[str, MatchStep] = {
     "games": STEP_GAMES,
     "armageddon": STEP_ARMAGEDDON,
     "sudden-death": STEP_SUDDEN_DEATH,
     "lots": STEP_LOTS,
 }
+UNKNOWN_TB_STEP = -2   # a recorded match went to tiebreaks; the deciding step is not known
 
-# Criteria ordering players level on points in a round robin (after any play-off).
-TB_SONNEBORN_BERGER = 1
-TB_WINS = 2
-TB_HEAD_TO_HEAD = 3
-TB_LOTS = 4
+# A sudden-death mini-match longer than this many games is settled by lots (the probability of
+# reaching it is below 1e-40 with any shipped model).
+MAX_SUDDEN_DEATH = 100
 
-RR_CRITERIA = {
+# ---- round-robin criteria (players level on points, after any play-off) ----------------------
+RRCriterion: TypeAlias = int
+TB_SONNEBORN_BERGER: RRCriterion = 1
+TB_WINS: RRCriterion = 2
+TB_HEAD_TO_HEAD: RRCriterion = 3
+TB_LOTS: RRCriterion = 4
+TB_PLAYOFF: RRCriterion = 5     # the play-off settles first place at this step
+
+RR_CRITERIA: dict[str, RRCriterion] = {
     "sonneborn-berger": TB_SONNEBORN_BERGER,
     "wins": TB_WINS,
     "head-to-head": TB_HEAD_TO_HEAD,
     "lots": TB_LOTS,
+    "playoff": TB_PLAYOFF,
 }
 
-# A sudden-death mini-match longer than this many games is settled by lots (the
-# probability of reaching it is below 1e-40 with any shipped model).
-MAX_SUDDEN_DEATH = 100
+# round-robin counters (one flag per replica, summed)
+RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, RR_C_LOTS = 0, 1, 2, 3
+RR_COUNTER_NAMES = ("play-off for first needed", "play-off reached its second stage",
+                    "play-off reached its third stage", "lots decided a place")
+
+# ---- series criteria (players level on series points) ----------------------------------------
+SeriesCriterion: TypeAlias = int
+SER_EVENTS_WON: SeriesCriterion = 1
+SER_SECOND: SeriesCriterion = 2
+SER_CLASSICAL: SeriesCriterion = 3      # classical game points
+SER_H2H: SeriesCriterion = 4            # classical points in the matches among the level players
+SER_LOTS: SeriesCriterion = 5
+SER_CLASSICAL_WINS: SeriesCriterion = 6
+
+SERIES_CRITERIA: dict[str, SeriesCriterion] = {
+    "events-won": SER_EVENTS_WON,
+    "second-places": SER_SECOND,
+    "classical-points": SER_CLASSICAL,
+    "head-to-head": SER_H2H,
+    "lots": SER_LOTS,
+    "classical-wins": SER_CLASSICAL_WINS,
+}
+
+# ---- group series (groups of four into knock-outs) -------------------------------------------
+GroupPlaces: TypeAlias = int
+PLACES_ELIMINATION: GroupPlaces = 0   # a play-off orders those it knocks out (later out = higher)
+PLACES_FIRST_ONLY: GroupPlaces = 1    # the play-off settles first place only; the rest share
+ReducedTie: TypeAlias = int
+REDUCED_NEXT_STEP: ReducedTie = 0     # a 3-tie cut to 2 goes on with the next step's 2-player form
+REDUCED_RESTART: ReducedTie = 1       # ... starts the two-player procedure again
+DrawRule: TypeAlias = int
+DRAW_FIXED: DrawRule = 0              # groups known (or the snake: fixed by the ratings)
+DRAW_LOTS: DrawRule = 1
+DRAW_BASKETS: DrawRule = 2
+# group-series counters
+GS_C_GROUP_PLAYOFF, GS_C_ARMAGEDDON, GS_C_Q_TIEBREAK, GS_C_Q_LOTS = 0, 1, 2, 3
+GS_COUNTER_NAMES = ("group-playoff", "armageddon", "qualifying-on-tiebreak",
+                    "qualifying-by-lots")
+
+# ---- tours (season of events, best-N counting) ------------------------------------------------
+TourSim: TypeAlias = int
+SIM_RR: TourSim = 0
+SIM_KO: TourSim = 1
+SIM_OPEN: TourSim = 2
+# columns of the tour plan's event table (int64 [n_events, N_EV_COLS])
+(EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS, EV_BL,
+ EV_TS) = range(13)
+N_EV_COLS = 13
+TOUR_C_TIEBREAK, TOUR_C_LOTS = 0, 1

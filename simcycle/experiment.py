@@ -31,7 +31,7 @@ import math
 from pathlib import Path
 
 from .errors import ScenarioError
-from .scenario import read_toml
+from .files import read_toml
 
 
 def _set(raw: dict, dotted: str, value, file: str):
@@ -94,43 +94,39 @@ def load_experiment(path: str | Path) -> dict:
 
 def run_one(name: str, data: dict, base_file: str, model_file, at, sims: int, seed: int) -> dict:
     """Simulate one variant and measure it.  Pure: safe to ship to a Dask worker."""
-    from pathlib import Path
-
     import numpy as np
 
     from . import driver
+    from .formats.base import CompileOptions
     from .model import load_model
-    from .scenario import check_at, format_module
+    from .scenario import load_data
 
-    mod = format_module(data, base_file)
     try:
-        scn = mod.load(Path(base_file), data)
-        at = check_at(mod, scn, at, base_file)
+        fmt, scn = load_data(data, base_file)
+        at = fmt.check_at(scn, at)
     except ScenarioError as e:
         raise ScenarioError(f"variant {name!r}: {e.message}", file=e.file, key=e.key,
                             value=e.value, has_value=e.has_value) from None
-    model = load_model(model_file or getattr(scn, "model_file", None))
-    plan = mod.compile(scn, model, at)
+    model = load_model(model_file or scn.model_file)
+    plan = fmt.compile(scn, model, CompileOptions(at=at))
     res = driver.run(plan, sims, seed, progress=False)
     n = res.sims
     place = res.tallies["place"] / n
-    out = {"name": name, "sims": n, "players": len(plan.names)}
-    rt = getattr(plan, "rt", None)
-    if rt is not None:
-        ratings = np.asarray(rt)[:, 0]
-        order = np.argsort(-ratings, kind="stable")
-        rrank = np.empty(len(ratings), int)
-        rrank[order] = np.arange(len(ratings))
-        fav = int(order[0])
-        pf = float(place[fav, 0])
-        pq = float(res.tallies["qualify"][fav] / n)
-        out["p_favourite_first"] = (pf, math.sqrt(pf * (1 - pf) / n))
-        out["p_favourite_qualifies"] = (pq, math.sqrt(pq * (1 - pq) / n))
-        win = place[:, 0]
-        out["winner_rating_rank"] = (float((win * (rrank + 1)).sum()), None)
-        k = place.shape[1]
-        disp = sum(place[i, p] * abs(p - rrank[i]) for i in range(len(ratings)) for p in range(k))
-        out["mean_displacement"] = (float(disp / len(ratings)), None)
+    out = {"name": name, "sims": n, "players": len(plan.info.names)}
+    ratings = np.asarray(plan.info.ratings)
+    order = np.argsort(-ratings, kind="stable")
+    rrank = np.empty(len(ratings), int)
+    rrank[order] = np.arange(len(ratings))
+    fav = int(order[0])
+    pf = float(place[fav, 0])
+    pq = float(res.tallies["qualify"][fav] / n)
+    out["p_favourite_first"] = (pf, math.sqrt(pf * (1 - pf) / n))
+    out["p_favourite_qualifies"] = (pq, math.sqrt(pq * (1 - pq) / n))
+    win = place[:, 0]
+    out["winner_rating_rank"] = (float((win * (rrank + 1)).sum()), None)
+    k = place.shape[1]
+    disp = sum(place[i, p] * abs(p - rrank[i]) for i in range(len(ratings)) for p in range(k))
+    out["mean_displacement"] = (float(disp / len(ratings)), None)
     win = place[:, 0]
     nz = win[win > 0]
     out["winner_entropy_bits"] = (float(-(nz * np.log2(nz)).sum()), None)

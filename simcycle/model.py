@@ -17,11 +17,8 @@ from .errors import ScenarioError
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "davidson-elo-v1.toml"
 
-RATING_CLASSES = ("classical", "rapid", "blitz")
-
-# Columns of OutcomeModel.params (one row per control).
-P_DRAW0, P_EDGE, P_SLOPE, P_LEVEL, P_CLASS, P_ARMAGEDDON, P_OFFSET_SD, P_OFFSET_SLOPE, P_REF = range(9)
-N_PARAMS = 9
+from .enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P_OFFSET_SD,
+                    P_OFFSET_SLOPE, P_REF, P_SLOPE, RATING_CLASSES)
 
 
 @dataclass(frozen=True)

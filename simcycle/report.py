@@ -6,9 +6,9 @@ import csv
 import io
 
 
-def simulation_json(scn, plan, res, at, model, offsets) -> dict:
+def simulation_json(scn, plan, res, at, model, opts) -> dict:
     players = res.players()
-    for p, extra in zip(players, getattr(plan, "player_extra", [{}] * len(players))):
+    for p, extra in zip(players, plan.info.player_extra):
         p.update(extra)
     players.sort(key=lambda p: (-p["p_first"], -p["p_qualify"], -p["expected_points"], p["name"]))
     d = {
@@ -18,10 +18,9 @@ def simulation_json(scn, plan, res, at, model, offsets) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "offsets": bool(offsets),
-                  "hot_elo": bool(getattr(plan, "hot_k", None) is not None and plan.hot_k.any())},
-        "qualifying_places": plan.qualifying_places,
-        "currency": getattr(plan, "currency", None),
+                  "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
+        "qualifying_places": plan.info.qualifying_places,
+        "currency": plan.info.currency or None,
         "interrupted": res.interrupted,
         "players": players,
     }

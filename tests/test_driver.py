@@ -3,15 +3,13 @@
 import numpy as np
 
 from simcycle import driver
+from simcycle.formats.base import Plan, PlanInfo
 
 
-class CoinPlan:
+class CoinPlan(Plan):
     """Two players, one coin flip per replica (deterministic in the replica index)."""
-    names = ["A", "B"]
-    n_places = 2
-    points_scale = 1.0
-    qualifying_places = 1
-    currency = ""
+    info = PlanInfo(names=("A", "B"), ratings=np.array([2700.0, 2700.0]), n_places=2,
+                    points_scale=1.0, qualifying_places=1)
 
     def __init__(self, stop_after=None):
         self.calls = 0

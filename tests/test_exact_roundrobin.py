@@ -8,8 +8,11 @@ import pytest
 from conftest import SCENARIOS, write
 from simcycle import driver
 from simcycle.errors import ScenarioError
-from simcycle.exact import _Playoffs, exact_round_robin
-from simcycle.formats import roundrobin
+from simcycle.formats.roundrobin.exact import _Playoffs, exact_round_robin
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.roundrobin import FORMAT as RR
+from simcycle.formats.roundrobin import rules
+from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.model import load_model
 from simcycle.scenario import load_scenario
 
@@ -40,7 +43,7 @@ def four_players(tmp_path, results, *, ratings=(2750, 2760, 2740, 2755), rapid=(
 
     ``results[r]`` lists the results of round r+1 in the order of berger_rounds(4, 2)[r];
     rounds not listed are unplayed.  Prizes 1000/500 + 10 a half point, 2 qualify."""
-    sched = roundrobin.berger_rounds(4, 2)
+    sched = berger_rounds(4, 2)
     text = ('[scenario]\nname = "four"\nformat = "round-robin"\n\n'
             '[event]\ncycles = 2\ncontrol = "classical"\nschedule = "berger"\n'
             'qualifying_places = 2\n\n'
@@ -84,7 +87,7 @@ def test_two_player_tie_closed_form(tmp_path, model):
     # Made-up, all 12 games played: every game drawn except, in the first cycle (rounds 1-3),
     # P0 beats P2 and P1 beats P3; so P0 and P1 end level on 3.5 points (7 half points),
     # P2 and P3 on 2.5, and a play-off decides first.
-    sched = roundrobin.berger_rounds(4, 2)
+    sched = berger_rounds(4, 2)
     results = []
     for r in sched:
         row = []
@@ -98,7 +101,7 @@ def test_two_player_tie_closed_form(tmp_path, model):
                 row.append("1/2-1/2")
         results.append(row)
     scn = four_players(tmp_path, results, rapid=(2700, None, None, None))
-    pts, _, _ = roundrobin.tally(4, roundrobin.split_games(scn, None)[0])
+    pts, _, _ = rules.tally(4, rules.split_games(scn, None)[0])
     assert pts == [7, 7, 5, 5]
     ex = exact_round_robin(scn, model, None)
     assert ex["games_left"] == 0 and ex["p_playoff"] == 1.0
@@ -207,7 +210,7 @@ def test_too_many_games_refused(model):
     with pytest.raises(ScenarioError, match="16 games left"):
         exact_round_robin(scn, model, "round10")   # 4 rounds x 4 games left
     with pytest.raises(ScenarioError, match="checkpoint"):
-        exact_round_robin(scn, model, "round99")
+        RR.exact(scn, model, "round99")
 
 
 # -- (b) the Monte Carlo kernel against the enumeration --------------------------------------
@@ -216,7 +219,7 @@ def _compare(scn, model, at, sims, seed, k=4.0):
     """Every p_place, p_qualify and counter within k SE (SE from the exact p, + 1e-9), expected
     points and prizes within k of the Monte Carlo SE.  Returns the largest |MC - exact| / SE."""
     ex = exact_round_robin(scn, model, at)
-    res = driver.run(roundrobin.compile(scn, model, at), sims, seed, progress=False)
+    res = driver.run(RR.compile(scn, model, CompileOptions(at=at)), sims, seed, progress=False)
     worst = 0.0
     bad = []
 

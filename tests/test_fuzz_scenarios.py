@@ -11,6 +11,7 @@ import pytest
 from conftest import SCENARIOS
 from simcycle.errors import ScenarioError
 from simcycle.model import load_model
+from simcycle.formats.base import CompileOptions
 from simcycle.scenario import load_scenario
 
 MODEL = load_model()
@@ -50,7 +51,7 @@ def test_mutated_scenarios_fail_only_with_scenario_errors(tmp_path, name):
             mod, scn = load_scenario(p)
             for at in [None] + mod.checkpoints(scn)[:2]:
                 mod.standings(scn, at)
-                mod.compile(scn, MODEL, at)
+                mod.compile(scn, MODEL, CompileOptions(at=at))
                 if not name.startswith("acp-tour"):   # the tour's odds simulate each event
                     mod.odds(scn, MODEL, at)
         except ScenarioError as e:

@@ -4,10 +4,13 @@ relabelling, and the kernel equal to its twin on every generated event."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcycle.formats import roundrobin
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.roundrobin import FORMAT as RR
+from simcycle.formats.roundrobin import rules
+from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.model import load_model
 from simcycle.reference import roundrobin as twin
-from simcycle.scenario import format_module
+from simcycle.scenario import format_of
 
 MODEL = load_model()
 RESULTS = ["1-0", "1/2-1/2", "0-1", "*"]
@@ -17,7 +20,7 @@ RESULTS = ["1-0", "1/2-1/2", "0-1", "*"]
 def events(draw):
     n = draw(st.integers(3, 7))
     cycles = draw(st.integers(1, 2))
-    sched = roundrobin.berger_rounds(n, cycles)
+    sched = berger_rounds(n, cycles)
     played = draw(st.integers(0, len(sched)))
     ratings = draw(st.lists(st.integers(2500, 2850), min_size=n, max_size=n))
     results = [[draw(st.sampled_from(RESULTS[:3])) if k < played else "*" for _ in r]
@@ -43,14 +46,14 @@ def events(draw):
 
 def load(raw):
     from pathlib import Path
-    return format_module(raw, "gen.toml").load(Path("gen.toml"), raw)
+    return format_of(raw, "gen.toml").load(raw, "gen.toml")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events(), st.integers(0, 2**32))
 def test_simulated_events_conserve_and_match_twin(raw, seed):
     scn = load(raw)
-    plan = roundrobin.compile(scn, MODEL, None)
+    plan = RR.compile(scn, MODEL, CompileOptions(at=None))
     n_rep = 300
     t = plan.run_batch(seed, 0, n_rep)
     k = len(scn.players)
@@ -65,7 +68,7 @@ def test_simulated_events_conserve_and_match_twin(raw, seed):
     # kernel equals the twin
     ref = twin.tallies(plan, seed, 0, n_rep)
     assert (t["place"] == ref["place"]).all() and (t["counters"] == ref["counters"]).all()
-    assert k == len(plan.names)
+    assert k == len(plan.info.names)
 
 
 @settings(max_examples=40, deadline=None)
@@ -76,8 +79,8 @@ def test_standings_do_not_depend_on_the_order_of_players(raw, rnd):
     rnd.shuffle(perm)
     raw2 = dict(raw)
     raw2["players"] = [raw["players"][i] for i in perm]   # same explicit games
-    a = roundrobin.standings(scn, None)
-    b = roundrobin.standings(load(raw2), None)
+    a = RR.standings(scn, None)
+    b = RR.standings(load(raw2), None)
     assert [p["name"] for p in b["players"]] != [] and len(a["players"]) == len(b["players"])
     key = lambda d: sorted((p["name"], p["points"], p["sb"], p["wins"], p["rank"], p["shared"])
                            for p in d["players"])

@@ -10,7 +10,10 @@ import pytest
 
 from conftest import ROOT, SCENARIOS, write
 from simcycle import driver
-from simcycle.formats import roundrobin
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.roundrobin import FORMAT as RR
+from simcycle.formats.roundrobin import rules
+from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.model import load_model
 from simcycle.reference import roundrobin as twin
 from simcycle.scenario import load_scenario
@@ -29,7 +32,7 @@ def model():
 
 
 def test_final_table_reproduces_seed(cand):
-    d = roundrobin.standings(cand, None)
+    d = RR.standings(cand, None)
     # seed 003, table "Clasificación": Pos., Ptos., SB, Victories
     expected = [
         ("Ian Nepomniachtchi", 1, 9.5, 62.0, 5),
@@ -53,14 +56,14 @@ def test_final_table_reproduces_seed(cand):
 
 
 def test_checkpoints_and_running_scores(cand):
-    assert roundrobin.checkpoints(cand) == ["start"] + [f"round{k}" for k in range(1, 15)]
+    assert RR.checkpoints(cand) == ["start"] + [f"round{k}" for k in range(1, 15)]
     # seed 003, the "Ronda" columns (wins minus losses after each round): after round 13
     # Nepomniachtchi +5 in 13 games = 9; Nakamura +2 = 7.5; after round 7 Caruana +3 = 5.
-    r13 = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round13")["players"]}
+    r13 = {p["name"]: p["points"] for p in RR.standings(cand, "round13")["players"]}
     assert r13["Ian Nepomniachtchi"] == 9 and r13["Hikaru Nakamura"] == 7.5
-    r7 = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round7")["players"]}
+    r7 = {p["name"]: p["points"] for p in RR.standings(cand, "round7")["players"]}
     assert r7["Fabiano Caruana"] == 5 and r7["Ian Nepomniachtchi"] == 5.5
-    start = roundrobin.standings(cand, "start")
+    start = RR.standings(cand, "start")
     assert all(p["points"] == 0 and p["shared"] for p in start["players"])
 
 
@@ -70,13 +73,13 @@ def test_berger_tables_follow_fide():
             [(2, 8), (3, 1), (4, 7), (5, 6)], [(8, 6), (7, 5), (1, 4), (2, 3)],
             [(3, 8), (4, 2), (5, 1), (6, 7)], [(8, 7), (1, 6), (2, 5), (3, 4)],
             [(4, 8), (5, 3), (6, 2), (7, 1)]]
-    got = roundrobin.berger_rounds(8, 1)
+    got = berger_rounds(8, 1)
     assert [sorted((w + 1, b + 1) for w, b in r) for r in got] == [sorted(r) for r in fide]
     # 4 players: 1-4 2-3 / 4-3 1-2 / 2-4 3-1
-    assert [sorted((w + 1, b + 1) for w, b in r) for r in roundrobin.berger_rounds(4, 1)] == \
+    assert [sorted((w + 1, b + 1) for w, b in r) for r in berger_rounds(4, 1)] == \
         [[(1, 4), (2, 3)], [(1, 2), (4, 3)], [(2, 4), (3, 1)]]
     for n in (4, 6, 7, 8, 10):
-        dbl = roundrobin.berger_rounds(n, 2)
+        dbl = berger_rounds(n, 2)
         m = n + n % 2
         assert len(dbl) == 2 * (m - 1)
         games = [g for r in dbl for g in r]
@@ -88,9 +91,9 @@ def test_berger_tables_follow_fide():
 
 
 def _plans(cand, model):
-    yield roundrobin.compile(cand, model, "start")
-    yield roundrobin.compile(cand, model, "round12")
-    yield roundrobin.compile(cand, model, "round9", offsets=True)
+    yield RR.compile(cand, model, CompileOptions(at="start"))
+    yield RR.compile(cand, model, CompileOptions(at="round12"))
+    yield RR.compile(cand, model, CompileOptions(at="round9", offsets=True))
 
 
 def test_kernel_equals_python_twin(cand, model):
@@ -115,7 +118,7 @@ def tie_heavy(tmp_path):
     head = head.replace('schedule = "explicit"', 'schedule = "berger"')
     players = "".join(f'[[players]]\nname = "P{i}"\nrating = {2700 + 10 * i}\n\n' for i in range(4))
     rounds = ""
-    sched = roundrobin.berger_rounds(4, 2)
+    sched = berger_rounds(4, 2)
     for r in range(4):
         games = ", ".join(f'["P{w}", "P{b}", "1/2-1/2"]' for w, b in sched[r])
         rounds += f"[[rounds]]\nround = {r + 1}\ngames = [{games}]\n\n"
@@ -130,7 +133,7 @@ def tie_heavy(tmp_path):
 def test_twin_on_tie_heavy_event(tmp_path):
     scn_path, mpath = tie_heavy(tmp_path)
     scn = load_scenario(scn_path)[1]
-    plan = roundrobin.compile(scn, load_model(mpath), None)
+    plan = RR.compile(scn, load_model(mpath), CompileOptions(at=None))
     a = plan.run_batch(3, 0, 3000)
     b = twin.tallies(plan, 3, 0, 3000)
     assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
@@ -139,7 +142,7 @@ def test_twin_on_tie_heavy_event(tmp_path):
 
 
 def test_strict_order_and_conservation(cand, model):
-    plan = roundrobin.compile(cand, model, "round6")
+    plan = RR.compile(cand, model, CompileOptions(at="round6"))
     res = driver.run(plan, 20000, 11, progress=False)
     p = res.tallies["place"]
     assert (p.sum(axis=1) == res.sims).all() and (p.sum(axis=0) == res.sims).all()
@@ -151,7 +154,7 @@ def test_strict_order_and_conservation(cand, model):
 
 
 def test_result_independent_of_batch_split(cand, model):
-    plan = roundrobin.compile(cand, model, "start")
+    plan = RR.compile(cand, model, CompileOptions(at="start"))
     whole = plan.run_batch(5, 0, 4000)
     parts = [plan.run_batch(5, s, 1000) for s in range(0, 4000, 1000)]
     assert (whole["place"] == sum(p["place"] for p in parts)).all()
@@ -159,7 +162,7 @@ def test_result_independent_of_batch_split(cand, model):
 
 def test_nepomniachtchi_certain_after_round13(cand, model):
     # seed 003: Nepomniachtchi won "con una ronda de ventaya" (with a round to spare)
-    res = driver.run(roundrobin.compile(cand, model, "round13"), 50000, 1, progress=False)
+    res = driver.run(RR.compile(cand, model, CompileOptions(at="round13")), 50000, 1, progress=False)
     i = res.names.index("Ian Nepomniachtchi")
     assert res.tallies["place"][i, 0] == res.sims and res.tallies["qualify"][i] == res.sims
 
@@ -167,12 +170,12 @@ def test_nepomniachtchi_certain_after_round13(cand, model):
 def test_tie_for_first_still_possible_after_round12(cand, model):
     # After round 12 Nepomniachtchi has 8.5, Nakamura and Ding 6.5 with two games each left
     # (seed 003 round columns): 8.5 + 0 = 6.5 + 2, so a tie for first is still possible.
-    d = {p["name"]: p["points"] for p in roundrobin.standings(cand, "round12")["players"]}
+    d = {p["name"]: p["points"] for p in RR.standings(cand, "round12")["players"]}
     assert d["Ian Nepomniachtchi"] == 8.5 and d["Hikaru Nakamura"] == 6.5
     assert d["Hikaru Nakamura"] + 2 >= d["Ian Nepomniachtchi"]
     # and the simulation sees it: with the exact P(play-off) ~ 4.8e-4 (simulate --exact),
     # 400,000 runs expect ~190 play-offs; P(none) is about e^-190.
-    res = driver.run(roundrobin.compile(cand, model, "round12"), 400_000, 1, progress=False)
+    res = driver.run(RR.compile(cand, model, CompileOptions(at="round12")), 400_000, 1, progress=False)
     i = res.names.index("Ian Nepomniachtchi")
     assert 0 < res.sims - res.tallies["qualify"][i] and res.tallies["counters"][0] > 0
     assert res.tallies["qualify"][i] == res.tallies["place"][i, 0]   # one qualifying place
@@ -196,9 +199,8 @@ def test_same_result_whatever_the_thread_count():
 
 
 def test_swing_is_consistent_with_total_probability(cand, model):
-    from simcycle.formats.roundrobin import swing
     n = 60000
-    d = swing(cand, model, "round9", sims=n, seed=4)
+    d = RR.swing(cand, model, "round9", sims=n, seed=4)
     assert d["round"] == 10 and len(d["games"]) == 4
     now = {p["name"]: p for p in d["now"]}
     for g in d["games"]:
@@ -218,7 +220,7 @@ def test_swing_is_consistent_with_total_probability(cand, model):
 def test_playoff_already_played_decides_first(tmp_path):
     # 4 players, every game drawn: all level; the recorded play-off winner must come first in
     # the standings and in every simulation (nothing is left to simulate but the order).
-    sched = roundrobin.berger_rounds(4, 2)
+    sched = berger_rounds(4, 2)
     players = "".join(f'[[players]]\nname = "P{i}"\nrating = 2700\n\n' for i in range(4))
     rounds = "".join(
         f"[[rounds]]\nround = {r + 1}\ngames = [" +
@@ -229,26 +231,26 @@ def test_playoff_already_played_decides_first(tmp_path):
             'playoff = [[{tied = [2, 4], kind = "round-robin", control = "rapid-15+10"}]]\n\n'
             + players + rounds)
     scn = load_scenario(write(tmp_path, "t.toml", text))[1]
-    d = roundrobin.standings(scn, None)
+    d = RR.standings(scn, None)
     assert d["players"][0]["name"] == "P2" and not d["players"][0]["shared"]
-    res = driver.run(roundrobin.compile(scn, load_model(), None), 5000, 1, progress=False)
+    res = driver.run(RR.compile(scn, load_model(), CompileOptions(at=None)), 5000, 1, progress=False)
     assert res.tallies["place"][2, 0] == res.sims
-    ref = twin.tallies(roundrobin.compile(scn, load_model(), None), 1, 0, 500)
+    ref = twin.tallies(RR.compile(scn, load_model(), CompileOptions(at=None)), 1, 0, 500)
     assert ref["place"][2, 0] == 500
 
 
 def test_hot_elo_kernel_equals_twin_and_moves_ratings(cand, model):
-    hot = roundrobin.compile(cand, model, "round4", hot=True)
+    hot = RR.compile(cand, model, CompileOptions(at="round4", hot=True))
     a = hot.run_batch(13, 0, 2000)
     b = twin.tallies(hot, 13, 0, 2000)
     assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
-    assert hot.hot_k[0] == 10.0   # models/davidson-elo-v1.toml [hot] k_classical
+    assert hot.args.hot_k[0] == 10.0   # models/davidson-elo-v1.toml [hot] k_classical
     # both runs draw one uniform per game in the same order, so the replicas differ only where
     # a moved rating changed a game's outcome: some must
-    cold = roundrobin.compile(cand, model, "round4").run_batch(13, 0, 2000)
+    cold = RR.compile(cand, model, CompileOptions(at="round4")).run_batch(13, 0, 2000)
     assert (a["place"] != cold["place"]).any()
     with pytest.raises(Exception):
-        roundrobin.compile(cand, model, "round4", hot=True, offsets=True)
+        RR.compile(cand, model, CompileOptions(at="round4", hot=True, offsets=True))
 
 
 def test_hot_elo_and_offsets_are_exclusive_in_the_cli():

@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import SCENARIOS, write
-from simcycle.formats import roundrobin
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.roundrobin import FORMAT as RR
+from simcycle.formats.roundrobin import rules
+from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.scenario import load_scenario
 
 
@@ -32,10 +35,10 @@ def brute(n, pts, remaining, places):
 
 def check(scn, at):
     n = len(scn.players)
-    played, remaining = roundrobin.split_games(scn, at)
-    pts, _, _ = roundrobin.tally(n, played)
+    played, remaining = rules.split_games(scn, at)
+    pts, _, _ = rules.tally(n, played)
     rem = [(g.round, g.white, g.black) for g in remaining]
-    d = roundrobin.whocan(scn, at)
+    d = RR.whocan(scn, at)
     places_of = {"first": 1, "qualify": scn.qualifying_places}
     for target, rows in d["targets"].items():
         truth = brute(n, pts, rem, places_of[target])
@@ -73,7 +76,7 @@ def test_candidates_against_brute_force(at):
 def test_random_events_against_brute_force(tmp_path, seed):
     rng = np.random.default_rng(seed)
     n = 6
-    sched = roundrobin.berger_rounds(n, 2)
+    sched = berger_rounds(n, 2)
     players = "".join(f'[[players]]\nname = "P{i}"\nrating = 2700\n\n' for i in range(n))
     rounds = ""
     for r in range(len(sched) - 2):   # last two rounds (6 games) open

@@ -687,7 +687,13 @@ def render_standings(d: dict) -> str:
 class Plan:
     """Arrays for ``simulate_series_nb`` (see kernels/groups_nb.py); ``args`` by name."""
 
-    def __init__(self, names, n_places, qualifying_places, currency, args, player_extra):
+    def __init__(self, names, n_places, qualifying_places, currency, args, player_extra,
+                 ratings):
+        from .base import PlanInfo
+        self.info = PlanInfo(names=tuple(names), ratings=ratings, n_places=n_places,
+                             points_scale=float(POINT), points_label="GP points",
+                             qualifying_places=qualifying_places, currency=currency,
+                             counter_names=tuple(COUNTER_NAMES), player_extra=tuple(player_extra))
         self.names = names
         self.n_places = n_places
         self.points_scale = float(POINT)
@@ -701,9 +707,9 @@ class Plan:
         import numpy as np
 
         from ..driver import ChunkTallies
-        from ..kernels.groups_nb import N_COUNTERS, simulate_series_nb
+        from ..kernels.groups_nb import simulate_series_nb
         a = self.args
-        t = ChunkTallies(n, len(self.names), self.n_places, N_COUNTERS)
+        t = ChunkTallies(n, self.info)
         simulate_series_nb(np.uint64(seed), np.int64(first), np.int64(n), a["params"], a["rt_ev"],
                            a["offsets"], a["offset_sd"], a["steps"], a["pt"], a["roster"],
                            a["draw"], a["gm"], a["grp_fixed"], a["grp_gp"],
@@ -822,7 +828,7 @@ def compile(scn, model, at, offsets=False, fixed=None, fixed_ko=None) -> Plan:
     extra = [{"events": [e + 1 for e, ev in enumerate(scn.events) if p in ev.roster],
               "eligible": bool(eligible[p])} for p in range(npl)]
     return Plan([p["name"] for p in scn.players], int(eligible.sum()), scn.qualifying_places,
-                scn.currency, args, extra)
+                scn.currency, args, extra, np.array([p["rating"] for p in scn.players], float))
 
 
 # ---- swing -------------------------------------------------------------------------------
@@ -1032,7 +1038,7 @@ def whocan(scn, at, budget=None, draws="rule") -> dict:
 
 
 def render_whocan(d: dict) -> str:
-    from ..whocan import render_targets
+    from ..whocan.render import render_targets
 
     header = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
                f"{d['matches_left']} knock-out matches left")]

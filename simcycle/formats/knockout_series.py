@@ -953,11 +953,18 @@ class KnockoutSeriesPlan:
         self.overall[:k] = scn.overall_prizes[:k]
         self.criteria = np.array(scn.criteria, np.int64)
         self.n_matches = int(sum(ev.size - 1 for ev in scn.events))
+        from .base import PlanInfo
+        self.info = PlanInfo(names=tuple(self.names), ratings=self.rt0[counting, 0].copy(),
+                             n_places=self.n_places, points_scale=1.0, points_label="GP points",
+                             qualifying_places=self.qualifying_places, currency=self.currency,
+                             extra_probabilities=("wildcard",), player_extra=tuple(
+                                 {"qualified_elsewhere": bool(self.qual_else[i])}
+                                 for i in range(len(self.names))))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         from ..driver import ChunkTallies
         from ..kernels.knockout_nb import simulate_series_nb
-        t = ChunkTallies(n, len(self.names), self.n_places, extra=("wildcard",))
+        t = ChunkTallies(n, self.info)
         simulate_series_nb(np.uint64(seed), np.int64(first), np.int64(n), self.params, self.rt0,
                            self.thr, self.offsets, self.offset_sd, self.steps, self.ev_size,
                            self.pos, self.kstat, self.kwin, self.kstep, self.kcls, self.kwhite,
@@ -1137,7 +1144,7 @@ def model_criteria(scn):
 
 
 def render_whocan(d: dict) -> str:
-    from ..whocan import render_targets
+    from ..whocan.render import render_targets
 
     def path(r):
         if not r["path"]:

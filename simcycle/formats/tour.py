@@ -776,14 +776,20 @@ class TourPlan:
         self.offset_sd = np.array([model.offset_sd[c] for c in ("classical", "rapid", "blitz")])
         self.share_lots = scn.shared_places == "lots"
         self.max_field = max([len(ev.field) for ev in scn.events] + [2])
+        from .base import PlanInfo
+        self.info = PlanInfo(names=tuple(self.names), ratings=rt[members, 0].copy(),
+                             n_places=self.n_places, points_scale=self.points_scale,
+                             points_label="ACP points",
+                             qualifying_places=self.qualifying_places,
+                             counter_names=tuple(COUNTER_NAMES), player_extra=tuple(extra))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         import numpy as np
 
         from ..driver import ChunkTallies
-        from ..kernels.tour_nb import N_COUNTERS, simulate_tour_nb
+        from ..kernels.tour_nb import simulate_tour_nb
 
-        t = ChunkTallies(n, len(self.names), self.n_places, N_COUNTERS)
+        t = ChunkTallies(n, self.info)
         simulate_tour_nb(np.uint64(seed), np.int64(first), np.int64(n), self.ev, self.field,
                          self.pp, self.steps, self.slots, self.thr, self.member_of, self.base_top,
                          self.base_cnt, self.share_lots, np.int64(self.n_real),

@@ -1,80 +1,86 @@
-"""Plain-Python twin of ``kernels.roundrobin_nb``: one replica at a time, written for clarity.
+"""Plain-Python twin of ``formats.roundrobin.nb``: one replica at a time, written for clarity.
 
-Draws from ``Stream(seed, replica)`` in the kernel's order: offsets (player-major,
-class-minor), the remaining games in plan order, the play-off for first, then lots in the
-ranking criteria from the top group down.
+Reads the same :class:`~simcycle.formats.roundrobin.nb.RoundRobinArgs` and draws from
+``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor), the
+remaining games in plan order, then the ranking steps in order (the play-off for first, lots
+of the groups still level, top group first).
 """
 
 from __future__ import annotations
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                     TB_HEAD_TO_HEAD, TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
+                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
+                     TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
 from . import games
 from .rng import Stream
 
 
-def playoff(plan, rt, tied, stream, flags):
-    flags[0] = 1
-    params = plan.params.tolist()
+def playoff(a, rt, tied, stream, flags):
+    params = a.params.tolist()
+    off = a.offsets
     cand = list(tied)
-    for s, stage in enumerate(plan.stages.tolist()):
+    for s, stage in enumerate(a.stages.tolist()):
         if len(cand) == 1:
             break
         opt = next((o for o in stage if o[2] != 0 and o[0] <= len(cand) <= o[1]), None)
         if opt is None:
             continue
         if s == 1:
-            flags[1] = 1
+            flags[RR_C_STAGE2] = 1
         elif s >= 2:
-            flags[2] = 1
+            flags[RR_C_STAGE3] = 1
         kind, ci = opt[2], opt[3]
         if kind == PO_MATCH and len(cand) == 2:
-            d = games.pair(params, rt, plan.offsets, ci, cand[0], cand[1], stream)
+            d = games.pair(params, rt, off, ci, cand[0], cand[1], stream)
             if d != 0:
                 cand = [cand[0] if d > 0 else cand[1]]
         elif kind == PO_ROUND_ROBIN or kind == PO_MATCH:
-            score = games.round_robin(params, rt, plan.offsets, ci, cand, stream)
+            score = games.round_robin(params, rt, off, ci, cand, stream)
             cand = [p for p, x in zip(cand, score) if x == max(score)]
         elif kind == PO_SUDDEN_DEATH_KO:
-            cand = [games.sudden_death_knockout(params, rt, plan.offsets, ci, cand, stream)]
+            cand = [games.sudden_death_knockout(params, rt, off, ci, cand, stream)]
         elif kind == PO_ARMAGEDDON and len(cand) == 2:
-            cand = [games.armageddon(params, rt, plan.offsets, ci, cand[0], cand[1], stream)]
+            cand = [games.armageddon(params, rt, off, ci, cand[0], cand[1], stream)]
         elif kind == PO_LOTS:
-            flags[3] = 1
+            flags[RR_C_LOTS] = 1
             cand = [cand[stream.randint(len(cand))]]
     if len(cand) > 1:
-        flags[3] = 1
+        flags[RR_C_LOTS] = 1
         cand = [cand[stream.randint(len(cand))]]
     return cand[0]
 
 
-def one_replica(plan, seed: int, replica: int):
-    """Return (final order, half points, flags) of one simulated completion."""
+def one_replica(a, seed: int, replica: int):
+    """Return (final order, half points, prize money, flags) of one simulated completion."""
     stream = Stream(seed, replica)
-    n = len(plan.names)
-    rt = plan.rt.tolist()
-    if plan.offsets:
-        rt = [[rt[i][c] + stream.normal() * float(plan.offset_sd[c]) for c in range(3)]
-              for i in range(n)]
-    pts = plan.base_pts.tolist()
-    wins = plan.base_wins.tolist()
-    res = plan.base_res.tolist()
-    params = plan.params.tolist()
-    hot = bool(plan.hot_k.any())
-    for g in range(len(plan.gw)):
-        w, b = int(plan.gw[g]), int(plan.gb[g])
-        if plan.offsets or hot:
-            cls = int(params[plan.game_ci][4])
-            pw, pd = games.wdl(params, plan.game_ci, rt[w][cls], rt[b][cls], plan.offsets)
-            u = stream.u01()
-            out = 0 if u < pw else (1 if u < pw + pd else 2)
-            if hot:
-                delta = float(plan.hot_k[cls]) * ((1.0, 0.5, 0.0)[out] - (pw + pd / 2))
-                rt[w][cls] += delta
-                rt[b][cls] -= delta
+    n = len(a.base_pts)
+    rt = a.rt.tolist()                       # [segment][player][class]
+    params = a.params.tolist()
+    if a.offsets:
+        for i in range(n):
+            for c in range(3):
+                x = stream.normal() * float(a.offset_sd[c])
+                for s in range(len(rt)):
+                    rt[s][i][c] = float(a.rt[s, i, c]) + x
+    hot = bool(a.hot_k.any())
+    pts = a.base_pts.tolist()
+    wins = a.base_wins.tolist()
+    res = a.base_res.tolist()
+    cls = int(params[a.game_ci][4])
+    for q in range(len(a.gw)):
+        w, b, seg = int(a.gw[q]), int(a.gb[q]), int(a.gseg[q])
+        if a.live:
+            pw, pd = games.wdl(params, a.game_ci, rt[seg][w][cls], rt[seg][b][cls], a.offsets)
+            tw, td = pw, pw + pd
         else:
-            u = stream.u01()
-            out = 0 if u < plan.thr_w[g] else (1 if u < plan.thr_d[g] else 2)
+            tw, td = float(a.thr[seg, a.game_ci, w, b, 0]), float(a.thr[seg, a.game_ci, w, b, 1])
+        u = stream.u01()
+        out = 0 if u < tw else (1 if u < td else 2)
+        if hot:
+            delta = float(a.hot_k[cls]) * ((1.0, 0.5, 0.0)[out] - (tw + 0.5 * (td - tw)))
+            for s in range(len(rt)):
+                rt[s][w][cls] += delta
+                rt[s][b][cls] -= delta
         sw, sb_ = {0: (2, 0), 1: (1, 1), 2: (0, 2)}[out]
         pts[w] += sw
         pts[b] += sb_
@@ -88,53 +94,69 @@ def one_replica(plan, seed: int, replica: int):
     # groups level on points, best first; members in index order
     levels = sorted(set(pts), reverse=True)
     groups = [[i for i in range(n) if pts[i] == v] for v in levels]
-    if plan.playoff_first and len(groups[0]) > 1:
-        if plan.forced_first in groups[0]:
-            w = plan.forced_first
-            flags[0] = 1
-        else:
-            w = playoff(plan, rt, groups[0], stream, flags)
-        groups = [[w], [p for p in groups[0] if p != w]] + groups[1:]
-    for crit in plan.criteria.tolist():
+    for crit in a.criteria.tolist():
+        if crit == TB_PLAYOFF:
+            if len(groups[0]) > 1:
+                flags[RR_C_PLAYOFF] = 1
+                top = groups[0]
+                w = (a.forced_first if a.forced_first in top
+                     else playoff(a, rt[a.playoff_seg], top, stream, flags))
+                groups = [[w], [p for p in top if p != w]] + groups[1:]
+            continue
         new = []
-        for g in groups:
-            if len(g) == 1:
-                new.append(g)
+        for grp in groups:
+            if len(grp) == 1:
+                new.append(grp)
             elif crit == TB_LOTS:
-                flags[3] = 1
-                new.extend([p] for p in games.shuffled(g, stream))
+                flags[RR_C_LOTS] = 1
+                new.extend([p] for p in games.shuffled(grp, stream))
             else:
-                def value(p, g=g):
+                def value(p, grp=grp):
                     if crit == TB_SONNEBORN_BERGER:
                         return sb[p]
                     if crit == TB_WINS:
                         return wins[p]
                     assert crit == TB_HEAD_TO_HEAD
-                    return sum(res[p][q] for q in g)
-                for v in sorted({value(p) for p in g}, reverse=True):
-                    new.append([p for p in g if value(p) == v])  # stable: keeps prior order
+                    return sum(res[p][q] for q in grp)
+                for v in sorted({value(p) for p in grp}, reverse=True):
+                    new.append([p for p in grp if value(p) == v])  # stable: keeps prior order
         groups = new
-    order = [p for g in groups for p in g]
-    return order, pts, flags
+    order = [p for grp in groups for p in grp]
+    money = [0.0] * n
+    if a.prize_split == 0:       # nb.PRIZE_BY_ORDER
+        for place, i in enumerate(order):
+            money[i] = float(a.place_prize[place])
+    else:                        # nb.PRIZE_BY_POINTS: level on points share their places
+        k = 0
+        while k < n:
+            e = k
+            while e < n and pts[order[e]] == pts[order[k]]:
+                e += 1
+            share = sum(float(a.place_prize[p]) for p in range(k, e)) / (e - k)
+            for p in range(k, e):
+                money[order[p]] = share
+            k = e
+    money = [m + float(a.per_half) * pts[i] for i, m in enumerate(money)]
+    return order, pts, money, flags
 
 
 def tallies(plan, seed: int, first: int, n: int) -> dict:
     """The tallies ``plan.run_batch(seed, first, n)`` must return, computed slowly."""
     import numpy as np
 
-    k = len(plan.names)
-    out = {"place": np.zeros((k, plan.n_places), np.int64), "qualify": np.zeros(k, np.int64),
+    a = plan.args
+    k = len(plan.info.names)
+    out = {"place": np.zeros((k, plan.info.n_places), np.int64), "qualify": np.zeros(k, np.int64),
            "points": np.zeros(k), "points_sq": np.zeros(k), "prize": np.zeros(k),
            "prize_sq": np.zeros(k), "counters": np.zeros(4, np.int64)}
     for r in range(first, first + n):
-        order, pts, flags = one_replica(plan, seed, r)
+        order, pts, money, flags = one_replica(a, seed, r)
         for place, i in enumerate(order):
             out["place"][i, place] += 1
-            out["qualify"][i] += place < plan.qualifying_places
+            out["qualify"][i] += int(a.qualified[place])
             out["points"][i] += pts[i]
             out["points_sq"][i] += pts[i] ** 2
-            z = plan.place_prize[place] + plan.per_half * pts[i]
-            out["prize"][i] += z
-            out["prize_sq"][i] += z * z
+            out["prize"][i] += money[i]
+            out["prize_sq"][i] += money[i] * money[i]
         out["counters"] += flags
     return out

@@ -2,19 +2,17 @@
 
 Plain Python.  ``exact_round_robin`` enumerates every outcome (1-0, draw, 0-1) of the games
 still to play, 3^m leaves, and for each leaf computes exactly the distribution of the final
-ranking under the rules the kernel (``kernels.roundrobin_nb.rank_nb`` / ``playoff_nb``)
-applies:
+ranking under the rules the kernel (``nb.rank_nb`` / ``playoff_nb``) applies:
 
-* points first (half points, exact integers);
-* if the scenario has a play-off for first (``playoff_places >= 1``) and several players are
-  level on points at the top, the play-off cascade decides first place; the probability
-  that each tied player wins it is computed exactly from the outcome model (see
-  ``_Playoffs``), and the players who lose it are ordered among themselves by the criteria;
-* every other group level on points is ordered by the scenario's criteria in order
-  (Sonneborn-Berger, wins, head-to-head among the group still level, ...); a group still
-  level when ``lots`` is reached (lots close the list, as in the kernel) takes its places in
-  a uniformly random order, so each of its players gets each of its places with probability
-  1/size.
+* points first (half points, exact integers), then the scenario's steps in order;
+* a criterion (Sonneborn-Berger, wins, head-to-head among the group still level) splits every
+  group level on points;
+* at the play-off step, if several players are still level at the top, the play-off cascade
+  decides first place; the probability that each of them wins it is computed exactly from the
+  outcome model (see ``_Playoffs``), and the losers go on through the later steps;
+* a group still level when ``lots`` is reached (lots close the list, as in the kernel) takes
+  its places in a uniformly random order, so each of its players gets each of its places with
+  probability 1/size.
 
 Rating offsets (``--offsets``) are not covered: the games are independent only without them.
 See ``docs/exact.md`` for the formulas and limits.
@@ -25,10 +23,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from .enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
-                    PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_CRITERIA, TB_HEAD_TO_HEAD,
-                    TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS)
-from .errors import ScenarioError
+from ...enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
+                      PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_COUNTER_NAMES, RR_CRITERIA,
+                      TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
+from ...errors import ScenarioError
+from .rules import SCORE, split_games, tally
 
 # A round-robin play-off among more players than this is refused (its score-vector
 # recursion grows too large for plain Python); 8 covers the Candidates.
@@ -48,8 +47,9 @@ class _Playoffs:
     def __init__(self, scn, model):
         self.scn = scn
         self.model = model
-        self.stages = [[(lo, hi, PLAYOFF_KINDS[kind], ctl) for lo, hi, kind, ctl in stage]
+        self.stages = [[(lo, hi, PLAYOFF_KINDS[kind], ctl) for lo, hi, kind, ctl in stage.options]
                        for stage in scn.stages]
+        self.ratings = scn.rating_lists[-1][1]    # the play-off follows the last round
         self._wdl = {}
         self._memo = {}
         self._sd = {}
@@ -61,9 +61,9 @@ class _Playoffs:
         key = (ctl, white, black)
         v = self._wdl.get(key)
         if v is None:
-            pl = self.scn.players
-            v = self.model.wdl(ctl, self.model.rating(pl[white].ratings, ctl),
-                               self.model.rating(pl[black].ratings, ctl))
+            rt = self.ratings
+            v = self.model.wdl(ctl, self.model.rating(rt[white], ctl),
+                               self.model.rating(rt[black], ctl))
             self._wdl[key] = v
         return v
 
@@ -319,7 +319,18 @@ def _order_group(group, criteria, pts, wins, res, sb):
             for v in sorted(set(val.values()), reverse=True):
                 out.append([p for p in g if val[p] == v])
         groups = out
-    return groups, False  # not reached: exact_round_robin always ends the criteria with lots
+    return groups, False   # the criteria ran out before lots (those before a play-off)
+
+
+def game_probabilities(scn, model, games):
+    """(P white wins, P draw, P black wins) of each game, with the ratings of its round."""
+    model.index(scn.control, file=scn.file, key="event.control")
+    out = []
+    for g in games:
+        rt = scn.ratings_at(g.round)
+        out.append(model.wdl(scn.control, model.rating(rt[g.white], scn.control),
+                             model.rating(rt[g.black], scn.control)))
+    return out
 
 
 def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
@@ -327,35 +338,36 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
     ``at`` (None: every result in the file), no rating offsets.
 
     Returns {"scenario", "at", "games_left", "leaves", "p_playoff", "counters", "players"}:
-    ``counters`` has the kernel's counter names (formats.roundrobin.COUNTER_NAMES) with their
-    exact probabilities; each player has p_place (list), p_first, p_qualify, expected_points
-    (points), expected_prize, and p_playoff (P(this player is in a play-off for first)).
-    The top-level ``p_playoff`` is P(a play-off for first is needed).
+    ``counters`` has the kernel's counter names with their exact probabilities; each player
+    has p_place (list), p_first, p_qualify, expected_points (points), expected_prize, and
+    p_playoff (P(this player is in a play-off for first)).  The top-level ``p_playoff`` is
+    P(a play-off for first is needed).
     """
-    from .formats import roundrobin as rr
-    from .scenario import check_at
-
-    check_at(rr, scn, at, scn.file)
     n = len(scn.players)
-    played, remaining = rr.split_games(scn, at)
+    played, remaining = split_games(scn, at)
     m = len(remaining)
     if m > max_games:
         raise ScenarioError(f"exact odds: {m} games left, 3^{m} outcomes; the enumeration "
                             f"stops at {max_games} games", file=scn.file, key="--at",
                             value=at or "latest")
-    probs = rr.game_probabilities(scn, model, remaining)
-    pts0, wins0, res0 = rr.tally(n, played)
+    probs = game_probabilities(scn, model, remaining)
+    pts0, wins0, res0 = tally(n, played)
     criteria = [RR_CRITERIA[c] for c in scn.order]
     if TB_LOTS not in criteria:
         criteria.append(TB_LOTS)
-    playoff_first = scn.playoff_places >= 1
-    # a play-off already played after the last round (as RoundRobinPlan.forced_first)
+    k_po = criteria.index(TB_PLAYOFF) if TB_PLAYOFF in criteria else None
+    before = criteria if k_po is None else criteria[:k_po]
+    after = [] if k_po is None else criteria[k_po + 1:]
+    # a play-off already played after the last round (as the plan's forced_first)
     forced = scn.playoff_winner if scn.playoff_winner is not None and not remaining else None
     po = _Playoffs(scn, model)
     nq = scn.qualifying_places
+    by_points = scn.prize_split == "points"
+    prize_of_place = list(scn.prize_places) + [0.0] * (n - len(scn.prize_places))
 
     place = [[0.0] * n for _ in range(n)]
     e_half = [0.0] * n
+    e_share = [0.0] * n     # expected place money when it is shared by points
     p_in_playoff = [0.0] * n
     c = [0.0, 0.0, 0.0, 0.0]
     total = 0.0
@@ -374,29 +386,40 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
             pos += len(g)
         return pos
 
+    def split_all(groups, crits, sb):
+        out, lots = [], False
+        for G in groups:
+            subs, lv = _order_group(G, crits, pts, wins, res, sb)
+            out.extend(subs)
+            lots |= lv
+        return out, lots
+
     def leaf(prob):
         nonlocal total
         total += prob
         for i in range(n):
             e_half[i] += prob * pts[i]
+        if by_points:
+            pos = 0
+            for lv in sorted(set(pts), reverse=True):
+                G = [i for i in range(n) if pts[i] == lv]
+                share = sum(prize_of_place[pos:pos + len(G)]) / len(G)
+                for p in G:
+                    e_share[p] += prob * share
+                pos += len(G)
         sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-        levels = sorted(set(pts), reverse=True)
-        pos = 0
-        lots_elsewhere = False
-        top_playoff = None
-        for lv in levels:
-            G = [i for i in range(n) if pts[i] == lv]
-            if pos == 0 and playoff_first and len(G) > 1:
-                top_playoff = G
-                pos = len(G)
-                continue
-            subs, lots = _order_group(G, criteria, pts, wins, res, sb)
-            lots_elsewhere |= lots
-            pos = assign(subs, pos, prob)
-        if top_playoff is None:
+        levels = [[i for i in range(n) if pts[i] == lv] for lv in sorted(set(pts), reverse=True)]
+        groups, lots_elsewhere = split_all(levels, before, sb)
+        if k_po is None or len(groups[0]) == 1:
+            if k_po is not None:
+                groups, lots = split_all(groups, after, sb)
+                lots_elsewhere |= lots
+            assign(groups, 0, prob)
             c[3] += prob if lots_elsewhere else 0.0
             return
-        G = top_playoff
+        G, others = groups[0], groups[1:]
+        others, lots_elsewhere = split_all(others, after, sb)
+        assign(others, len(G), prob)
         if forced in G:
             win, f1, f2 = {forced: (1.0, 0.0)}, 0.0, 0.0
         else:
@@ -413,7 +436,7 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
                 continue
             place[w][0] += prob * q
             rest = [p for p in G if p != w]
-            subs, lots = _order_group(rest, criteria, pts, wins, res, sb)
+            subs, lots = _order_group(rest, after, pts, wins, res, sb)
             assign(subs, 1, prob * q)
             p_lots += pl + (pn if lots else 0.0)
         c[3] += prob if lots_elsewhere else prob * p_lots
@@ -424,48 +447,37 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
             return
         game = remaining[g]
         w, b = game.white, game.black
-        pw, pd, pb = probs[g]
-        if pw > 0.0:
-            pts[w] += 2
-            wins[w] += 1
-            res[w][b] += 2
-            walk(g + 1, prob * pw)
-            pts[w] -= 2
-            wins[w] -= 1
-            res[w][b] -= 2
-        if pd > 0.0:
-            pts[w] += 1
-            pts[b] += 1
-            res[w][b] += 1
-            res[b][w] += 1
-            walk(g + 1, prob * pd)
-            pts[w] -= 1
-            pts[b] -= 1
-            res[w][b] -= 1
-            res[b][w] -= 1
-        if pb > 0.0:
-            pts[b] += 2
-            wins[b] += 1
-            res[b][w] += 2
-            walk(g + 1, prob * pb)
-            pts[b] -= 2
-            wins[b] -= 1
-            res[b][w] -= 2
+        for code, p in zip((0, 1, 2), probs[g]):
+            if p <= 0.0:
+                continue
+            sw, sb_ = SCORE[code]
+            pts[w] += sw
+            pts[b] += sb_
+            res[w][b] += sw
+            res[b][w] += sb_
+            wins[w] += code == 0
+            wins[b] += code == 2
+            walk(g + 1, prob * p)
+            pts[w] -= sw
+            pts[b] -= sb_
+            res[w][b] -= sw
+            res[b][w] -= sb_
+            wins[w] -= code == 0
+            wins[b] -= code == 2
 
     walk(0, 1.0)
 
-    prize = list(scn.prize_places) + [0.0] * (n - len(scn.prize_places))
     players = []
     for i, pl in enumerate(scn.players):
         row = place[i]
+        money = e_share[i] if by_points else sum(row[k] * prize_of_place[k] for k in range(n))
         players.append({
             "name": pl.name,
             "p_place": list(row),
             "p_first": row[0],
             "p_qualify": sum(row[:nq]),
             "expected_points": e_half[i] / 2.0,
-            "expected_prize": (sum(row[k] * prize[k] for k in range(n))
-                               + scn.per_half_point * e_half[i]),
+            "expected_prize": money + scn.per_half_point * e_half[i],
             "p_playoff": p_in_playoff[i],
         })
     return {
@@ -475,6 +487,6 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
         "leaves": 3 ** m,
         "total_probability": total,
         "p_playoff": c[0],
-        "counters": dict(zip(rr.COUNTER_NAMES, c)),
+        "counters": dict(zip(RR_COUNTER_NAMES, c)),
         "players": players,
     }

@@ -1,0 +1,83 @@
+"""The ``simcycle`` command line: one module per command, loaded when it is asked for.
+
+Thin: numpy, numba and scipy are imported inside the commands, so ``simcycle --help`` stays
+instant.  Every :class:`~simcycle.errors.SimcycleError` (and click's usage errors) ends as one
+line on stderr and its exit status; Ctrl-C before anything finished ends with status 130.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from .. import __version__
+from ..errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, SimcycleError
+
+# command -> one-line summary (shown by --help without importing the command's module)
+COMMANDS = {
+    "standings": "the table from the results played (up to --at), with tiebreak columns",
+    "checkpoints": "the checkpoints --at accepts, in playing order",
+    "simulate": "odds of every place, qualifying and prize money",
+    "odds": "the games or matches still to play, with their probabilities",
+    "swing": "what each game or match of the next round swings",
+    "whocan": "who can still win or qualify: clinched / alive / eliminated, with a path",
+    "experiment": "compare format variants (optionally on a Dask cluster)",
+}
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT):
+    click.echo(f"simcycle: error: {' '.join(message.split())}", err=True)
+    sys.exit(code)
+
+
+class Main(click.Group):
+    """Lazy command registry; errors become one line and an exit status."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        return getattr(importlib.import_module(f"{__name__}.{name}"), name)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "simcycle",
+                              complete_var=complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        except click.UsageError as e:
+            cmd = e.ctx.command_path if e.ctx is not None else "simcycle"
+            fail(f"{cmd}: {e.format_message()} (see {cmd} --help)", e.exit_code)
+        except click.ClickException as e:
+            fail(e.format_message(), e.exit_code)
+        except click.Abort:
+            fail("interrupted", EXIT_INTERRUPTED)
+        except SimcycleError as e:
+            fail(str(e), e.exit_code)
+        except KeyboardInterrupt:   # before a run started: nothing finished to report
+            fail("interrupted; nothing had finished", EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simcycle")
+def main():
+    """Monte Carlo qualification odds for chess cycles: Candidates, Grand Prix, tours.
+
+    \b
+    simcycle standings   SCENARIO   the table from the games played
+    simcycle checkpoints SCENARIO   the checkpoints --at accepts
+    simcycle simulate    SCENARIO   odds of every place, qualifying and prize money
+    simcycle odds        SCENARIO   the games still to play, with W/D/L probabilities
+    simcycle swing       SCENARIO   what each game of the next round swings
+    simcycle whocan      SCENARIO   who can still win or qualify, exactly, with a path
+    simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
+    """

@@ -1,0 +1,50 @@
+"""Options shared by the commands, and the steps every command starts with."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import ScenarioError
+
+scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False))
+at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
+                      help="Count only the results up to this checkpoint (e.g. start, round9, "
+                           "event2-sf); `simcycle checkpoints` lists them.")
+json_opt = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+model_opt = click.option("--model", "model_file", type=click.Path(dir_okay=False), default=None,
+                         help="Outcome-model TOML file (default: the scenario's, else the "
+                              "shipped default model).")
+seed_opt = click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
+                        help="Random seed; results depend only on --seed and --sims.")
+offsets_opt = click.option("--offsets/--no-offsets", default=False, show_default=True,
+                           help="Draw a strength offset per player per simulated event "
+                                "(rating uncertainty).")
+
+
+def load(scenario: str, at: str | None):
+    """(format, scenario, checkpoint) with the checkpoint checked."""
+    from ..scenario import load_scenario
+    fmt, scn = load_scenario(scenario)
+    return fmt, scn, fmt.check_at(scn, at)
+
+
+def model_for(scn, model_file: str | None):
+    from ..model import load_model
+    return load_model(model_file or scn.model_file)
+
+
+def emit_json(obj) -> None:
+    try:
+        text = json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:   # a non-finite number: a bug, never printed as NaN
+        raise ScenarioError("internal error: a non-finite number in the output") from None
+    click.echo(text)
+
+
+def show(d: dict, as_json: bool, render) -> None:
+    if as_json:
+        emit_json(d)
+    else:
+        click.echo(render(d))

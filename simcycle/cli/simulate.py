@@ -1,0 +1,63 @@
+import sys
+
+import click
+
+from ..errors import EXIT_INTERRUPTED, ScenarioError
+from ..formats.base import EXACT, CompileOptions
+from .options import (at_opt, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
+                      scenario_arg, seed_opt)
+
+
+@click.command()
+@scenario_arg
+@at_opt
+@click.option("--sims", default=100_000, show_default=True, type=click.IntRange(1, 10**10),
+              help="Number of simulated completions (the minimum, with --target-se).")
+@seed_opt
+@model_opt
+@click.option("--target-se", type=click.FloatRange(min=1e-6, max=0.5), default=None,
+              help="Keep simulating until every reported probability's standard error is "
+                   "below this.")
+@offsets_opt
+@click.option("--hot-elo", "hot", is_flag=True,
+              help="Update ratings after each simulated game (K from the model file); an "
+                   "alternative to --offsets.")
+@json_opt
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--exact", is_flag=True,
+              help="Round robins with at most 10 games left: enumerate every outcome instead "
+                   "of simulating (exact probabilities, play-offs included).")
+def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
+             progress, exact):
+    """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
+    from .. import report
+
+    if as_json and as_csv:
+        raise ScenarioError("choose one of --json and --csv", key="--csv")
+    fmt, scn, at = load(scenario, at)
+    model = model_for(scn, model_file)
+    opts = CompileOptions(at=at, offsets=offsets, hot=hot)
+    res = None
+    if exact:
+        fmt.require(EXACT, scn)
+        if offsets or hot:
+            raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
+        d = report.exact_json(scn, fmt.exact(scn, model, at), model)
+    else:
+        from .. import driver
+        plan = fmt.compile(scn, model, opts)
+        res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
+        d = report.simulation_json(scn, plan, res, at, model, opts)
+    if as_json:
+        emit_json(d)
+    elif as_csv:
+        click.echo(report.simulation_csv(d), nl=False)
+    else:
+        click.echo(report.simulation_text(d))
+    if res is not None and res.interrupted:
+        click.echo(f"simcycle: interrupted after {res.sims:,} simulations; the figures above "
+                   "cover those" if res.sims else "simcycle: interrupted; nothing had finished",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)

@@ -1,0 +1,25 @@
+import click
+
+from ..formats.base import SWING
+from .options import (at_opt, json_opt, load, model_for, model_opt, offsets_opt, scenario_arg,
+                      seed_opt, show)
+
+
+@click.command()
+@scenario_arg
+@at_opt
+@click.option("--round", "round_no", type=click.IntRange(1, 10_000), default=None,
+              help="The round to examine (default: the next round still to play).")
+@click.option("--sims", default=100_000, show_default=True, type=click.IntRange(1000, 10**9),
+              help="Simulations per result of each game.")
+@seed_opt
+@model_opt
+@offsets_opt
+@json_opt
+def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
+    """What each game of the next round swings: P(1st) and P(qualify) for every result."""
+    fmt, scn, at = load(scenario, at)
+    fmt.require(SWING, scn)
+    d = fmt.swing(scn, model_for(scn, model_file), at, sims=sims, seed=seed, offsets=offsets,
+                  round_no=round_no)
+    show(d, as_json, fmt.render_swing)

@@ -1,0 +1,173 @@
+"""What every format is: one declared interface, registered by name.
+
+A format (round robin, knock-out series, group series, tour) is a subclass of :class:`Format`
+in a package of the same files (``schema.py``, ``rules.py``, ``plan.py``, ``nb.py``,
+``render.py``, optionally ``whocan.py``), registered in ``simcycle.formats.FORMATS``.  It
+declares the optional commands it offers in ``features``; the command line asks
+:meth:`Format.require` instead of probing for functions, and every format refuses what it
+cannot do with the same one-line error.
+
+Data flow: TOML → :meth:`Format.load` (schema + cross-checks) → frozen scenario →
+:meth:`Format.compile` (with one :class:`CompileOptions`) → :class:`Plan` (numpy arrays) →
+:meth:`Plan.run_batch` (numba kernel) → tallies → ``driver.Result``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+
+from ..errors import ScenarioError, Unsupported
+
+if TYPE_CHECKING:   # pragma: no cover
+    import numpy as np
+
+    from ..model import OutcomeModel
+
+# Optional capabilities a format may declare.
+SWING = "swing"          # what each game or match of the next round swings
+WHOCAN = "whocan"        # exact clinched / alive / eliminated with a path
+EXACT = "exact"          # exact enumeration of small remainders (simulate --exact)
+HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
+FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo"}
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Everything ``compile`` takes besides the scenario and the model.
+
+    at       checkpoint: count only the results up to it (None: every result in the file)
+    offsets  one strength offset per player and rating class per simulated event
+    hot      "hot" Elo: ratings move inside a simulated event (formats with HOT_ELO)
+    fixed    what-if results for games or matches still to play, in the format's own keys
+             (``swing`` and ``--fix``); each format documents its keys
+    """
+
+    at: str | None = None
+    offsets: bool = False
+    hot: bool = False
+    fixed: Mapping[Any, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    """What a compiled plan tells the driver, the reports and the experiments.
+
+    names              players in plan order (the rows of every tally)
+    ratings            classical rating of each, aligned with ``names`` (float64)
+    n_places           places tallied per player
+    points_scale       divide tallied points by this (2 for half points, 6 for sixths, ...)
+    points_label       what the points are ("points", "GP points", "ACP points")
+    qualifying_places  how many qualify
+    currency           of the prize money ("" when there is none)
+    counter_names      events counted once per replica (a play-off was needed, ...)
+    extra_probabilities  per-player probabilities tallied besides place and qualify
+    player_extra       per-player facts for the reports (events played, eligibility, ...)
+    """
+
+    names: tuple[str, ...]
+    ratings: "np.ndarray"
+    n_places: int
+    points_scale: float
+    qualifying_places: int
+    points_label: str = "points"
+    currency: str = ""
+    counter_names: tuple[str, ...] = ()
+    extra_probabilities: tuple[str, ...] = ()
+    player_extra: tuple[dict, ...] = ()
+
+
+class Plan(ABC):
+    """A scenario compiled for its kernel: flat arrays, run in batches of replicas."""
+
+    info: PlanInfo
+
+    @abstractmethod
+    def run_batch(self, seed: int, first: int, n: int) -> dict[str, "np.ndarray"]:
+        """Tallies of replicas ``first .. first+n-1``, summed: 'place' int64 [players,
+        places], 'qualify' int64 [players], 'points' / 'points_sq' / 'prize' / 'prize_sq'
+        float64 [players]; 'counters' int64 [k] named by ``info.counter_names``; one int64
+        [players] array per name in ``info.extra_probabilities``."""
+
+
+class Format(ABC):
+    """One format of event or series.  Subclasses are registered in ``FORMATS``."""
+
+    name: ClassVar[str]                      # the value of [scenario] format
+    features: ClassVar[frozenset[str]] = frozenset()
+    default_kind: ClassVar[str] = "round-robin"   # the event kind when a scenario says none
+
+    # ---- required ---------------------------------------------------------------------
+    @abstractmethod
+    def load(self, raw: dict, file: str) -> Any:
+        """Validate a parsed TOML document and build the frozen scenario."""
+
+    @abstractmethod
+    def checkpoints(self, scn: Any) -> list[str]:
+        """The names ``--at`` accepts, in playing order ("start" first)."""
+
+    @abstractmethod
+    def standings(self, scn: Any, at: str | None) -> dict:
+        """JSON-able table from the results played up to ``at``."""
+
+    @abstractmethod
+    def odds(self, scn: Any, model: "OutcomeModel", at: str | None) -> dict:
+        """The games or matches still to play whose players are known, with probabilities."""
+
+    @abstractmethod
+    def compile(self, scn: Any, model: "OutcomeModel", opts: CompileOptions) -> Plan:
+        """The plan that simulates the rest of the event or series from ``opts.at``."""
+
+    @abstractmethod
+    def render_standings(self, d: dict) -> str: ...
+
+    @abstractmethod
+    def render_odds(self, d: dict) -> str: ...
+
+    # ---- optional, declared in ``features`` ------------------------------------------
+    def swing(self, scn: Any, model: "OutcomeModel", at: str | None, *, sims: int, seed: int,
+              offsets: bool = False, round_no: int | None = None) -> dict:
+        raise self._unsupported(SWING, scn)
+
+    def render_swing(self, d: dict) -> str:
+        raise self._unsupported(SWING, None)
+
+    def whocan(self, scn: Any, at: str | None, budget: float | None = None) -> dict:
+        raise self._unsupported(WHOCAN, scn)
+
+    def render_whocan(self, d: dict) -> str:
+        raise self._unsupported(WHOCAN, None)
+
+    def exact(self, scn: Any, model: "OutcomeModel", at: str | None) -> dict:
+        raise self._unsupported(EXACT, scn)
+
+    # ---- shared -----------------------------------------------------------------------
+    def require(self, feature: str, scn: Any = None) -> None:
+        """Refuse, in one line, a feature this format does not declare."""
+        if feature not in self.features:
+            raise self._unsupported(feature, scn)
+
+    def check_at(self, scn: Any, at: str | None) -> str | None:
+        """``at`` if it names a checkpoint of ``scn``, else a one-line refusal."""
+        if at is None:
+            return None
+        names = self.checkpoints(scn)
+        if at not in names:
+            shown = ", ".join(names[:6]) + (", ..., " + names[-1] if len(names) > 7 else "")
+            raise ScenarioError(f"no such checkpoint; this scenario has {shown} "
+                                "(simcycle checkpoints lists them all)",
+                                file=getattr(scn, "file", None), key="--at", value=at)
+        return at
+
+    def check_options(self, scn: Any, opts: CompileOptions) -> None:
+        """Refuse options the format cannot honour."""
+        if opts.hot:
+            self.require(HOT_ELO, scn)
+            if opts.offsets:
+                raise ScenarioError("choose --offsets or --hot-elo, not both", key="--hot-elo")
+
+    def _unsupported(self, feature: str, scn: Any) -> Unsupported:
+        return Unsupported(f"{FEATURE_TEXT.get(feature, feature)} is not available for the "
+                           f"{self.name} format", file=getattr(scn, "file", None),
+                           key="scenario.format", value=self.name)

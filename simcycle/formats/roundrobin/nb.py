@@ -1,0 +1,304 @@
+"""Numba code over arrays: the rest of a round robin, its play-off for first and the ranking
+criteria, replica-parallel with streaming tallies.
+
+Units: points in half points, Sonneborn-Berger in quarter points, money in the currency.
+Rating uncertainty is either per-event strength offsets or "hot" Elo (ratings updated after
+each simulated game, K per rating class), never both.  The plain-Python twin is
+``simcycle.reference.roundrobin``; both draw the same numbers in the same order: offsets
+(player-major, class-minor), the remaining games in plan order, then the ranking steps in
+order (the play-off, lots of the groups still level, top group first).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
+                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
+                      TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
+                      P_CLASS)
+from ...kernels.config import CHUNK, jit, pjit
+from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,
+                                sudden_death_knockout_nb, thresholds_nb)
+from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
+                                sort_segment_nb, start_order_nb)
+from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
+from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
+
+PRIZE_BY_ORDER = 0    # each place's money to the player the final order puts there
+PRIZE_BY_POINTS = 1   # players level on points share the money of the places they cover
+
+
+class RoundRobinArgs(NamedTuple):
+    """The arguments of :func:`simulate_nb`, built by ``plan.py``.
+
+    params, rt, thr, live, offsets   the fields of a
+                 :class:`~simcycle.kernels.game_nb.Games` (segments = rating lists), flat
+                 because numba's parallel loops take no nested tuples
+    offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
+    hot_k        float64 [3]: hot-Elo K per rating class; all zero = off
+    base_pts     int64 [n]: half points from the games played
+    base_wins    int64 [n]: wins so far
+    base_res     int64 [n, n]: half points scored by i against j so far
+    gw, gb       int64 [m]: White and Black of each remaining game, in playing order
+    gseg         int64 [m]: rating segment of each remaining game
+    game_ci      int: control row of the event's games
+    criteria     int64 [k]: ranking steps in order (``enums.TB_*``); always ends with TB_LOTS
+    stages       int64 [stages, options, 4]: play-off (min tied, max tied, ``enums.PO_*``,
+                 control row); kind 0 pads unused options
+    playoff_seg  int: rating segment of the play-off games (the last)
+    forced_first int: winner of a play-off already played (-1: none)
+    qualified    int64 [n]: 1 for the places that qualify (place p < qualifying places)
+    place_prize  float64 [n]: money for each place
+    per_half     float: money per half point
+    prize_split  int: PRIZE_BY_ORDER or PRIZE_BY_POINTS
+    """
+
+    params: np.ndarray
+    rt: np.ndarray
+    thr: np.ndarray
+    live: bool
+    offsets: bool
+    offset_sd: np.ndarray
+    hot_k: np.ndarray
+    base_pts: np.ndarray
+    base_wins: np.ndarray
+    base_res: np.ndarray
+    gw: np.ndarray
+    gb: np.ndarray
+    gseg: np.ndarray
+    game_ci: int
+    criteria: np.ndarray
+    stages: np.ndarray
+    playoff_seg: int
+    forced_first: int
+    qualified: np.ndarray
+    place_prize: np.ndarray
+    per_half: float
+    prize_split: int
+
+
+@jit
+def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
+    """Settle the players cand[:k] (k >= 2) level for first; returns the winner.
+
+    A stage applies its first option whose range holds the number still level; a stage with
+    none is skipped; only those still level go on; after the last stage, lots.  flags:
+    RR_C_STAGE2 / RR_C_STAGE3 when the second / a later stage is reached, RR_C_LOTS when
+    lots decide."""
+    for s in range(stages.shape[0]):
+        if k == 1:
+            break
+        opt = -1
+        for o in range(stages.shape[1]):
+            if stages[s, o, 2] != 0 and stages[s, o, 0] <= k <= stages[s, o, 1]:
+                opt = o
+                break
+        if opt < 0:
+            continue
+        if s == 1:
+            flags[RR_C_STAGE2] = 1
+        elif s >= 2:
+            flags[RR_C_STAGE3] = 1
+        kind = stages[s, opt, 2]
+        ci = stages[s, opt, 3]
+        if kind == PO_MATCH and k == 2:
+            d = pair_nb(g, seg, ci, cand[0], cand[1], st)
+            if d > 0:
+                k = 1
+            elif d < 0:
+                cand[0] = cand[1]
+                k = 1
+        elif kind == PO_ROUND_ROBIN or (kind == PO_MATCH and k > 2):
+            round_robin_nb(g, seg, ci, cand, k, score, st)
+            best = score[0]
+            for i in range(1, k):
+                if score[i] > best:
+                    best = score[i]
+            m = 0
+            for i in range(k):
+                if score[i] == best:
+                    cand[m] = cand[i]
+                    m += 1
+            k = m
+        elif kind == PO_SUDDEN_DEATH_KO:
+            cand[0] = sudden_death_knockout_nb(g, seg, ci, cand, k, work, st)
+            k = 1
+        elif kind == PO_ARMAGEDDON and k == 2:
+            cand[0] = armageddon_nb(g, seg, ci, cand[0], cand[1], st)
+            k = 1
+        elif kind == PO_LOTS:
+            flags[RR_C_LOTS] = 1
+            cand[0] = cand[randint_nb(st, k)]
+            k = 1
+    if k > 1:
+        flags[RR_C_LOTS] = 1
+        cand[0] = cand[randint_nb(st, k)]
+    return cand[0]
+
+
+@jit
+def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags):
+    """Fill order[:n] with the final ranking: points, then ``a.criteria`` step by step
+    (strict: lots settle what the rules leave level)."""
+    start_order_nb(order, brk, n)
+    sort_segment_nb(order, brk, pts, 0, n)
+    for c in range(a.criteria.shape[0]):
+        crit = a.criteria[c]
+        if crit == TB_PLAYOFF:
+            e = segment_end_nb(brk, 0, n)
+            if e > 1:
+                flags[RR_C_PLAYOFF] = 1
+                w = -1
+                for i in range(e):
+                    cand[i] = order[i]
+                    if order[i] == a.forced_first:
+                        w = a.forced_first
+                if w < 0:
+                    w = playoff_nb(g, a.playoff_seg, a.stages, cand, e, score, work, st, flags)
+                move_to_front_nb(order, brk, w)
+            continue
+        k = 0
+        while k < n:
+            e = segment_end_nb(brk, k, n)
+            if e - k > 1:
+                if crit == TB_LOTS:
+                    flags[RR_C_LOTS] = 1
+                    lots_segment_nb(order, brk, work, k, e, st)
+                else:
+                    for i in range(k, e):
+                        p = order[i]
+                        if crit == TB_SONNEBORN_BERGER:
+                            val[p] = sb[p]
+                        elif crit == TB_WINS:
+                            val[p] = wins[p]
+                        else:  # TB_HEAD_TO_HEAD: points among the players of this group
+                            v = 0
+                            for j in range(k, e):
+                                v += res[p, order[j]]
+                            val[p] = v
+                    sort_segment_nb(order, brk, val, k, e)
+            k = e
+
+
+@jit
+def prizes_nb(a, n, order, pts, prize):
+    """Prize money of each player for the final ``order``."""
+    if a.prize_split == PRIZE_BY_ORDER:
+        for p in range(n):
+            prize[order[p]] = a.place_prize[p]
+    else:
+        k = 0
+        while k < n:
+            e = k + 1
+            while e < n and pts[order[e]] == pts[order[k]]:
+                e += 1
+            s = 0.0
+            for p in range(k, e):
+                s += a.place_prize[p]
+            s /= e - k
+            for p in range(k, e):
+                prize[order[p]] = s
+            k = e
+    for i in range(n):
+        prize[i] += a.per_half * np.float64(pts[i])
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
+    n = a.base_pts.shape[0]
+    m = a.gw.shape[0]
+    hot = a.hot_k[0] != 0.0 or a.hot_k[1] != 0.0 or a.hot_k[2] != 0.0
+    rt0 = a.rt
+    rt = rt0.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    ns = rt.shape[0]
+    st = np.empty(1, np.uint64)
+    pts = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    res = np.empty((n, n), np.int64)
+    sb = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
+    brk = np.empty(n, np.int64)
+    val = np.empty(n, np.int64)
+    cand = np.empty(n, np.int64)
+    score = np.empty(n, np.int64)
+    work = np.empty(n, np.int64)
+    prize = np.empty(n, np.float64)
+    flags = np.zeros(out.counters.shape[1], np.int64)
+    t = local_tallies_nb(out)
+    cls = np.int64(a.params[a.game_ci, P_CLASS])
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        if a.offsets:
+            for i in range(n):
+                for k in range(3):
+                    x = normal_nb(st) * a.offset_sd[k]
+                    for s in range(ns):
+                        rt[s, i, k] = rt0[s, i, k] + x
+        elif hot:
+            for s in range(ns):
+                for i in range(n):
+                    for k in range(3):
+                        rt[s, i, k] = rt0[s, i, k]
+        for k in range(flags.shape[0]):
+            flags[k] = 0
+        for i in range(n):
+            pts[i] = a.base_pts[i]
+            wins[i] = a.base_wins[i]
+            for j in range(n):
+                res[i, j] = a.base_res[i, j]
+        for q in range(m):
+            w = a.gw[q]
+            b = a.gb[q]
+            tw, td = thresholds_nb(g, a.gseg[q], a.game_ci, w, b)
+            out_ = result_of_nb(u01_nb(st), tw, td)
+            if hot:  # "hot" Elo: ratings move inside the simulated event, in every segment
+                sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
+                dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
+                for s in range(ns):
+                    rt[s, w, cls] += dlt
+                    rt[s, b, cls] -= dlt
+            if out_ == WHITE_WINS:
+                pts[w] += 2
+                wins[w] += 1
+                res[w, b] += 2
+            elif out_ == BLACK_WINS:
+                pts[b] += 2
+                wins[b] += 1
+                res[b, w] += 2
+            else:
+                pts[w] += 1
+                pts[b] += 1
+                res[w, b] += 1
+                res[b, w] += 1
+        for i in range(n):
+            s_ = 0
+            for j in range(n):
+                s_ += res[i, j] * pts[j]
+            sb[i] = s_
+        rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
+        prizes_nb(a, n, order, pts, prize)
+        for p in range(n):
+            val[order[p]] = a.qualified[p]
+        tally_nb(t, order, n, val, pts, prize)
+        count_flags_nb(t, flags)
+    store_nb(t, out, c)
+
+
+@pjit
+def simulate_nb(seed, first, nrep, a, out):
+    """Replicas first .. first+nrep-1 of the rest of the event.
+
+    seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
+    first  int64: index of the batch's first replica
+    nrep   int64: replicas in the batch
+    a      :class:`RoundRobinArgs`
+    out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis: chunk c of
+           ``CHUNK`` replicas fills row c
+    """
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)

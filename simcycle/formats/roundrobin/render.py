@@ -1,0 +1,73 @@
+"""Text of the round-robin reports: standings, odds, swing, whocan."""
+
+from __future__ import annotations
+
+from ...whocan.render import render_targets
+from .rules import fmt_points
+
+RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+def standings(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}  (rounds played: {d['rounds_played']}"
+             f"{', final' if d['final'] else ''})", ""]
+    head = f"{'rank':>5}  {'player':<26}{'pts':>6}{'SB':>8}{'wins':>6}{'games':>7}"
+    if d["final"]:
+        head += f"{'prize ' + (d['currency'] or ''):>14}"
+    lines += [head, "-" * len(head)]
+    for p in d["players"]:
+        rank = ("=" if p["shared"] else "") + str(p["rank"])
+        line = (f"{rank:>5}  {p['name'][:25]:<26}{fmt_points(p['points']):>6}{p['sb']:8.2f}"
+                f"{p['wins']:6d}{p['games']:7d}")
+        if d["final"]:
+            line += f"{p['prize']:14,.0f}"
+        lines.append(line)
+    if d.get("prize_total") is not None:
+        lines.append(f"\nprize money in all: {d['prize_total']:,.0f} {d['currency']}")
+    if d.get("prize_warning"):
+        lines.append("warning: " + d["prize_warning"])
+    if d.get("note"):
+        lines.append("note: " + d["note"])
+    return "\n".join(lines)
+
+
+def odds(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: {len(d['games'])} games to play "
+             f"({d['control']}, model {d['model']['name']} {d['model']['version']})", ""]
+    head = f"{'round':>5}  {'White':<24}{'Black':<24}{'1-0 %':>7}{'draw %':>8}{'0-1 %':>7}"
+    lines += [head, "-" * len(head)]
+    for g in d["games"]:
+        lines.append(f"{g['round']:>5}  {g['white'][:23]:<24}{g['black'][:23]:<24}"
+                     f"{100 * g['p_white']:7.1f}{100 * g['p_draw']:8.1f}{100 * g['p_black']:7.1f}")
+    return "\n".join(lines)
+
+
+def swing(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: what round {d['round']} swings "
+             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    for g in d["games"]:
+        lines.append(f"{g['white']} - {g['black']}   1-0 {100 * g['p_white']:.0f} %  "
+                     f"draw {100 * g['p_draw']:.0f} %  0-1 {100 * g['p_black']:.0f} %")
+        lines.append(f"  {'player':<24}{'P(1st) if 1-0 / = / 0-1':>30}"
+                     f"{'P(qualify) if 1-0 / = / 0-1':>34}")
+        for p in g["players"]:
+            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+                continue
+            f = " / ".join(f"{100 * p['p_first'][k]:5.1f}" for k in RESULTS)
+            q = " / ".join(f"{100 * p['p_qualify'][k]:5.1f}" for k in RESULTS)
+            lines.append(f"  {p['name'][:23]:<24}{f:>30}{q:>34}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def whocan(d: dict) -> str:
+    def path(r):
+        if not r["path"] or len(r["path"]) > 12:
+            return []
+        return ["e.g. " + "; ".join(f"r{g['round']} {g['white']} {g['result']} {g['black']}"
+                                    for g in r["path"])]
+
+    return render_targets(d, [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left"],
+                          qualify_title=f"a qualifying place (top {d['qualifying_places']})",
+                          level="level on points, tiebreaks decide", path_lines=path,
+                          fmt_points=fmt_points)

@@ -1,0 +1,200 @@
+"""The rules of a round robin as pure functions: checkpoints, scores, Sonneborn-Berger, the
+tiebreak order, prize money and the standings table.  Plain Python; the kernel (``nb.py``),
+its twin (``simcycle/reference/roundrobin.py``), exact enumeration and whocan follow these.
+
+Units: points in half points, Sonneborn-Berger in quarter points, money in the currency.
+"""
+
+from __future__ import annotations
+
+from ...enums import BLACK_WINS, DRAW, WHITE_WINS
+from ..shared.tiebreaks import Splits
+from .scenario import PLAYOFF, Game, RoundRobin
+
+SCORE = {WHITE_WINS: (2, 0), DRAW: (1, 1), BLACK_WINS: (0, 2)}   # half points (White, Black)
+CRITERION_TEXT = {"sonneborn-berger": "Sonneborn-Berger", "wins": "wins",
+                  "head-to-head": "head-to-head", PLAYOFF: "play-off", "points": "points"}
+
+
+# ---- checkpoints and what is known at one --------------------------------------------------
+def checkpoints(scn: RoundRobin) -> list[str]:
+    out = ["start"]
+    for rn in range(1, scn.n_rounds + 1):
+        if all(g.result >= 0 for g in scn.games if g.round == rn):
+            out.append(f"round{rn}")
+        else:
+            break
+    return out
+
+
+def last_round(scn: RoundRobin, at: str | None) -> int:
+    if at is None:
+        return scn.n_rounds
+    return 0 if at == "start" else int(at[len("round"):])
+
+
+def split_games(scn: RoundRobin, at: str | None, fixed=None):
+    """(played, remaining) at checkpoint ``at`` (None: every result in the file).
+
+    ``fixed`` maps (round, white, black) to a result assumed for a game still to play
+    (what-ifs: ``swing`` and ``--fix``)."""
+    last = last_round(scn, at)
+    played, remaining = [], []
+    for g in scn.games:
+        if g.result >= 0 and g.round <= last:
+            played.append(g)
+        elif fixed and (g.round, g.white, g.black) in fixed:
+            played.append(Game(g.round, g.white, g.black, fixed[(g.round, g.white, g.black)]))
+        else:
+            remaining.append(g)
+    return played, remaining
+
+
+# ---- scores --------------------------------------------------------------------------------
+def tally(n: int, played):
+    """Half points, wins, and the n x n table of half points scored by i against j."""
+    pts = [0] * n
+    wins = [0] * n
+    res = [[0] * n for _ in range(n)]
+    for g in played:
+        sw, sb = SCORE[g.result]
+        pts[g.white] += sw
+        pts[g.black] += sb
+        res[g.white][g.black] += sw
+        res[g.black][g.white] += sb
+        wins[g.white] += g.result == WHITE_WINS
+        wins[g.black] += g.result == BLACK_WINS
+    return pts, wins, res
+
+
+def sonneborn_berger(pts, res):
+    """Quarter points: sum over opponents of (half points scored against j) x (j's half points)."""
+    n = len(pts)
+    return [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+
+
+def criterion_value(name: str, sb, wins, res):
+    """The value a criterion orders a group by (higher is better), as f(player, group)."""
+    if name == "sonneborn-berger":
+        return lambda i, g: sb[i]
+    if name == "wins":
+        return lambda i, g: wins[i]
+    if name == "head-to-head":
+        return lambda i, g: sum(res[i][j] for j in g)
+    raise ValueError(name)
+
+
+def rank(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> Splits:
+    """Players grouped where every criterion but lots leaves them level (a table never draws
+    lots), with what separated each neighbour pair.  The play-off step puts its winner first
+    when it has been played (``playoff_winner``); until then the criteria order the top group
+    like any other, as a display."""
+    order = sorted(range(len(pts)), key=lambda i: -pts[i])
+    sp = Splits([order])
+    sp.by("points", lambda i, g: pts[i])
+    for crit in scn.order:
+        if crit == PLAYOFF:
+            if playoff_winner is not None:
+                sp.first_apart(playoff_winner, PLAYOFF)
+        elif crit != "lots":
+            sp.by(crit, criterion_value(crit, sb, wins, res))
+    return sp
+
+
+def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
+    """Money per player once the event is over: the places a group covers are shared equally
+    by its members ("tiebreak": groups level on every criterion; "points": level on points,
+    whatever the tiebreaks decide), plus the money per half point."""
+    if scn.prize_split == "points":
+        order = [p for g in groups for p in g]
+        groups = _runs(order, lambda p: pts[p])
+    out = {}
+    pos = 0
+    for grp in groups:
+        share = sum(scn.prize_places[pos + k] if pos + k < len(scn.prize_places) else 0.0
+                    for k in range(len(grp))) / len(grp)
+        for p in grp:
+            out[p] = share + scn.per_half_point * pts[p]
+        pos += len(grp)
+    return out
+
+
+def _runs(order, value):
+    out: list[list[int]] = []
+    for p in order:
+        if out and value(out[-1][0]) == value(p):
+            out[-1].append(p)
+        else:
+            out.append([p])
+    return out
+
+
+# ---- the standings table -------------------------------------------------------------------
+def standings(scn: RoundRobin, at: str | None) -> dict:
+    n = len(scn.players)
+    played, remaining = split_games(scn, at)
+    pts, wins, res = tally(n, played)
+    sb = sonneborn_berger(pts, res)
+    final = not remaining
+    sp = rank(scn, pts, wins, res, sb, scn.playoff_winner if final else None)
+    groups = sp.groups
+    games = [0] * n
+    for g in played:
+        games[g.white] += 1
+        games[g.black] += 1
+    prize_of = place_prizes(scn, groups, pts) if final else {}
+    rows = []
+    pos = 0
+    for grp in groups:
+        for p in grp:
+            rows.append({
+                "name": scn.players[p].name,
+                "rank": pos + 1,
+                "shared": len(grp) > 1,
+                "points": pts[p] / 2,
+                "sb": sb[p] / 4,
+                "wins": wins[p],
+                "games": games[p],
+                "prize": prize_of.get(p),
+                "ahead_by": _why(sp, p, pts, wins, res, sb, scn),
+            })
+        pos += len(grp)
+    d = {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+         "rounds_played": max((g.round for g in played), default=0), "final": final,
+         "currency": scn.currency, "prize_split": scn.prize_split,
+         "criteria": ["points", *[c for c in scn.order if c != "lots"]], "players": rows}
+    if final:
+        total = sum(prize_of.values())
+        d["prize_total"] = total
+        if scn.fund is not None and abs(total - scn.fund) > 0.5:
+            d["prize_warning"] = f"prizes sum to {total:,.0f}, the fund is {scn.fund:,.0f}"
+    if groups and len(groups[0]) > 1:
+        d["note"] = ("level for first on every criterion: a play-off decides"
+                     if final and PLAYOFF in scn.order else
+                     "level for first on every criterion: lots decide" if final else None)
+    return d
+
+
+def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
+    """Why ``p`` stands above the next player when they are level on points."""
+    if p not in sp.reason:
+        return None
+    crit, q = sp.reason[p]
+    if crit == "points":
+        return None
+    name = scn.players[q].name
+    if crit == "head-to-head":
+        group = [x for x in range(len(pts)) if pts[x] == pts[p]]
+        a = sum(res[p][j] for j in group) / 2
+        b = sum(res[q][j] for j in group) / 2
+        return f"head-to-head {fmt_points(a)}-{fmt_points(b)} v {name}"
+    if crit == "sonneborn-berger":
+        return f"Sonneborn-Berger {sb[p] / 4:g} v {sb[q] / 4:g} ({name})"
+    if crit == "wins":
+        return f"wins {wins[p]} v {wins[q]} ({name})"
+    return f"won the play-off ({name})"
+
+
+def fmt_points(x: float) -> str:
+    whole = int(x)
+    return (str(whole) if whole or x == 0 else "") + ("½" if x - whole else "")

@@ -1,0 +1,116 @@
+"""The parts of a scenario file that every format has: the ``[scenario]`` head and the
+``[[players]]`` list, declared once, and the index that turns names and aliases into players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import ScenarioError
+from ...schema import Name, Rating, Table, Text, whole_between
+
+
+class Head(Table):
+    """``[scenario]``: what the file is."""
+
+    name: Name
+    format: str
+    kind: str | None = None          # the kind of event, for the outcome model
+    description: Text = ""
+    notes: Text = ""
+    source: Text = ""                # one public source, or
+    sources: list[Text] = []         # several
+    model: Name | None = None        # an outcome-model file, relative to the scenario
+
+
+class PlayerTable(Table):
+    """One ``[[players]]`` entry; formats add their own keys by subclassing."""
+
+    name: Name
+    rating: Rating                   # classical rating
+    rapid: Rating | None = None
+    blitz: Rating | None = None
+    federation: Text = ""
+    fide_id: whole_between(1, 10**10) | None = None
+    aliases: list[Name] = []
+
+    def ratings(self) -> dict:
+        out = {"classical": float(self.rating)}
+        if self.rapid is not None:
+            out["rapid"] = float(self.rapid)
+        if self.blitz is not None:
+            out["blitz"] = float(self.blitz)
+        return out
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a scenario came from, as the file says it."""
+
+    name: str
+    file: str
+    model_file: str | None
+    kind: str | None
+    description: str
+    sources: tuple[str, ...]
+
+
+def head_of(head: Head, file: str, fmt_name: str) -> Source:
+    model_file = None
+    if head.model is not None:
+        p = Path(head.model)
+        model_file = str(p if p.is_absolute() else (Path(file).parent / p).resolve())
+    src = ((head.source,) if head.source else ()) + tuple(head.sources)
+    return Source(head.name, file, model_file, head.kind, head.description or head.notes, src)
+
+
+class PlayerIndex:
+    """Names and aliases (case-insensitive) to player indices; unknown names are refused
+    with the file and key."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.names: list[str] = []
+        self._by: dict[str, int] = {}
+
+    def add(self, name: str, aliases, key: str) -> int:
+        i = len(self.names)
+        for n in [name, *aliases]:
+            k = n.strip().casefold()
+            if self._by.get(k, i) != i:
+                raise ScenarioError("player listed twice (name or alias)", file=self.file,
+                                    key=key, value=n)
+            self._by[k] = i
+        self.names.append(name)
+        return i
+
+    def get(self, name: str) -> int | None:
+        return self._by.get(name.strip().casefold())
+
+    def find(self, name, key: str) -> int:
+        if not isinstance(name, str):
+            raise ScenarioError("must be a player's name", file=self.file, key=key, value=name)
+        i = self.get(name)
+        if i is None:
+            raise ScenarioError("unknown player (not in [[players]])", file=self.file, key=key,
+                                value=name)
+        return i
+
+    def mapping(self) -> dict[str, int]:
+        return dict(self._by)
+
+
+def index_players(players, file: str) -> PlayerIndex:
+    idx = PlayerIndex(file)
+    for k, p in enumerate(players):
+        idx.add(p.name, p.aliases, f"players[{k}].name")
+    return idx
+
+
+def result_code(text: str, file: str, key: str) -> int:
+    from ...enums import RESULT_CODES
+    t = text.strip()
+    if t not in RESULT_CODES:
+        raise ScenarioError('result must be "1-0", "0-1", "1/2-1/2" or "*" (not played)',
+                            file=file, key=key, value=text)
+    return RESULT_CODES[t]

@@ -1,0 +1,73 @@
+"""Numba code over arrays: ordering players group by group, as tiebreak criteria do.
+
+An order is ``order[:n]`` (player indices, best first) with ``brk[i] = 1`` where position i
+starts a new group of players still level.  A criterion refines every group of two or more:
+``sort_segment_nb`` by a value (stable, so earlier criteria keep deciding), ``lots_segment_nb``
+by drawing lots.  Every format's ranking is built from these.
+"""
+
+from .config import ijit
+from .game_nb import shuffle_nb
+
+
+@ijit
+def start_order_nb(order, brk, n):
+    """order[:n] = 0..n-1 as one group."""
+    for i in range(n):
+        order[i] = i
+        brk[i] = 0
+    brk[0] = 1
+
+
+@ijit
+def segment_end_nb(brk, k, n):
+    """End (exclusive) of the group starting at position k."""
+    e = k + 1
+    while e < n and brk[e] == 0:
+        e += 1
+    return e
+
+
+@ijit
+def sort_desc_nb(order, k, e, val):
+    """Stable insertion sort of order[k:e] by val[player], descending."""
+    for i in range(k + 1, e):
+        x = order[i]
+        j = i - 1
+        while j >= k and val[order[j]] < val[x]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+
+
+@ijit
+def sort_segment_nb(order, brk, val, k, e):
+    """Order the group order[k:e] by val, descending, and split it where val differs."""
+    sort_desc_nb(order, k, e, val)
+    for i in range(k + 1, e):
+        if val[order[i]] != val[order[i - 1]]:
+            brk[i] = 1
+
+
+@ijit
+def lots_segment_nb(order, brk, work, k, e, st):
+    """Draw lots for the group order[k:e] (a Fisher-Yates shuffle) and split it fully."""
+    for i in range(k, e):
+        work[i - k] = order[i]
+    shuffle_nb(work, e - k, st)
+    for i in range(k, e):
+        order[i] = work[i - k]
+        brk[i] = 1
+
+
+@ijit
+def move_to_front_nb(order, brk, w):
+    """Put player ``w`` (in the top group) first and alone in front of it."""
+    p = 0
+    while order[p] != w:
+        p += 1
+    while p > 0:
+        order[p] = order[p - 1]
+        p -= 1
+    order[0] = w
+    brk[1] = 1

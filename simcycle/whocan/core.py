@@ -1,0 +1,222 @@
+"""The whocan core: one ladder of questions, one row schema, one budget, one witness pool.
+
+For each player x and target (first place: q = 1; the qualifying places: q) the answer is one
+of the :data:`STATUSES`:
+
+  clinched      certain whatever the remaining results (no rival can reach x's key);
+  alive         some results get him there: ``via`` "outright" (ahead of all but q-1 rivals on
+                every compared criterion) or "tiebreak" (only level, so an undecidable step
+                such as a play-off, head-to-head on lots or lots decides); ``path`` is one such
+                set of results; ``at_worst`` "out" (he can miss the target) or "tiebreak" (he
+                cannot be passed, only caught level);
+  eliminated    no results get him there, not even level;
+  undetermined  the time budget ran out before the question was settled;
+  n/a           the target does not apply (e.g. qualified elsewhere).
+
+A *key* is the tuple of everything the format's deterministic rules compare (points, then the
+criteria up to the first undecidable one); keys are compared lexicographically.  The four
+questions, for rivals R and q places:
+
+  OUTRIGHT    at most q-1 rivals with key >= x's   (x is in, ahead)
+  LEVEL       at most q-1 rivals with key >  x's   (x is in, or level with the last one in)
+  PASS_LEVEL  at least q rivals with key >= x's    (x can be caught: not clinched)
+  PASS        at least q rivals with key >  x's    (x can be passed outright)
+
+A backend answers one question over the remaining results ("feasible" with a witness,
+"infeasible", or "timeout"), replays a witness through the format's own standings code (its
+keys), and renders a witness as a path.  The core asks the cheapest source first: witnesses
+already found (the pool), then the backend; every feasible answer is replayed and checked
+before it counts, and "cannot" always comes from the backend's proof (or key bounds).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Iterable, Protocol, Sequence
+
+CLINCHED, ALIVE, UNDETERMINED, ELIMINATED, NA = ("clinched", "alive", "undetermined",
+                                                 "eliminated", "n/a")
+STATUSES = (CLINCHED, ALIVE, UNDETERMINED, ELIMINATED, NA)
+
+OUTRIGHT, LEVEL, PASS_LEVEL, PASS = "outright", "level", "pass_level", "pass"
+FEASIBLE, INFEASIBLE, TIMEOUT = "feasible", "infeasible", "timeout"
+
+QUICK_LIMIT = 1.0    # seconds per question in the first pass over all rows
+
+
+class Budget:
+    """Wall-clock budget shared by the questions of one whocan call (None = unlimited)."""
+
+    def __init__(self, seconds: float | None):
+        self.end = None if seconds is None else time.monotonic() + seconds
+
+    def left(self) -> float | None:
+        return None if self.end is None else max(self.end - time.monotonic(), 0.0)
+
+
+class Backend(Protocol):
+    """What a format's whocan backend provides (``formats/*/whocan.py``)."""
+
+    def solve(self, x: int, rivals: Sequence[int], q: int, question: str,
+              time_limit: float | None) -> tuple[str, Any]:
+        """(FEASIBLE, witness), (INFEASIBLE, None) or (TIMEOUT, None)."""
+
+    def keys(self, witness: Any) -> dict[int, tuple]:
+        """Every player's key after the remaining results end as ``witness`` (replayed
+        through the format's standings code)."""
+
+    def path(self, witness: Any, x: int) -> list[dict]:
+        """The witness as a list of results for the report."""
+
+    def seeds(self, x: int | None) -> Iterable[Any]:
+        """Cheap candidate witnesses to try before solving (may be empty)."""
+
+    def bounds(self) -> tuple[dict[int, tuple], dict[int, tuple]] | None:
+        """Lowest and highest key each player can end with, or None."""
+
+
+def holds(keys: dict, x: int, rivals: Sequence[int], q: int, question: str) -> bool:
+    """Does a complete result set with these keys answer ``question`` for x?"""
+    kx = keys[x]
+    if question in (OUTRIGHT, PASS_LEVEL):
+        c = sum(1 for j in rivals if keys[j] >= kx)
+    else:
+        c = sum(1 for j in rivals if keys[j] > kx)
+    return c <= q - 1 if question in (OUTRIGHT, LEVEL) else c >= q
+
+
+@dataclass
+class Pool:
+    """Witnesses found so far with their keys: a question one of them answers needs no solve."""
+
+    backend: Backend
+    items: list = field(default_factory=list)
+
+    def add(self, witness) -> dict:
+        keys = self.backend.keys(witness)
+        self.items.append((witness, keys))
+        return keys
+
+    def find(self, x, rivals, q, question):
+        for witness, keys in self.items:
+            if holds(keys, x, rivals, q, question):
+                return witness
+        return None
+
+
+def _by_bounds(bounds, x, rivals, q, question) -> bool:
+    """True when key bounds alone prove ``question`` infeasible."""
+    if bounds is None:
+        return False
+    lo, hi = bounds
+    if question in (OUTRIGHT, LEVEL):     # q rivals are always level with or ahead of x
+        n = sum(1 for j in rivals if (lo[j] >= hi[x] if question == OUTRIGHT else lo[j] > hi[x]))
+        return n >= q
+    n = sum(1 for j in rivals if (hi[j] > lo[x] if question == PASS else hi[j] >= lo[x]))
+    return n < q
+
+
+class Asker:
+    """Answers questions for one whocan call: memo, bounds, pool, backend; each feasible
+    backend answer replayed and checked before it is believed."""
+
+    def __init__(self, backend: Backend, budget: Budget, question_limit: float | None):
+        self.backend = backend
+        self.budget = budget
+        self.question_limit = question_limit
+        self.pool = Pool(backend)
+        self.bounds = backend.bounds()
+        self.memo: dict[Hashable, tuple[str, Any]] = {}
+
+    def seed(self, x: int | None) -> None:
+        for w in self.backend.seeds(x):
+            self.pool.add(w)
+
+    def ask(self, x, rivals, q, question, limit=None):
+        k = (x, tuple(rivals), q, question)
+        if k in self.memo:
+            return self.memo[k]
+        if _by_bounds(self.bounds, x, rivals, q, question):
+            self.memo[k] = (INFEASIBLE, None)
+            return self.memo[k]
+        w = self.pool.find(x, rivals, q, question)
+        if w is not None:
+            self.memo[k] = (FEASIBLE, w)
+            return self.memo[k]
+        left = self.budget.left()
+        cap = [v for v in (left, limit, self.question_limit) if v is not None]
+        t = min(cap) if cap else None
+        if t is not None and t <= 0:
+            return TIMEOUT, None
+        status, w = self.backend.solve(x, rivals, q, question, t)
+        if status == FEASIBLE:
+            keys = self.pool.add(w)
+            if not holds(keys, x, rivals, q, question):
+                return TIMEOUT, None      # the replay disagrees: never guess
+        if status != TIMEOUT:
+            self.memo[k] = (status, w)
+        return status, w
+
+
+def new_row(name: str) -> dict:
+    return {"name": name, "status": None, "via": None, "at_worst": None, "path": None}
+
+
+def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
+    """Fill ``row`` by the ladder; False if a question is still open (budget or limit)."""
+    if rivals is None:
+        row.update(status=NA)
+        return True
+    if len(rivals) < q:
+        row.update(status=CLINCHED, via=OUTRIGHT)
+        return True
+    found = None
+    for question, via in ((OUTRIGHT, "outright"), (LEVEL, "tiebreak")):
+        s, w = asker.ask(x, rivals, q, question, limit)
+        if s == TIMEOUT:
+            return False
+        if s == FEASIBLE:
+            found = (via, w)
+            break
+    if found is None:
+        row.update(status=ELIMINATED)
+        return True
+    s, _ = asker.ask(x, rivals, q, PASS_LEVEL, limit)
+    if s == TIMEOUT:
+        return False
+    if s == INFEASIBLE:
+        row.update(status=CLINCHED, via="outright")
+        return True
+    s2, _ = asker.ask(x, rivals, q, PASS, limit)
+    if s2 == TIMEOUT:
+        return False
+    row.update(status=ALIVE, via=found[0], path=asker.backend.path(found[1], x),
+               at_worst="out" if s2 == FEASIBLE else "tiebreak")
+    return True
+
+
+def analyse(backend: Backend, names: Sequence[str], order: Sequence[int],
+            targets: dict[str, tuple[int, dict[int, Sequence[int] | None]]],
+            budget: float | None, question_limit: float | None = None) -> dict[str, list[dict]]:
+    """Rows per target, players in ``order``.  ``targets``: name -> (q, {x: rivals or None}).
+
+    A quick pass (``QUICK_LIMIT`` per question) settles the easy rows first, then the rest
+    share what is left of the budget; rows still open are UNDETERMINED."""
+    asker = Asker(backend, Budget(budget), question_limit)
+    asker.seed(None)
+    out: dict[str, list[dict]] = {}
+    todo = []
+    for tname, (q, rivals_of) in targets.items():
+        rows = out[tname] = []
+        for x in order:
+            row = new_row(names[x])
+            rows.append(row)
+            todo.append((x, rivals_of[x], q, row))
+    for limit in (QUICK_LIMIT, None):
+        todo = [t for t in todo if not settle(asker, *t, limit=limit)]
+        if not todo:
+            break
+    for *_, row in todo:
+        row.update(status=UNDETERMINED)
+    return out

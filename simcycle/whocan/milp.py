@@ -1,0 +1,103 @@
+"""A small mixed-integer-program helper for the whocan backends (scipy's HiGHS).
+
+Backends build their remaining results as integer variables and linear rows once per
+checkpoint (:class:`Model`, :class:`Lin`); :func:`ask` adds one question about keys (packed
+into one integer per player) and looks for any feasible point."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, TIMEOUT
+
+
+class Lin:
+    """A linear expression: {variable: coefficient} + constant."""
+
+    __slots__ = ("c", "k")
+
+    def __init__(self, c=None, k=0):
+        self.c = dict(c or {})
+        self.k = k
+
+    def add(self, other, f=1) -> "Lin":
+        if isinstance(other, Lin):
+            for v, a in other.c.items():
+                self.c[v] = self.c.get(v, 0) + f * a
+            self.k += f * other.k
+        else:
+            self.k += f * other
+        return self
+
+    def value(self, x) -> int:
+        return self.k + sum(a * x[v] for v, a in self.c.items())
+
+
+class Model:
+    """Integer variables with bounds and rows lo <= expression <= hi."""
+
+    def __init__(self):
+        self.lb: list[float] = []
+        self.ub: list[float] = []
+        self.rows: list[tuple[dict, float, float]] = []
+
+    def var(self, lo=0, hi=1) -> int:
+        self.lb.append(lo)
+        self.ub.append(hi)
+        return len(self.lb) - 1
+
+    def row(self, e: Lin, lo, hi) -> None:
+        self.rows.append((dict(e.c), lo - e.k, hi - e.k))
+
+    def solve(self, extra_rows=(), extra_vars=(), time_limit=None):
+        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None)."""
+        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.sparse import csr_matrix
+
+        rows = list(self.rows) + list(extra_rows)
+        lb = np.array(self.lb + [v[0] for v in extra_vars], float)
+        ub = np.array(self.ub + [v[1] for v in extra_vars], float)
+        r, c, a = [], [], []
+        for i, (d, _, _) in enumerate(rows):
+            for v, x in d.items():
+                if x:
+                    r.append(i)
+                    c.append(v)
+                    a.append(x)
+        A = csr_matrix((a, (r, c)), shape=(len(rows), len(lb)))
+        lo = np.array([x[1] for x in rows], float)
+        hi = np.array([x[2] for x in rows], float)
+        opts = {"presolve": True}
+        if time_limit is not None:
+            opts["time_limit"] = max(float(time_limit), 0.05)
+        res = milp(np.zeros(len(lb)), integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
+                   constraints=LinearConstraint(A, lo, hi), options=opts)
+        if res.x is not None and res.status in (0, 1):
+            return FEASIBLE, np.round(res.x).astype(np.int64)
+        if res.status == 2:
+            return INFEASIBLE, None
+        return TIMEOUT, None
+
+
+def question_rows(model: Model, key: dict, x: int, rivals, q: int, question: str, big: int):
+    """Extra variables and rows asking ``question`` about the packed keys ``key`` (player ->
+    Lin): one indicator per rival (big-M ``big`` > the range of any key difference)."""
+    extra_vars, rows = [], []
+    n0 = len(model.lb)
+    ys = []
+    for j in rivals:
+        y = n0 + len(extra_vars)
+        extra_vars.append((0, 1))
+        ys.append(y)
+        d = Lin(key[j].c, key[j].k).add(key[x], -1)       # key_j - key_x
+        if question in (OUTRIGHT, LEVEL):
+            # y = 0 forces key_j - key_x <= -1 (outright) or <= 0 (level)
+            rhs = (-1 if question == OUTRIGHT else 0) - d.k
+            rows.append(({**d.c, y: -big}, -np.inf, rhs))
+        else:
+            # y = 1 forces key_j - key_x >= 1 (pass) or >= 0 (pass_level)
+            rhs = (1 if question == PASS else 0) - d.k - big
+            rows.append(({**d.c, y: -big}, rhs, np.inf))
+    card = {y: 1 for y in ys}
+    rows.append((card, -np.inf, q - 1) if question in (OUTRIGHT, LEVEL) else (card, q, np.inf))
+    return extra_vars, rows
