@@ -158,7 +158,7 @@ def test_single_match_against_closed_form(tmp_path, model, white, classical):
             t[k] = t.get(k, 0) + v
     m = scn.matches[0] if scn.matches else None
     w = None if m is None else (0 if m.white == 0 else 1)
-    exact = ks.match_probability(scn, model, scn.players[0].ratings, scn.players[1].ratings, w,
+    exact = ks.match_probability(scn.steps, model, scn.players[0].ratings, scn.players[1].ratings, w,
                                  tuple(m.games) if m else ())
     p = t["place"][0, 0] / n
     se = np.sqrt(exact["p_first"] * (1 - exact["p_first"]) / n)
@@ -178,7 +178,7 @@ def test_closed_form_by_hand(model):
     pw2, pd2, pb2 = model.wdl("classical", 2720, 2780)   # B White
     win = pw1 * (pd2 + pw2 * 0 + pb2) + pd1 * pb2       # A +1 or more over two games
     level = pw1 * pw2 + pd1 * pd2 + pb1 * pb2
-    got = ks.match_probability(scn, model, ra, rb, 0)
+    got = ks.match_probability(scn.steps, model, ra, rb, 0)
     assert got["p_first"] == pytest.approx(win + 0.5 * level, abs=1e-12)
     assert got["p_tiebreak"] == pytest.approx(level, abs=1e-12)
 

@@ -888,10 +888,8 @@ def swing(scn, model, at, *, sims: int, seed: int, offsets=False, round_no=None)
 def _swing_knockout(scn, model, at, *, sims, seed, offsets):
     """The next knock-out matches whose players are known, each under its six results (either
     player winning 2-0 or 1.5-0.5 in the classical games, or on tiebreaks after 1-1)."""
-    from types import SimpleNamespace
-
     from .. import driver
-    from .knockout_series import Step, match_probability
+    from .shared.matches import Step, match_probability
 
     plan = compile(scn, model, at, offsets)
     a = plan.args
@@ -915,10 +913,10 @@ def _swing_knockout(scn, model, at, *, sims, seed, offsets):
                             value=at or "latest")
     e, matches = todo
     ctl = scn.controls
-    steps = SimpleNamespace(steps=[Step(STEP_GAMES, ctl["classical"], 2, "classical"),
-                                   Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
-                                   Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
-                                   Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")])
+    steps = [Step(STEP_GAMES, ctl["classical"], 2, "classical"),
+             Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
+             Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
+             Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
     ratings = _event_ratings(scn, e)
     white = None if scn.rules["knockout_colours"] == "lots" else 0
     base = driver.run(plan, sims, seed, progress=False)

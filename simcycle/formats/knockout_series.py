@@ -20,9 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..enums import STEP_ARMAGEDDON, STEP_GAMES, STEP_KINDS, STEP_LOTS, STEP_SUDDEN_DEATH
+from ..enums import STEP_GAMES, STEP_KINDS
 from ..errors import ScenarioError
 from .common import Checker, PlayerIndex
+from .shared.brackets import flat_slot as _flat_slot
+from .shared.brackets import place_value as _place_value
+from .shared.brackets import round_name, round_names
+from .shared.brackets import seeding_order as world_cup_order
+from .shared.matches import Step, match_probability, step_boundaries
+from .shared.matches import replay as _replay
 
 # Series tiebreak criteria (codes used by the kernel; order is scenario data)
 SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
@@ -48,14 +54,6 @@ class Player:
     counts: bool
     qualified_elsewhere: bool
     note: str = ""
-
-
-@dataclass(frozen=True)
-class Step:
-    kind: int
-    control: str
-    games: int
-    name: str
 
 
 @dataclass(frozen=True)
@@ -108,39 +106,6 @@ class KnockoutSeries:
 
 
 # ----------------------------------------------------------------------------- helpers
-def world_cup_order(size: int) -> list[int]:
-    """Seed numbers (0-based) by bracket position: 1 v 16, 8 v 9, 5 v 12, 4 v 13, ..."""
-    order = [0]
-    while len(order) < size:
-        n = 2 * len(order)
-        order = [x for s in order for x in (s, n - 1 - s)]
-    # the standard pattern puts seed 1's quarter first, then 8 v 9 next to 1 v 16
-    return order
-
-
-def round_name(r: int, n_rounds: int) -> str:
-    back = n_rounds - 1 - r
-    return {0: "final", 1: "sf", 2: "qf"}.get(back, f"r{r + 1}")
-
-
-def round_names(n_rounds: int) -> list[str]:
-    return [round_name(r, n_rounds) for r in range(n_rounds)]
-
-
-def _place_value(table, rounds_from_end: int):
-    """table = (winner, runner-up, SF losers, ...); rounds_from_end 0 = winner."""
-    return table[min(rounds_from_end, len(table) - 1)]
-
-
-def step_boundaries(steps) -> list[int]:
-    """Number of games played when each step ends."""
-    out, g = [], 0
-    for s in steps:
-        g += s.games if s.kind == STEP_GAMES else (1 if s.kind == STEP_ARMAGEDDON else 0)
-        out.append(g)
-    return out
-
-
 def _score(code: int) -> int:
     return {0: 2, 1: 1, 2: 0}[code]
 
@@ -509,34 +474,6 @@ def _load_matches(ck, ev, e, where, pos, players, idx, steps, ucw):
     return out
 
 
-def _replay(steps, codes):
-    """Play known games (first player's side) through the steps; returns (winner 0/1 or None,
-    deciding step, games used).  Armageddon entries are the first player's match result."""
-    g = 0
-    diff = 0
-    for s, st in enumerate(steps):
-        if s > 0 and diff != 0:
-            return (0 if diff > 0 else 1), s - 1, g
-        n = st.games if st.kind == STEP_GAMES else 1
-        if st.kind == STEP_LOTS:
-            return None, s, g
-        for _ in range(n):
-            if g >= len(codes):
-                return None, s, g
-            c = codes[g]
-            g += 1
-            if st.kind == STEP_GAMES:
-                diff += {0: 2, 1: 0, 2: -2}[c]
-            else:  # armageddon / sudden death: the entry is the match result
-                if c == 1:
-                    return None, s, g
-                diff = 1 if c == 0 else -1
-                break
-    if diff != 0:
-        return (0 if diff > 0 else 1), len(steps) - 1, g
-    return None, len(steps), g
-
-
 # ----------------------------------------------------------------------------- checkpoints
 def checkpoints(scn: KnockoutSeries) -> list[str]:
     out = ["start"]
@@ -764,82 +701,6 @@ def game_probs(model, control, rt_w, rt_b):
     return pw, pd, pb
 
 
-def match_probability(scn, model, ra: dict, rb: dict, white: int | None = None, known=()) -> dict:
-    """Exact P(first player wins the match) and P(tiebreaks needed) under the model.
-
-    ``ra``/``rb`` rating dicts; ``white`` 0 if the first player has White in game 1, 1 if the
-    second, None for the lot (average of both); ``known`` classical games from the first
-    player's side.  Colours alternate in each games step, the step's first game going to the
-    player who had White in classical game 1 (Reading "tiebreak-colours"); Armageddon colours by lot.
-    """
-    if white is None:
-        p0 = match_probability(scn, model, ra, rb, 0, known)
-        p1 = match_probability(scn, model, ra, rb, 1, known)
-        return {k: 0.5 * (p0[k] + p1[k]) for k in p0}
-    tie = 1.0         # probability the match is still level before the step
-    win = 0.0
-    p_tb = None
-    g = 0
-    for s, st in enumerate(scn.steps):
-        if st.kind == STEP_GAMES:
-            dist = {0: 1.0}
-            for j in range(st.games):
-                a_white = (j % 2 == 0) == (white == 0)
-                if s == 0 and g < len(known):
-                    c = known[g]
-                    probs = {0: 1.0 if c == 0 else 0.0, 1: 1.0 if c == 1 else 0.0,
-                             2: 1.0 if c == 2 else 0.0}
-                else:
-                    if a_white:
-                        pw, pd, pb = model.wdl(st.control, model.rating(ra, st.control),
-                                               model.rating(rb, st.control))
-                        probs = {0: pw, 1: pd, 2: pb}
-                    else:
-                        pw, pd, pb = model.wdl(st.control, model.rating(rb, st.control),
-                                               model.rating(ra, st.control))
-                        probs = {0: pb, 1: pd, 2: pw}
-                g += 1
-                nd = {}
-                for d0, q in dist.items():
-                    for c, pc in probs.items():
-                        d1 = d0 + {0: 1, 1: 0, 2: -1}[c]
-                        nd[d1] = nd.get(d1, 0.0) + q * pc
-                dist = nd
-            pos = sum(q for d0, q in dist.items() if d0 > 0)
-            lev = dist.get(0, 0.0)
-            win += tie * pos
-            tie *= lev
-        elif st.kind == STEP_ARMAGEDDON:
-            ctl = model.control(st.control)
-            rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
-            pw1, pd1, _ = model.wdl(st.control, rA, rB)        # a White
-            pw2, pd2, _ = model.wdl(st.control, rB, rA)        # b White
-            a_as_w = pw1 if ctl.armageddon else pw1 + pd1 / 2
-            a_as_b = (1 - pw2) if ctl.armageddon else (1 - pw2 - pd2 / 2)
-            win += tie * 0.5 * (a_as_w + a_as_b)
-            tie = 0.0
-        elif st.kind == STEP_SUDDEN_DEATH:
-            rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
-            pw1, pd1, pb1 = model.wdl(st.control, rA, rB)
-            pw2, pd2, pb2 = model.wdl(st.control, rB, rA)
-            # x: a wins starting with a White; y: starting with b White
-            x = (pw1 + pd1 * pb2) / (1 - pd1 * pd2)
-            y = (pb2 + pd2 * pw1) / (1 - pd1 * pd2)
-            win += tie * 0.5 * (x + y)
-            tie = 0.0
-        else:
-            win += tie * 0.5
-            tie = 0.0
-        if s == 0:
-            p_tb = tie
-            p_cls = win
-            cls_dist = (dist.get(2, 0.0), dist.get(1, 0.0), dist.get(-1, 0.0), dist.get(-2, 0.0))
-    win += tie * 0.5   # cascade without a decisive last step: lots
-    return {"p_first": win, "p_tiebreak": p_tb, "p_classical": p_cls,
-            "p_2_0": cls_dist[0], "p_15_05": cls_dist[1], "p_05_15": cls_dist[2],
-            "p_0_2": cls_dist[3]}
-
-
 def odds(scn: KnockoutSeries, model, at) -> dict:
     known = counted_matches(scn, at)
     out = []
@@ -860,7 +721,7 @@ def odds(scn: KnockoutSeries, model, at) -> dict:
                     if m is not None and m.white is not None:
                         white = 0 if m.white == up else 1
                     kn = tuple(m.games) if m is not None else ()
-                    pr = match_probability(scn, model, pu.ratings, pl.ratings, white, kn)
+                    pr = match_probability(scn.steps, model, pu.ratings, pl.ratings, white, kn)
                     out.append({"event": ev.name, "round": round_name(r, n_rounds),
                                 "players": [pu.name, pl.name],
                                 "p_win": [pr["p_first"], 1 - pr["p_first"]],
@@ -982,16 +843,6 @@ class KnockoutSeriesPlan:
         return [{"qualified_elsewhere": bool(self.qual_else[i])} for i in range(len(self.names))]
 
 
-def _flat_slot(size: int, r: int, j: int) -> int:
-    """Slots of an event in playing order: round 0 slots first."""
-    base = 0
-    m = size // 2
-    for _ in range(r):
-        base += m
-        m //= 2
-    return base + j
-
-
 def compile(scn: KnockoutSeries, model, at, offsets: bool = False, fixed=None) -> KnockoutSeriesPlan:
     for s in scn.steps:
         if s.control:
@@ -1045,7 +896,7 @@ def swing(scn: KnockoutSeries, model, at, *, sims: int, seed: int, offsets: bool
     out = []
     for e, r, j, up, lo in todo:
         pu, pl = scn.players[up], scn.players[lo]
-        mp = match_probability(scn, model, pu.ratings, pl.ratings)
+        mp = match_probability(scn.steps, model, pu.ratings, pl.ratings)
         p_up_tb = mp["p_first"] - mp["p_classical"]
         outcomes = [  # (label, probability, winner, step, upper's and lower's classical halves)
             (f"{pu.name} wins 2-0", mp["p_2_0"], up, 0, 4, 0),

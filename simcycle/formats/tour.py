@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..enums import STEP_GAMES, STEP_KINDS
 from .common import Checker, PlayerIndex, read_player
+from .shared.brackets import seeding_order as bracket_order
 
 # -- rule constants (each from seed 004) ----------------------------------------------------------
 SEASON = (_dt.date(2004, 7, 1), _dt.date(2005, 6, 30))   # seed 004 §2 (first round inside)
@@ -659,16 +660,6 @@ def render_standings(d: dict) -> str:
 
 
 # -- compile ------------------------------------------------------------------------------------------
-def bracket_order(size: int) -> list[int]:
-    """Seeds (0-based) by bracket slot for a knock-out of ``size`` (a power of two): 1 meets
-    ``size``, and the top two seeds can meet only in the final."""
-    order = [0]
-    while len(order) < size:
-        m = 2 * len(order)
-        order = [x for s in order for x in (s, m - 1 - s)]
-    return order
-
-
 class TourPlan:
     """Flat arrays for ``kernels.tour_nb.simulate_tour_nb`` (the Plan contract: driver.py)."""
 

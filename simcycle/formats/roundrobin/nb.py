@@ -15,8 +15,7 @@ import numpy as np
 from numba import prange
 
 from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
-                      TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
+                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
                       P_CLASS)
 from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,

@@ -8,6 +8,7 @@ Units: points in half points, Sonneborn-Berger in quarter points, money in the c
 from __future__ import annotations
 
 from ...enums import BLACK_WINS, DRAW, WHITE_WINS
+from ..shared.prizes import runs, shared_money
 from ..shared.tiebreaks import Splits
 from .scenario import PLAYOFF, Game, RoundRobin
 
@@ -106,27 +107,9 @@ def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
     by its members ("tiebreak": groups level on every criterion; "points": level on points,
     whatever the tiebreaks decide), plus the money per half point."""
     if scn.prize_split == "points":
-        order = [p for g in groups for p in g]
-        groups = _runs(order, lambda p: pts[p])
-    out = {}
-    pos = 0
-    for grp in groups:
-        share = sum(scn.prize_places[pos + k] if pos + k < len(scn.prize_places) else 0.0
-                    for k in range(len(grp))) / len(grp)
-        for p in grp:
-            out[p] = share + scn.per_half_point * pts[p]
-        pos += len(grp)
-    return out
-
-
-def _runs(order, value):
-    out: list[list[int]] = []
-    for p in order:
-        if out and value(out[-1][0]) == value(p):
-            out[-1].append(p)
-        else:
-            out.append([p])
-    return out
+        groups = runs([p for g in groups for p in g], lambda p: pts[p])
+    money = shared_money(groups, scn.prize_places)
+    return {p: m + scn.per_half_point * pts[p] for p, m in money.items()}
 
 
 # ---- the standings table -------------------------------------------------------------------

@@ -6,8 +6,10 @@ loader (``scenario.py``) only cross-checks what a schema cannot see (names, roun
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ...enums import PLAYOFF_KINDS, RR_CRITERIA
-from ...schema import Literal, Money, Name, Rating, Table, Text, between, whole_between
+from ...schema import Money, Name, Rating, Table, Text, whole_between
 from ..shared.scenario import Head, PlayerTable
 
 PlayoffKindName = Literal[tuple(k for k in PLAYOFF_KINDS if k != "paired-knockout")]
