@@ -25,15 +25,16 @@ def options(argv, *, sims: int, seed: int, at: str = "start"):
 
 
 def warm_plan(scenario: str, a):
-    """(format module, scenario, model, plan) with numba compiled or loaded from its cache."""
+    """(format, scenario, model, plan) with numba compiled or loaded from its cache."""
+    from simcycle.formats.base import CompileOptions
     from simcycle.model import load_model
     from simcycle.scenario import load_scenario
 
-    mod, scn = load_scenario(ROOT / "scenarios" / scenario)
+    fmt, scn = load_scenario(ROOT / "scenarios" / scenario)
     model = load_model()
-    plan = mod.compile(scn, model, a.at, offsets=a.offsets)
+    plan = fmt.compile(scn, model, CompileOptions(at=a.at, offsets=a.offsets))
     plan.run_batch(a.seed, 0, 1000)
-    return mod, scn, model, plan
+    return fmt, scn, model, plan
 
 
 def generic_checks(plan, seed: int, sims: int = 100_000):
@@ -45,7 +46,7 @@ def generic_checks(plan, seed: int, sims: int = 100_000):
     p = small.tallies["place"] / small.sims
     rows = p.sum(axis=1)
     assert np.allclose(rows[rows > 0], 1.0) and np.allclose(p.sum(axis=0), 1.0)
-    assert small.tallies["qualify"].sum() == plan.qualifying_places * small.sims
+    assert small.tallies["qualify"].sum() == plan.info.qualifying_places * small.sims
     half = sims // 2
     split = plan.run_batch(seed, 0, half)["place"] + plan.run_batch(seed, half, sims - half)["place"]
     assert (split == small.tallies["place"]).all(), "batch split changed the result"

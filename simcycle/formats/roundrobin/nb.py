@@ -17,7 +17,7 @@ from numba import prange
 from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
                       RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
                       P_CLASS)
-from ...kernels.config import CHUNK, jit, pjit
+from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,
                                 sudden_death_knockout_nb, thresholds_nb)
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
@@ -42,6 +42,8 @@ class RoundRobinArgs(NamedTuple):
     base_res     int64 [n, n]: half points scored by i against j so far
     gw, gb       int64 [m]: White and Black of each remaining game, in playing order
     gseg         int64 [m]: rating segment of each remaining game
+    gthr         float64 [m, 2]: each remaining game's thresholds read from ``thr`` once per
+                 plan (the hot loop reads them in order); empty when ``live``
     game_ci      int: control row of the event's games
     criteria     int64 [k]: ranking steps in order (``enums.TB_*``); always ends with TB_LOTS
     stages       int64 [stages, options, 4]: play-off (min tied, max tied, ``enums.PO_*``,
@@ -67,6 +69,7 @@ class RoundRobinArgs(NamedTuple):
     gw: np.ndarray
     gb: np.ndarray
     gseg: np.ndarray
+    gthr: np.ndarray
     game_ci: int
     criteria: np.ndarray
     stages: np.ndarray
@@ -137,7 +140,7 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
     return cand[0]
 
 
-@jit
+@ijit
 def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags):
     """Fill order[:n] with the final ranking: points, then ``a.criteria`` step by step
     (strict: lots settle what the rules leave level)."""
@@ -181,7 +184,7 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
             k = e
 
 
-@jit
+@ijit
 def prizes_nb(a, n, order, pts, prize):
     """Prize money of each player for the final ``order``."""
     if a.prize_split == PRIZE_BY_ORDER:
@@ -252,7 +255,10 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
         for q in range(m):
             w = a.gw[q]
             b = a.gb[q]
-            tw, td = thresholds_nb(g, a.gseg[q], a.game_ci, w, b)
+            if a.live:
+                tw, td = thresholds_nb(g, a.gseg[q], a.game_ci, w, b)
+            else:
+                tw, td = a.gthr[q, 0], a.gthr[q, 1]
             out_ = result_of_nb(u01_nb(st), tw, td)
             if hot:  # "hot" Elo: ratings move inside the simulated event, in every segment
                 sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)

@@ -27,6 +27,10 @@ class RoundRobinPlan(Plan):
         live = bool(opts.offsets or opts.hot)
         thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
         game_ci = model.index(scn.control, file=scn.file, key="event.control")
+        gw = np.array([g.white for g in remaining], np.int64)
+        gb = np.array([g.black for g in remaining], np.int64)
+        gseg = np.array([scn.segment_of(g.round) for g in remaining], np.int64)
+        gthr = np.zeros((0, 2)) if live else np.ascontiguousarray(thr[gseg, game_ci, gw, gb])
         criteria = [RR_CRITERIA[c] for c in scn.order]
         if TB_LOTS not in criteria:     # a run always ends in a strict order
             criteria.append(TB_LOTS)
@@ -46,9 +50,7 @@ class RoundRobinPlan(Plan):
             hot_k=hot_k,
             base_pts=np.array(pts, np.int64), base_wins=np.array(wins, np.int64),
             base_res=np.array(res, np.int64).reshape(n, n),
-            gw=np.array([g.white for g in remaining], np.int64),
-            gb=np.array([g.black for g in remaining], np.int64),
-            gseg=np.array([scn.segment_of(g.round) for g in remaining], np.int64),
+            gw=gw, gb=gb, gseg=gseg, gthr=gthr,
             game_ci=game_ci,
             criteria=np.array(criteria, np.int64),
             stages=stages,
