@@ -59,6 +59,15 @@ class Unsupported(ScenarioError):
     """A command or option the scenario's format does not offer (declared by the format)."""
 
 
+class Interrupted(SimcycleError):
+    """Ctrl-C: what finished has been reported (or nothing had); exit status 130."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self, message: str = "interrupted; nothing had finished"):
+        super().__init__(message)
+
+
 class ClusterError(SimcycleError):
     """A Dask cluster could not be reached or lost its workers (one line, exit 2)."""
 

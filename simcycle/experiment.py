@@ -1,26 +1,12 @@
 """Format-design experiments: run variants of a scenario and compare how fair they are.
 
-An experiment file (TOML) names a base scenario and a list of variants; each variant sets
-keys of the base scenario (dotted paths into its TOML) or drops tables, e.g.
-
-    [experiment]
-    name = "Candidates: how should first place be settled?"
-    base = "../candidates-2022.toml"      # relative to the experiment file
-    at = "start"
-    sims = 200000
-    [[variant]]
-    name = "play-off (as in 2022)"
-    [[variant]]
-    name = "Sonneborn-Berger decides"
-    set = { "tiebreak.playoff_places" = 0 }
-    [[variant]]
-    name = "single round robin"
-    set = { "event.cycles" = 1, "event.schedule" = "berger" }
-    drop = ["rounds"]
-
-and ``[sweep]`` crosses every variant with a grid of values (``"event.qualifying_places" = [1, 2]``).
-Each run is a pure function of (scenario data, model file, at, sims, seed), so runs can go to a
-Dask cluster (``--dask ADDRESS`` or ``--dask local``) as easily as to the local machine.
+An experiment file (TOML, layout in docs/experiments.md) names a base scenario and variants;
+each variant sets keys of the base scenario (paths into its TOML, ``"event.cycles"`` or
+``"events[2].players"``) or drops keys and tables, and ``[sweep]`` crosses every variant with
+a grid of values.  Every variant is validated like a scenario before anything runs.  Each run
+is a pure function of (scenario data, model file, checkpoint, sims, seed), so runs go to a Dask
+cluster as easily as to the local machine; what finished is kept if a cluster fails or the
+user presses Ctrl-C.
 """
 
 from __future__ import annotations
@@ -28,150 +14,332 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import re
 from pathlib import Path
+from typing import Any
 
-from .errors import ScenarioError
+from .errors import ClusterError, Interrupted, ScenarioError
 from .files import read_toml
+from .schema import Name, Table, Text, convert, whole_between
 
 
-def _set(raw: dict, dotted: str, value, file: str):
-    keys = dotted.split(".")
-    t = raw
-    for k in keys[:-1]:
-        if not isinstance(t.get(k), dict):
-            raise ScenarioError("no such table in the base scenario", file=file, key=dotted)
-        t = t[k]
-    t[keys[-1]] = value
+class Head(Table):
+    base: Name
+    name: Text = ""
+    at: Name | None = None
+    sims: whole_between(1, 10**9) = 100_000
+    seed: whole_between(0, 2**63 - 1) = 1
+    model: Name | None = None
+    description: Text = ""
+    notes: Text = ""
 
 
+class Variant(Table):
+    name: Name
+    set: dict[Name, Any] = {}
+    drop: list[Name] = []
+
+
+class ExperimentFile(Table):
+    experiment: Head
+    variant: list[Variant] = []
+    sweep: dict[Name, list[Any]] = {}
+
+
+# ---- paths into a scenario document ----------------------------------------------------------
+_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def parse_path(path: str, file: str, key: str) -> list:
+    """``"events[2].ratings"`` -> ["events", 2, "ratings"]; a malformed path is refused."""
+    parts, pos = [], 0
+    for m in _PART.finditer(path):
+        if m.start() != pos and path[pos:m.start()] != ".":
+            break
+        parts.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    if not parts or pos != len(path) or not isinstance(parts[0], str):
+        raise ScenarioError("not a path like table.key or events[2].key", file=file, key=key,
+                            value=path)
+    return parts
+
+
+def _walk(doc, parts, file, key, path):
+    cur = doc
+    for p in parts:
+        ok = (isinstance(p, str) and isinstance(cur, dict) and p in cur) or (
+            isinstance(p, int) and isinstance(cur, list) and p < len(cur))
+        if not ok:
+            raise ScenarioError("no such table, key or list entry in the base scenario",
+                                file=file, key=key, value=path)
+        cur = cur[p]
+    return cur
+
+
+def set_path(doc: dict, path: str, value, file: str, key: str) -> None:
+    parts = parse_path(path, file, key)
+    parent = _walk(doc, parts[:-1], file, key, path)
+    last = parts[-1]
+    if isinstance(last, str) and isinstance(parent, dict):
+        parent[last] = copy.deepcopy(value)
+    elif isinstance(last, int) and isinstance(parent, list) and last < len(parent):
+        parent[last] = copy.deepcopy(value)
+    else:
+        raise ScenarioError("no such table, key or list entry in the base scenario", file=file,
+                            key=key, value=path)
+
+
+def drop_path(doc: dict, path: str, file: str, key: str) -> None:
+    parts = parse_path(path, file, key)
+    parent = _walk(doc, parts[:-1], file, key, path)
+    last = parts[-1]
+    if isinstance(parent, dict) and last in parent:
+        del parent[last]
+    elif isinstance(parent, list) and isinstance(last, int) and last < len(parent):
+        del parent[last]
+    else:
+        raise ScenarioError("nothing to drop at this path in the base scenario", file=file,
+                            key=key, value=path)
+
+
+# ---- loading -----------------------------------------------------------------------------------
 def load_experiment(path: str | Path) -> dict:
+    """Read and validate an experiment file and every variant's scenario."""
+    from .scenario import load_data
+
     p = Path(path)
     f = str(p)
-    raw = read_toml(p)
-    head = raw.get("experiment")
-    if not isinstance(head, dict):
-        raise ScenarioError("missing [experiment] table", file=f, key="experiment")
-    for k in head:
-        if k not in {"name", "base", "at", "sims", "seed", "model", "notes"}:
-            raise ScenarioError("unknown key", file=f, key=f"experiment.{k}")
-    if not isinstance(head.get("base"), str):
-        raise ScenarioError("must name the base scenario file", file=f, key="experiment.base")
-    base_path = (p.parent / head["base"]).resolve()
-    base = read_toml(base_path)
-    variants = raw.get("variant", [{"name": "base"}])
-    if not isinstance(variants, list) or not variants:
-        raise ScenarioError("must be a list of [[variant]] tables", file=f, key="variant")
-    sweep = raw.get("sweep", {})
-    if not isinstance(sweep, dict) or not all(isinstance(v, list) and v for v in sweep.values()):
-        raise ScenarioError("each sweep key takes a non-empty list of values", file=f, key="sweep")
+    doc = convert(read_toml(p, "experiment file"), ExperimentFile, f)
+    head = doc.experiment
+    base_path = (p.parent / head.base).resolve()
+    base = read_toml(base_path, "base scenario")
+    variants = doc.variant or [Variant(name="as in the base scenario")]
+    grid_keys = list(doc.sweep)
+    for k, vals in doc.sweep.items():
+        if not vals:
+            raise ScenarioError("a sweep needs at least one value", file=f, key=f"sweep.{k}")
     runs = []
-    grid = list(itertools.product(*sweep.values())) if sweep else [()]
     for i, v in enumerate(variants):
         where = f"variant[{i}]"
-        if not isinstance(v, dict) or not isinstance(v.get("name"), str):
-            raise ScenarioError("a variant needs a name", file=f, key=f"{where}.name")
-        for k in v:
-            if k not in {"name", "set", "drop"}:
-                raise ScenarioError("unknown key (name, set, drop)", file=f, key=f"{where}.{k}")
-        for point in grid:
+        for point in itertools.product(*doc.sweep.values()) if grid_keys else [()]:
             data = copy.deepcopy(base)
-            for key in v.get("drop", []):
-                data.pop(key, None)
-            for key, val in v.get("set", {}).items():
-                _set(data, key, val, f)
-            label = v["name"]
-            for key, val in zip(sweep.keys(), point):
-                _set(data, key, val, f)
+            for key in v.drop:
+                drop_path(data, key, f, f"{where}.drop")
+            for key, val in v.set.items():
+                set_path(data, key, val, f, f"{where}.set")
+            label = v.name
+            for key, val in zip(grid_keys, point):
+                set_path(data, key, val, f, f"sweep.{key}")
                 label += f" [{key}={val}]"
+            try:
+                fmt, scn = load_data(data, str(base_path))
+                fmt.check_at(scn, head.at)
+            except ScenarioError as e:
+                raise ScenarioError(f"{e.message} (the scenario of variant {label!r})", file=f,
+                                    key=f"{where}: {e.key}" if e.key else where, value=e.value,
+                                    has_value=e.has_value) from None
             runs.append({"name": label, "data": data})
-    model = head.get("model")
-    if model is not None:
-        model = str((p.parent / model).resolve())
-    return {"name": head.get("name", p.stem), "file": f, "base": str(base_path),
-            "at": head.get("at"), "sims": int(head.get("sims", 100_000)),
-            "seed": int(head.get("seed", 1)), "model": model, "runs": runs}
+    model = None if head.model is None else str((p.parent / head.model).resolve())
+    return {"name": head.name or p.stem, "file": f, "base": str(base_path), "at": head.at,
+            "sims": head.sims, "seed": head.seed, "model": model, "runs": runs}
 
 
+# ---- one variant -------------------------------------------------------------------------------
 def run_one(name: str, data: dict, base_file: str, model_file, at, sims: int, seed: int) -> dict:
     """Simulate one variant and measure it.  Pure: safe to ship to a Dask worker."""
-    import numpy as np
-
     from . import driver
     from .formats.base import CompileOptions
     from .model import load_model
     from .scenario import load_data
 
-    try:
-        fmt, scn = load_data(data, base_file)
-        at = fmt.check_at(scn, at)
-    except ScenarioError as e:
-        raise ScenarioError(f"variant {name!r}: {e.message}", file=e.file, key=e.key,
-                            value=e.value, has_value=e.has_value) from None
+    fmt, scn = load_data(data, base_file)
     model = load_model(model_file or scn.model_file)
     plan = fmt.compile(scn, model, CompileOptions(at=at))
     res = driver.run(plan, sims, seed, progress=False)
+    return measure(name, plan.info, res)
+
+
+def measure(name: str, info, res) -> dict:
+    """Fairness measures of one run (value, standard error or None) and every player's P(1st)
+    and P(qualify)."""
+    import numpy as np
+
     n = res.sims
     place = res.tallies["place"] / n
-    out = {"name": name, "sims": n, "players": len(plan.info.names)}
-    ratings = np.asarray(plan.info.ratings)
+    qual = res.tallies["qualify"] / n
+    ratings = np.asarray(info.ratings, float)
     order = np.argsort(-ratings, kind="stable")
     rrank = np.empty(len(ratings), int)
     rrank[order] = np.arange(len(ratings))
     fav = int(order[0])
-    pf = float(place[fav, 0])
-    pq = float(res.tallies["qualify"][fav] / n)
-    out["p_favourite_first"] = (pf, math.sqrt(pf * (1 - pf) / n))
-    out["p_favourite_qualifies"] = (pq, math.sqrt(pq * (1 - pq) / n))
+
+    def prob(p):
+        return (float(p), math.sqrt(max(p * (1 - p), 0.0) / n))
+
     win = place[:, 0]
-    out["winner_rating_rank"] = (float((win * (rrank + 1)).sum()), None)
     k = place.shape[1]
-    disp = sum(place[i, p] * abs(p - rrank[i]) for i in range(len(ratings)) for p in range(k))
-    out["mean_displacement"] = (float(disp / len(ratings)), None)
-    win = place[:, 0]
+    disp = sum(place[i, q] * abs(q - rrank[i]) for i in range(len(ratings)) for q in range(k))
     nz = win[win > 0]
-    out["winner_entropy_bits"] = (float(-(nz * np.log2(nz)).sum()), None)
-    for k, v in res.counters().items():
-        out[k] = (v["p"], v["se"])
-    return out
+    measures = {
+        "p_favourite_first": prob(win[fav]),
+        "p_favourite_qualifies": prob(qual[fav]),
+        "winner_rating_rank": (float((win * (rrank + 1)).sum()), None),
+        "mean_displacement": (float(disp / len(ratings)), None),
+        "winner_entropy_bits": (float(-(nz * np.log2(nz)).sum()), None),
+    }
+    for key, v in res.counters().items():
+        measures[key] = (v["p"], v["se"])
+    return {"name": name, "sims": n, "favourite": info.names[fav],
+            "qualifying_places": info.qualifying_places,
+            "players": [{"name": nm, "rating": float(ratings[i]), "p_first": prob(win[i]),
+                         "p_qualify": prob(qual[i])} for i, nm in enumerate(info.names)],
+            "measures": measures}
 
 
+# ---- running all variants ----------------------------------------------------------------------
 def run_experiment(exp: dict, *, sims=None, seed=None, dask=None, progress=True) -> dict:
+    """Every run of ``exp``; on Ctrl-C or a cluster failure, what finished is kept in the
+    result (``incomplete``) and the CLI reports it before its one-line error."""
     sims = sims or exp["sims"]
     seed = exp["seed"] if seed is None else seed
     args = [(r["name"], r["data"], exp["base"], exp["model"], exp["at"], sims, seed)
             for r in exp["runs"]]
-    if dask:
-        from distributed import Client, LocalCluster
-        if dask == "local":
+    out = {"experiment": exp["name"], "file": exp["file"], "at": exp["at"] or "latest",
+           "sims": sims, "seed": seed, "variants": [], "incomplete": None}
+    try:
+        if dask:
+            results, failed = _on_dask(args, dask)
+            if failed:
+                out["incomplete"] = failed
+        else:
+            from tqdm import tqdm
+            results = []
+            for a in tqdm(args, desc="variants", disable=None if progress else True, leave=False):
+                results.append(run_one(*a))
+                out["variants"] = results
+    except KeyboardInterrupt:
+        out["incomplete"] = f"interrupted after {len(out['variants'])} of {len(args)} variants"
+        return out
+    out["variants"] = results
+    out["warnings"] = warnings(results)
+    return out
+
+
+WORKER_WAIT = 30.0   # seconds to wait for a worker to join before calling the cluster empty
+
+
+def _on_dask(args, address: str):
+    """Run on a Dask cluster; (results in input order, failure note or None)."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ScenarioError("--dask needs the dask extra: pip install 'simcycle[dask]'",
+                            key="--dask") from None
+    cluster = None
+    try:
+        if address == "local":
             cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                    dashboard_address=None)
             client = Client(cluster)
         else:
-            cluster, client = None, Client(dask)
+            client = Client(address, timeout="10s")
+    except Exception as e:   # bad address, unreachable scheduler: one line
+        raise ClusterError(f"--dask {address}: cannot connect to the scheduler "
+                           f"({type(e).__name__}: {_one_line(e)})") from None
+    try:
         try:
-            futures = [client.submit(run_one, *a, pure=False) for a in args]
-            results = client.gather(futures)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
-    else:
-        from tqdm import tqdm
-        results = [run_one(*a) for a in tqdm(args, desc="variants", disable=None if progress else True,
-                                             leave=False)]
-    return {"experiment": exp["name"], "file": exp["file"], "at": exp["at"] or "latest",
-            "sims": sims, "seed": seed, "variants": results}
+            client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except Exception:
+            raise ClusterError(f"--dask {address}: the cluster has no workers (none joined "
+                               f"within {WORKER_WAIT:g} s)") from None
+        futures = {client.submit(run_one, *a, pure=False): i for i, a in enumerate(args)}
+        results: list = [None] * len(args)
+        failed = []
+        for fut in as_completed(futures):
+            i = futures[fut]
+            try:
+                results[i] = fut.result()
+            except Exception as e:
+                failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
+        note = None
+        if failed:
+            note = (f"{len(failed)} of {len(args)} variants failed on the cluster (e.g. "
+                    f"{failed[0]})")
+        return [r for r in results if r is not None], note
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _one_line(e: Exception) -> str:
+    text = " ".join(str(e).split())
+    return text[:200] if text else type(e).__name__
+
+
+SIZE_DEPENDENT = ("winner_rating_rank", "mean_displacement", "winner_entropy_bits")
+
+
+def warnings(results: list[dict]) -> list[str]:
+    """Measures that cannot be compared between variants with fields of different sizes."""
+    sizes = {len(r["players"]) for r in results}
+    if len(sizes) > 1:
+        return [f"the variants have fields of different sizes ({', '.join(map(str, sorted(sizes)))} "
+                f"players): {', '.join(SIZE_DEPENDENT)} are not comparable between them"]
+    return []
+
+
+# ---- text ---------------------------------------------------------------------------------------
+MEASURE_TEXT = {
+    "p_favourite_first": "favourite (highest rated) wins, %",
+    "p_favourite_qualifies": "favourite qualifies, %",
+    "winner_rating_rank": "rating rank of the winner (1 = favourite)",
+    "mean_displacement": "mean |final place - rating rank|",
+    "winner_entropy_bits": "winner's entropy, bits (0 = certain)",
+}
 
 
 def render(d: dict) -> str:
-    lines = [f"{d['experiment']}  at {d['at']}  ({d['sims']:,} simulations per variant, seed {d['seed']})", ""]
-    metrics = [k for k in d["variants"][0] if k not in ("name", "sims", "players")]
-    for v in d["variants"]:
-        lines.append(v["name"])
-        for m in metrics:
-            if m not in v:
+    vs = d["variants"]
+    lines = [f"{d['experiment']}  at {d['at']}  ({d['sims']:,} simulations per variant, "
+             f"seed {d['seed']})", ""]
+    for k, v in enumerate(vs):
+        lines.append(f"  V{k + 1}  {v['name']}")
+    if not vs:
+        lines.append("  (no variant finished)")
+        return "\n".join(lines)
+    lines.append("")
+    keys = list(dict.fromkeys(m for v in vs for m in v["measures"]))
+    w = max(len(MEASURE_TEXT.get(m, m + ", %")) for m in keys) + 2
+    head = f"{'measure':<{w}}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
+    lines += [head, "-" * len(head)]
+    for m in keys:
+        cells = []
+        for v in vs:
+            if m not in v["measures"]:
+                cells.append(f"{'-':>14}")
                 continue
-            val, se = v[m]
-            lines.append(f"  {m:<40}{val:10.4f}" + (f"  ± {se:.4f}" if se is not None else ""))
-        lines.append("")
-    return "\n".join(lines).rstrip()
+            x, se = v["measures"][m]
+            cells.append(f"{_pct(x, se):>14}" if se is not None else f"{x:14.2f}")
+        lines.append(f"{MEASURE_TEXT.get(m, m + ', %'):<{w}}" + "".join(cells))
+    lines += ["", "P(qualify) % by player (± one standard error where shown):"]
+    names = list(dict.fromkeys(p["name"] for v in vs for p in v["players"]))
+    head = f"{'player':<26}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
+    lines += [head, "-" * len(head)]
+    by = [{p["name"]: p for p in v["players"]} for v in vs]
+    names.sort(key=lambda n: tuple(-(b[n]["p_qualify"][0] if n in b else 0) for b in by))
+    for nm in names:
+        cells = [f"{_pct(*b[nm]['p_qualify']):>14}" if nm in b else f"{'-':>14}" for b in by]
+        lines.append(f"{nm[:25]:<26}" + "".join(cells))
+    lines += ["", "percentages with one standard error; '-' = not in that variant"]
+    for wmsg in d.get("warnings") or []:
+        lines.append("warning: " + wmsg)
+    return "\n".join(lines)
+
+
+def _pct(p: float, se: float | None) -> str:
+    if p == 0.0:
+        return "0"
+    if se is None or se == 0:
+        return f"{100 * p:.1f}"
+    return f"{100 * p:.1f} ±{100 * se:.1f}"

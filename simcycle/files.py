@@ -35,7 +35,7 @@ def read_text(path: str | Path, what: str = "file") -> str:
     if stat.S_ISDIR(st.st_mode):
         raise ScenarioError(f"is a directory, not a {what}", file=f)
     if not stat.S_ISREG(st.st_mode):
-        raise ScenarioError(f"not a regular file (a pipe, socket or device), not a {what}",
+        raise ScenarioError("not a regular file (a pipe, socket or device)",
                             file=f)
     if st.st_size > MAX_BYTES:
         raise ScenarioError(f"too large for a {what} ({st.st_size:,} bytes)", file=f)

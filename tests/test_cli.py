@@ -152,3 +152,15 @@ def test_ctrl_c_reports_what_finished():
     d = json.loads(out)
     assert d["interrupted"] is True and 0 < d["sims"] < 10**10
     assert abs(sum(pl["p_first"] for pl in d["players"]) - 1) < 1e-9
+
+
+def test_ctrl_c_in_the_first_batch_says_nothing_finished(monkeypatch):
+    # Ctrl-C before any batch finished: one line, exit 130, no table and no traceback
+    from simcycle.formats.roundrobin.plan import RoundRobinPlan
+
+    def interrupted(self, seed, first, n):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(RoundRobinPlan, "run_batch", interrupted)
+    r = CliRunner().invoke(main, ["simulate", CAND, "--json"])
+    assert r.exit_code == 130
+    assert r.output.strip() == "simcycle: error: interrupted; nothing had finished"

@@ -18,11 +18,11 @@ def test_variants_differ_as_their_rules_say():
     sb_first = d["variants"][1]
     triple = d["variants"][3]
     # without a play-off for first, no play-off is ever needed
-    assert sb_first["play-off for first needed"][0] == 0
-    assert as_played["play-off for first needed"][0] > 0.1
+    assert sb_first["measures"]["play-off for first needed"][0] == 0
+    assert as_played["measures"]["play-off for first needed"][0] > 0.1
     # a longer event favours the favourite: 42 games v 14 (difference > 4 SE)
-    a, sa = as_played["p_favourite_first"]
-    b, sb = triple["p_favourite_first"]
+    a, sa = as_played["measures"]["p_favourite_first"]
+    b, sb = triple["measures"]["p_favourite_first"]
     assert b - a > 4 * (sa * sa + sb * sb) ** 0.5
     assert len(v) == 4
 
@@ -33,8 +33,8 @@ def test_sweep_and_bad_keys(tmp_path):
     exp = ex.load_experiment(write(tmp_path, "e.toml", text))
     assert len(exp["runs"]) == 8
     d = ex.run_experiment(exp, sims=2000, progress=False)
-    q1 = d["variants"][0]["p_favourite_qualifies"][0]
-    q3 = d["variants"][1]["p_favourite_qualifies"][0]
+    q1 = d["variants"][0]["measures"]["p_favourite_qualifies"][0]
+    q3 = d["variants"][1]["measures"]["p_favourite_qualifies"][0]
     assert q3 > q1
     bad = text.replace('"event.qualifying_places"', '"event.nope.x"')
     r = CliRunner().invoke(main, ["experiment", str(write(tmp_path, "b.toml", bad)), "--sims", "10"])
@@ -48,3 +48,82 @@ def test_dask_local_cluster_gives_identical_results():
     here = ex.run_experiment(exp, sims=5000, progress=False)
     there = ex.run_experiment(exp, sims=5000, dask="local")
     assert here["variants"] == there["variants"]
+
+
+@pytest.mark.parametrize("edit, words", [
+    ('drop = ["rounds"]', 'drop = ["roundz"]', ),
+    ('drop = ["rounds"]', 'drop = "rounds"'),
+    ("sims = 200000", "sims = 0"),
+    ("seed = 2022", "seed = -1"),
+    ("seed = 2022", "seed = nan"),
+    ('set = { "event.cycles" = 1, "event.schedule" = "berger" }',
+     'set = { "event.cycles" = 1, "event.schedule" = "berger", "event.colour" = 1 }'),
+    ('name = "single round robin', 'nme = "single round robin'),
+], ids=["unknown-drop", "drop-not-a-list", "sims-0", "seed-negative", "seed-nan",
+        "variant-key-the-scenario-refuses", "unknown-variant-key"])
+def test_bad_experiment_files_exit_2_with_one_line(tmp_path, edit, words):
+    # each edit of the shipped experiment makes it wrong in one place; the command must name
+    # the file and the key on one line, exit 2, and run nothing
+    if isinstance(words, tuple):
+        words = words[0]
+    text = EXP.read_text().replace('base = "../candidates-2022.toml"',
+                                   f'base = "{SCENARIOS / "candidates-2022.toml"}"')
+    assert edit in text
+    bad = write(tmp_path, "bad.toml", text.replace(edit, words, 1))
+    r = CliRunner().invoke(main, ["experiment", str(bad), "--sims", "10"])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("simcycle: error: ") and str(bad) in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_dask_errors_are_one_line():
+    pytest.importorskip("distributed")
+    for address, words in (("not an address", "cannot connect"),
+                           ("tcp://127.0.0.1:1", "cannot connect")):
+        r = CliRunner().invoke(main, ["experiment", str(EXP), "--sims", "10", "--dask", address])
+        assert r.exit_code == 2 and words in r.output
+        assert len(r.output.strip().splitlines()) == 1
+
+
+def test_dask_cluster_without_workers_is_one_line(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(ex, "WORKER_WAIT", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as c:
+        r = CliRunner().invoke(main, ["experiment", str(EXP), "--sims", "10", "--dask",
+                                      c.scheduler_address])
+    assert r.exit_code == 2 and "no workers" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_failed_variants_keep_what_finished(monkeypatch):
+    # a variant that fails on the cluster (as when its workers are killed) does not lose the
+    # others: they are reported, then one error line
+    pytest.importorskip("distributed")
+    real = ex.run_one
+
+    def flaky(name, *a):
+        if name.startswith("single"):
+            raise RuntimeError("worker lost")
+        return real(name, *a)
+    monkeypatch.setattr(ex, "run_one", flaky)
+    r = CliRunner().invoke(main, ["experiment", str(EXP), "--sims", "500", "--dask", "local"])
+    assert r.exit_code == 2
+    assert "V3  triple round robin" in r.output          # the others finished and are shown
+    last = r.output.strip().splitlines()[-1]
+    assert last.startswith("simcycle: error: 1 of 4 variants failed") and "worker lost" in last
+
+
+def test_ctrl_c_keeps_the_finished_variants(monkeypatch):
+    real = ex.run_one
+
+    def stop(name, *a):
+        if name.startswith("single"):
+            raise KeyboardInterrupt
+        return real(name, *a)
+    monkeypatch.setattr(ex, "run_one", stop)
+    r = CliRunner().invoke(main, ["experiment", str(EXP), "--sims", "500"])
+    assert r.exit_code == 130
+    assert "V2  Sonneborn-Berger" in r.output and "triple" not in r.output
+    assert r.output.strip().splitlines()[-1] == ("simcycle: error: interrupted after 2 of 4 "
+                                                 "variants; the figures above cover those")

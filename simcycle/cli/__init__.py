@@ -8,12 +8,13 @@ line on stderr and its exit status; Ctrl-C before anything finished ends with st
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
 
 from .. import __version__
-from ..errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, SimcycleError
+from ..errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, Interrupted, SimcycleError
 
 # command -> one-line summary (shown by --help without importing the command's module)
 COMMANDS = {
@@ -32,6 +33,13 @@ def fail(message: str, code: int = EXIT_BAD_INPUT):
     sys.exit(code)
 
 
+def check_environment() -> None:
+    """Refuse, in one line, environment settings numba would turn into a traceback."""
+    v = os.environ.get("NUMBA_NUM_THREADS")
+    if v is not None and not (v.strip().isdigit() and int(v) >= 1):
+        fail(f"environment: NUMBA_NUM_THREADS: must be a whole number >= 1 (got {v!r})")
+
+
 class Main(click.Group):
     """Lazy command registry; errors become one line and an exit status."""
 
@@ -43,7 +51,14 @@ class Main(click.Group):
             return None
         return getattr(importlib.import_module(f"{__name__}.{name}"), name)
 
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:   # before click turns it into Abort and prints a blank line
+            raise Interrupted() from None
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        check_environment()
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcycle",
                               complete_var=complete_var, standalone_mode=False, **extra)
@@ -56,7 +71,7 @@ class Main(click.Group):
         except click.ClickException as e:
             fail(e.format_message(), e.exit_code)
         except click.Abort:
-            fail("interrupted", EXIT_INTERRUPTED)
+            fail("interrupted; nothing had finished", EXIT_INTERRUPTED)
         except SimcycleError as e:
             fail(str(e), e.exit_code)
         except KeyboardInterrupt:   # before a run started: nothing finished to report

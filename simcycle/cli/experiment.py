@@ -1,6 +1,6 @@
 import click
 
-from ..errors import ScenarioError
+from ..errors import ClusterError, Interrupted
 from .options import json_opt, show
 
 
@@ -11,16 +11,21 @@ from .options import json_opt, show
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run the variants on a Dask cluster (scheduler address, or 'local').")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
 @json_opt
-def experiment(experiment_file, sims, seed, dask_address, as_json):
+def experiment(experiment_file, sims, seed, dask_address, progress, as_json):
     """Format-design experiments: variants of a scenario side by side (fairness, play-offs,
-    lots)."""
+    lots, each player's chances)."""
     from .. import experiment as ex
     exp = ex.load_experiment(experiment_file)
-    if dask_address:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise ScenarioError("--dask needs the dask extra: pip install 'simcycle[dask]'",
-                                key="--dask") from None
-    show(ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address), as_json, ex.render)
+    d = ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address,
+                          progress=progress is not False)
+    if d["variants"] or not d["incomplete"]:
+        show(d, as_json, ex.render)
+    if d["incomplete"]:
+        if d["incomplete"].startswith("interrupted"):
+            raise Interrupted(d["incomplete"] + ("; the figures above cover those"
+                                                 if d["variants"] else ""))
+        raise ClusterError(d["incomplete"] + ("; the figures above cover the others"
+                                              if d["variants"] else ""))

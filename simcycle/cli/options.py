@@ -8,6 +8,18 @@ import click
 
 from ..errors import ScenarioError
 
+class FiniteRange(click.FloatRange):
+    """A float range that also refuses nan and inf (click's ranges let nan through)."""
+
+    name = "finite float range"
+
+    def convert(self, value, param, ctx):
+        x = super().convert(value, param, ctx)
+        if x != x or x in (float("inf"), float("-inf")):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return x
+
+
 scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False))
 at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
                       help="Count only the results up to this checkpoint (e.g. start, round9, "

@@ -4,7 +4,7 @@ import click
 
 from ..errors import EXIT_INTERRUPTED, ScenarioError
 from ..formats.base import EXACT, CompileOptions
-from .options import (at_opt, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
+from .options import (FiniteRange, at_opt, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
                       scenario_arg, seed_opt)
 
 
@@ -15,7 +15,7 @@ from .options import (at_opt, emit_json, json_opt, load, model_for, model_opt, o
               help="Number of simulated completions (the minimum, with --target-se).")
 @seed_opt
 @model_opt
-@click.option("--target-se", type=click.FloatRange(min=1e-6, max=0.5), default=None,
+@click.option("--target-se", type=FiniteRange(min=1e-6, max=0.5), default=None,
               help="Keep simulating until every reported probability's standard error is "
                    "below this.")
 @offsets_opt
@@ -49,6 +49,8 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         from .. import driver
         plan = fmt.compile(scn, model, opts)
         res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
+        if res.sims == 0:      # Ctrl-C during the first batch
+            raise KeyboardInterrupt
         d = report.simulation_json(scn, plan, res, at, model, opts)
     if as_json:
         emit_json(d)
@@ -58,6 +60,5 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         click.echo(report.simulation_text(d))
     if res is not None and res.interrupted:
         click.echo(f"simcycle: interrupted after {res.sims:,} simulations; the figures above "
-                   "cover those" if res.sims else "simcycle: interrupted; nothing had finished",
-                   err=True)
+                   "cover those", err=True)
         sys.exit(EXIT_INTERRUPTED)

@@ -1,14 +1,14 @@
 import click
 
 from ..formats.base import WHOCAN
-from .options import at_opt, json_opt, load, scenario_arg, show
+from .options import FiniteRange, at_opt, json_opt, load, scenario_arg, show
 
 
 @click.command()
 @scenario_arg
 @at_opt
 @json_opt
-@click.option("--budget", type=click.FloatRange(0.1, 3600), default=None, metavar="SECONDS",
+@click.option("--budget", type=FiniteRange(0.1, 3600), default=None, metavar="SECONDS",
               help="Time budget for the exact search (default: the format's).")
 def whocan(scenario, at, as_json, budget):
     """Who can still finish first or qualify: clinched / alive / eliminated, exactly, with a
