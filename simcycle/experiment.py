@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import ClusterError, Interrupted, ScenarioError
+from .errors import ClusterError, ScenarioError
 from .files import read_toml
 from .schema import Name, Table, Text, convert, whole_between
 
