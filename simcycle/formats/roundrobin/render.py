@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...whocan.render import render_targets
+from .rules import CRITERION_TEXT as CRITERIA_TEXT
 from .rules import fmt_points
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
@@ -21,9 +22,16 @@ def standings(d: dict) -> str:
                 f"{p['wins']:6d}{p['games']:7d}")
         if d["final"]:
             line += f"{p['prize']:14,.0f}"
+        if p.get("ahead_by"):
+            line += f"  {p['ahead_by']}"
         lines.append(line)
+    lines += ["", "pts points; SB Sonneborn-Berger (sum of the points of the opponents beaten plus "
+              "half those drawn with); =k a rank shared on every criterion; order of criteria: "
+              + ", ".join(CRITERIA_TEXT.get(c, c) for c in d["criteria"])]
     if d.get("prize_total") is not None:
-        lines.append(f"\nprize money in all: {d['prize_total']:,.0f} {d['currency']}")
+        lines.append(f"prize money in all: {d['prize_total']:,.0f} {d['currency']}"
+                     + ("; players level on points share their places' money"
+                        if d.get("prize_split") == "points" else ""))
     if d.get("prize_warning"):
         lines.append("warning: " + d["prize_warning"])
     if d.get("note"):

@@ -159,7 +159,7 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
 
 
 def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
-    """Why ``p`` stands above the next player when they are level on points."""
+    """Why ``p`` stands above the next player although they are level on points."""
     if p not in sp.reason:
         return None
     crit, q = sp.reason[p]
@@ -170,12 +170,12 @@ def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
         group = [x for x in range(len(pts)) if pts[x] == pts[p]]
         a = sum(res[p][j] for j in group) / 2
         b = sum(res[q][j] for j in group) / 2
-        return f"head-to-head {fmt_points(a)}-{fmt_points(b)} v {name}"
+        return f"ahead of {name} on head-to-head ({fmt_points(a)}-{fmt_points(b)})"
     if crit == "sonneborn-berger":
-        return f"Sonneborn-Berger {sb[p] / 4:g} v {sb[q] / 4:g} ({name})"
+        return f"ahead of {name} on Sonneborn-Berger ({sb[p] / 4:.2f} v {sb[q] / 4:.2f})"
     if crit == "wins":
-        return f"wins {wins[p]} v {wins[q]} ({name})"
-    return f"won the play-off ({name})"
+        return f"ahead of {name} on wins ({wins[p]} v {wins[q]})"
+    return f"won the play-off against {name}"
 
 
 def fmt_points(x: float) -> str:
