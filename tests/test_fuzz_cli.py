@@ -11,7 +11,6 @@ all finite (JSON that parses without NaN or Infinity).
 from __future__ import annotations
 
 import json
-import math
 import tomllib
 from pathlib import Path
 

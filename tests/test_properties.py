@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from simcycle.formats.base import CompileOptions
 from simcycle.formats.roundrobin import FORMAT as RR
-from simcycle.formats.roundrobin import rules
 from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.model import load_model
 from simcycle.reference import roundrobin as twin
@@ -45,7 +44,6 @@ def events(draw):
 
 
 def load(raw):
-    from pathlib import Path
     return format_of(raw, "gen.toml").load(raw, "gen.toml")
 
 

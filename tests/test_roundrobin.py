@@ -12,7 +12,6 @@ from conftest import ROOT, SCENARIOS, write
 from simcycle import driver
 from simcycle.formats.base import CompileOptions
 from simcycle.formats.roundrobin import FORMAT as RR
-from simcycle.formats.roundrobin import rules
 from simcycle.formats.shared.schedules import berger_rounds
 from simcycle.model import load_model
 from simcycle.reference import roundrobin as twin

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from conftest import SCENARIOS, write
-from simcycle.formats.base import CompileOptions
 from simcycle.formats.roundrobin import FORMAT as RR
 from simcycle.formats.roundrobin import rules
 from simcycle.formats.shared.schedules import berger_rounds
