@@ -62,9 +62,9 @@ class Backend(Protocol):
               time_limit: float | None) -> tuple[str, Any]:
         """(FEASIBLE, witness), (INFEASIBLE, None) or (TIMEOUT, None)."""
 
-    def keys(self, witness: Any) -> dict[int, tuple]:
+    def keys(self, witness: Any) -> dict[int, tuple] | PlaceRanges:
         """Every player's key after the remaining results end as ``witness`` (replayed
-        through the format's standings code)."""
+        through the format's standings code), or their place ranges."""
 
     def path(self, witness: Any, x: int) -> list[dict]:
         """The witness as a list of results for the report."""
@@ -76,8 +76,19 @@ class Backend(Protocol):
         """Lowest and highest key each player can end with, or None."""
 
 
+class PlaceRanges(dict):
+    """What a backend's ``keys`` may return instead of keys: player -> (best place, worst
+    place), 0-based, after the rules that decide (a range where a play-off or lots would).
+    For rules that are not one comparison per player (head-to-head among those level, a
+    play-off for first followed by criteria for the others)."""
+
+
 def holds(keys: dict, x: int, rivals: Sequence[int], q: int, question: str) -> bool:
-    """Does a complete result set with these keys answer ``question`` for x?"""
+    """Does a complete result set with these keys (or place ranges) answer ``question``?"""
+    if isinstance(keys, PlaceRanges):
+        best, worst = keys[x]
+        return {OUTRIGHT: worst < q, LEVEL: best < q, PASS_LEVEL: worst >= q,
+                PASS: best >= q}[question]
     kx = keys[x]
     if question in (OUTRIGHT, PASS_LEVEL):
         c = sum(1 for j in rivals if keys[j] >= kx)

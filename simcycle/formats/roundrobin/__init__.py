@@ -85,21 +85,35 @@ class RoundRobinFormat(Format):
                 "now": swing_.now(base), "games": out_games}
 
     def whocan(self, scn: RoundRobin, at, budget=None) -> dict:
+        """Who can still finish first or qualify.  With at most ``ENUMERATE_GAMES`` games
+        left, exact under the full rules (every outcome enumerated); with more, on points
+        (a maximum-flow argument; players level on points are "level")."""
         from ...whocan.core import analyse
-        from .whocan import FlowBackend
+        from .whocan import ENUMERATE_GAMES, EnumerationBackend, FlowBackend, says
 
         n = len(scn.players)
         played, remaining = rules.split_games(scn, at)
         pts, _, _ = rules.tally(n, played)
         names = scn.names
-        backend = FlowBackend(n, pts, remaining, names)
+        exact = len(remaining) <= ENUMERATE_GAMES
+        backend = (EnumerationBackend(scn, at) if exact
+                   else FlowBackend(n, pts, remaining, names))
         everyone = {x: [j for j in range(n) if j != x] for x in range(n)}
         targets = {"first": (1, everyone)}
         if scn.qualifying_places > 1:
             targets["qualify"] = (scn.qualifying_places, everyone)
-        rows = analyse(backend, names, list(range(n)), targets, budget)
+        order = sorted(range(n), key=lambda i: -pts[i])
+        rows = analyse(backend, names, order, targets, budget)
+        if exact:
+            titles = {"first": "first place", "qualify": "a qualifying place"}
+            for tname, (q, _) in targets.items():
+                for x, row in zip(order, rows[tname]):
+                    row["says"] = says(backend, x, q, titles[tname])
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "games_left": len(remaining), "qualifying_places": scn.qualifying_places,
+                "compared": ("points, then " + ", ".join(rules.CRITERION_TEXT[c] for c in
+                                                         scn.order if c != "lots")
+                             if exact else "points"),
                 "points": {names[i]: pts[i] / 2 for i in range(n)}, "targets": rows}
 
     render_standings = staticmethod(render.standings)

@@ -141,6 +141,25 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
 
 
 @ijit
+def split_by_nb(order, brk, val, k, e, crit, sb, wins, res):
+    """Order the group order[k:e] by one deterministic criterion and split it where the values
+    differ (``enums.TB_SONNEBORN_BERGER``, ``TB_WINS``, ``TB_HEAD_TO_HEAD``: points scored
+    in the games among the players of this group)."""
+    for i in range(k, e):
+        p = order[i]
+        if crit == TB_SONNEBORN_BERGER:
+            val[p] = sb[p]
+        elif crit == TB_WINS:
+            val[p] = wins[p]
+        else:  # TB_HEAD_TO_HEAD
+            v = 0
+            for j in range(k, e):
+                v += res[p, order[j]]
+            val[p] = v
+    sort_segment_nb(order, brk, val, k, e)
+
+
+@ijit
 def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags):
     """Fill order[:n] with the final ranking: points, then ``a.criteria`` step by step
     (strict: lots settle what the rules leave level)."""
@@ -169,18 +188,7 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
                     flags[RR_C_LOTS] = 1
                     lots_segment_nb(order, brk, work, k, e, st)
                 else:
-                    for i in range(k, e):
-                        p = order[i]
-                        if crit == TB_SONNEBORN_BERGER:
-                            val[p] = sb[p]
-                        elif crit == TB_WINS:
-                            val[p] = wins[p]
-                        else:  # TB_HEAD_TO_HEAD: points among the players of this group
-                            v = 0
-                            for j in range(k, e):
-                                v += res[p, order[j]]
-                            val[p] = v
-                    sort_segment_nb(order, brk, val, k, e)
+                    split_by_nb(order, brk, val, k, e, crit, sb, wins, res)
             k = e
 
 
@@ -307,3 +315,137 @@ def simulate_nb(seed, first, nrep, a, out):
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+
+
+# ---- whocan: every outcome of the remaining games ------------------------------------------
+@jit
+def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, sbrk, lo, hi):
+    """Best and worst place (0-based) of every player: the twin of ``rules.place_ranges``.
+
+    Points, then ``steps`` (criteria codes) until lots; at the play-off step the group level
+    at the top may put any member first (``forced`` >= 0: only that one, a play-off already
+    played) and the later criteria order the others."""
+    start_order_nb(order, brk, n)
+    sort_segment_nb(order, brk, pts, 0, n)
+    top = 0
+    after = steps.shape[0]
+    for c in range(steps.shape[0]):
+        crit = steps[c]
+        if crit == TB_LOTS:
+            break
+        if crit == TB_PLAYOFF:
+            if top == 0:
+                e = segment_end_nb(brk, 0, n)
+                if e > 1:
+                    top = e
+                    after = c + 1
+            continue
+        k = top
+        while k < n:
+            e = segment_end_nb(brk, k, n)
+            if e - k > 1:
+                split_by_nb(order, brk, val, k, e, crit, sb, wins, res)
+            k = e
+    k = top
+    while k < n:
+        e = segment_end_nb(brk, k, n)
+        for i in range(k, e):
+            lo[order[i]] = k
+            hi[order[i]] = e - 1
+        k = e
+    for xi in range(top):
+        x = order[xi]
+        lx = -1
+        hx = 0
+        for wi in range(top):
+            w = order[wi]
+            if forced >= 0 and w != forced:
+                continue
+            if w == x:
+                lx = 0
+                continue
+            m = 0
+            for i in range(top):
+                if order[i] != w:
+                    sub[m] = order[i]
+                    sbrk[m] = 0
+                    m += 1
+            sbrk[0] = 1
+            for c in range(after, steps.shape[0]):
+                crit = steps[c]
+                if crit == TB_LOTS or crit == TB_PLAYOFF:
+                    break
+                k = 0
+                while k < m:
+                    e = segment_end_nb(sbrk, k, m)
+                    if e - k > 1:
+                        split_by_nb(sub, sbrk, val, k, e, crit, sb, wins, res)
+                    k = e
+            k = 0
+            while k < m:
+                e = segment_end_nb(sbrk, k, m)
+                found = False
+                for i in range(k, e):
+                    if sub[i] == x:
+                        found = True
+                if found:
+                    lx = 1 + k if lx < 0 else min(lx, 1 + k)
+                    hx = max(hx, e)
+                    break
+                k = e
+        lo[x] = lx
+        hi[x] = hx
+
+
+@jit
+def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo_out, hi_out):
+    """Every outcome of the remaining games: leaf L plays game g with the result of digit g
+    of L in base 3 (``enums.WHITE_WINS`` / ``DRAW`` / ``BLACK_WINS``) and fills
+    lo_out[L, p] / hi_out[L, p] with player p's best and worst place (``place_ranges_nb``)."""
+    n = base_pts.shape[0]
+    m = gw.shape[0]
+    pts = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    res = np.empty((n, n), np.int64)
+    sb = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
+    brk = np.empty(n, np.int64)
+    val = np.empty(n, np.int64)
+    sub = np.empty(n, np.int64)
+    sbrk = np.empty(n, np.int64)
+    lo = np.empty(n, np.int64)
+    hi = np.empty(n, np.int64)
+    for leaf in range(lo_out.shape[0]):
+        for i in range(n):
+            pts[i] = base_pts[i]
+            wins[i] = base_wins[i]
+            for j in range(n):
+                res[i, j] = base_res[i, j]
+        x = leaf
+        for g in range(m):
+            r = x % 3
+            x //= 3
+            w = gw[g]
+            b = gb[g]
+            if r == WHITE_WINS:
+                pts[w] += 2
+                wins[w] += 1
+                res[w, b] += 2
+            elif r == BLACK_WINS:
+                pts[b] += 2
+                wins[b] += 1
+                res[b, w] += 2
+            else:
+                pts[w] += 1
+                pts[b] += 1
+                res[w, b] += 1
+                res[b, w] += 1
+        for i in range(n):
+            v = 0
+            for j in range(n):
+                v += res[i, j] * pts[j]
+            sb[i] = v
+        place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, sbrk, lo, hi)
+        for p in range(n):
+            lo_out[leaf, p] = lo[p]
+            hi_out[leaf, p] = hi[p]

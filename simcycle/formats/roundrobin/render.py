@@ -70,12 +70,16 @@ def swing(d: dict) -> str:
 
 def whocan(d: dict) -> str:
     def path(r):
-        if not r["path"] or len(r["path"]) > 12:
-            return []
-        return ["e.g. " + "; ".join(f"r{g['round']} {g['white']} {g['result']} {g['black']}"
-                                    for g in r["path"])]
+        out = [("in words: " if k == 0 else "          ") + line
+               for k, line in enumerate(r.get("says") or [])]
+        if r["path"] and len(r["path"]) <= 12:
+            out.append("e.g. " + "; ".join(f"r{g['round']} {g['white']} {g['result']} "
+                                           f"{g['black']}" for g in r["path"]))
+        return out
 
-    return render_targets(d, [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left"],
+    level = ("level on every compared criterion: a play-off or lots decide"
+             if d.get("compared", "points") != "points" else "level on points, tiebreaks decide")
+    return render_targets(d, [f"{d['scenario']}  at {d['at']}: {d['games_left']} games left; "
+                              f"compared: {d.get('compared', 'points')}"],
                           qualify_title=f"a qualifying place (top {d['qualifying_places']})",
-                          level="level on points, tiebreaks decide", path_lines=path,
-                          fmt_points=fmt_points)
+                          level=level, path_lines=path, fmt_points=fmt_points)

@@ -102,6 +102,60 @@ def rank(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> Splits:
     return sp
 
 
+def place_ranges(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> list[tuple]:
+    """For each player, the best and the worst place (0-based) the rules can give him once
+    the games are over: one place where the deterministic criteria (points, Sonneborn-Berger,
+    wins, head-to-head) decide, a range where a play-off or lots still would.
+
+    At the play-off step the players level at the top play off for first: each may win it
+    (place 0) or lose it, and then the later criteria order the losers among themselves."""
+    n = len(pts)
+    steps = [c for c in scn.order]
+    steps = steps[:steps.index("lots")] if "lots" in steps else steps
+    sp = Splits([sorted(range(n), key=lambda i: -pts[i])])
+    sp.by("points", lambda i, g: pts[i])
+    frozen = None
+    for k, crit in enumerate(steps):
+        if crit == PLAYOFF:
+            top = sp.groups[0]
+            if len(top) > 1:
+                frozen = (top, steps[k + 1:])
+                sp.groups = sp.groups[1:]
+            continue
+        sp.by(crit, criterion_value(crit, sb, wins, res))
+    out: dict[int, tuple] = {}
+    pos = 0
+    if frozen is not None:
+        top, later = frozen
+        for x in top:
+            if playoff_winner in top:
+                winners = [playoff_winner]
+            else:
+                winners = top
+            lo = 0 if x in winners else None
+            hi = 0
+            for w in winners:
+                if w == x:
+                    continue
+                sub = Splits([[p for p in top if p != w]])
+                for crit in later:
+                    sub.by(crit, criterion_value(crit, sb, wins, res))
+                start = 0
+                for g in sub.groups:
+                    if x in g:
+                        lo = 1 + start if lo is None else min(lo, 1 + start)
+                        hi = max(hi, start + len(g))
+                        break
+                    start += len(g)
+            out[x] = (lo, hi)
+        pos = len(top)
+    for g in sp.groups:
+        for x in g:
+            out[x] = (pos, pos + len(g) - 1)
+        pos += len(g)
+    return [out[i] for i in range(n)]
+
+
 def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
     """Money per player once the event is over: the places a group covers are shared equally
     by its members ("tiebreak": groups level on every criterion; "points": level on points,

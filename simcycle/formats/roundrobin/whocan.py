@@ -1,6 +1,11 @@
-"""Who can still finish first or qualify in a round robin: the whocan backend (on points).
+"""Who can still finish first or qualify in a round robin: the whocan backends.
 
-A player's best case wins all his games and his worst case loses them all (each dominates);
+``EnumerationBackend`` (at most ``ENUMERATE_GAMES`` games left): every outcome of the remaining
+games is played through the full rules (``nb.whocan_enumerate_nb``: points, Sonneborn-Berger,
+wins, head-to-head in the scenario's order; a play-off or lots leave players "level"), so
+every answer is exact; witnesses are replayed through ``rules.place_ranges``.
+
+``FlowBackend`` (more games left), on points.  A player's best case wins all his games and his worst case loses them all (each dominates);
 what the other games can give the rivals is a transportation problem, solved as a maximum
 flow (scipy.sparse.csgraph.maximum_flow): source -> game (2 half points) -> its two players ->
 sink (each player's allowance).  With q places we try every set of q-1 rivals allowed past him
@@ -14,11 +19,83 @@ from itertools import combinations
 
 import numpy as np
 
-from ...enums import BLACK_WINS, DRAW, RESULT_TEXT, WHITE_WINS
-from ...whocan.core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS
-from .rules import SCORE
+
+from ...enums import BLACK_WINS, DRAW, RESULT_TEXT, RR_CRITERIA, WHITE_WINS
+from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, PASS_LEVEL,
+                            PlaceRanges)
+from .rules import SCORE, place_ranges, sonneborn_berger, split_games, tally
 
 BIG = 10**6
+ENUMERATE_GAMES = 12     # 3^12 = 531,441 outcomes: about a second in numba
+
+
+def path_of(remaining, names, witness) -> list[dict]:
+    out = [{"round": g.round, "white": names[g.white], "black": names[g.black],
+            "result": RESULT_TEXT[witness[k]]} for k, g in enumerate(remaining)]
+    return sorted(out, key=lambda r: r["round"])
+
+
+class EnumerationBackend:
+    """Every outcome of the remaining games under the full rules; witnesses are lists of
+    result codes, one per remaining game."""
+
+    def __init__(self, scn, at):
+        from .nb import whocan_enumerate_nb
+
+        self.scn = scn
+        n = len(scn.players)
+        played, self.remaining = split_games(scn, at)
+        self.pts, self.wins, self.res = tally(n, played)
+        self.forced = (scn.playoff_winner if scn.playoff_winner is not None and
+                       not self.remaining else None)
+        steps = np.array([RR_CRITERIA[c] for c in scn.order], np.int64)
+        leaves = 3 ** len(self.remaining)
+        self.best = np.empty((leaves, n), np.int16)
+        self.worst = np.empty((leaves, n), np.int16)
+        whocan_enumerate_nb(np.array(self.pts, np.int64), np.array(self.wins, np.int64),
+                            np.array(self.res, np.int64).reshape(n, n),
+                            np.array([g.white for g in self.remaining], np.int64),
+                            np.array([g.black for g in self.remaining], np.int64), steps,
+                            np.int64(-1 if self.forced is None else self.forced),
+                            self.best, self.worst)
+        m = len(self.remaining)
+        # results of every leaf: digit g of the leaf index in base 3
+        self.results = (np.arange(leaves)[:, None] // 3 ** np.arange(m)[None, :]) % 3
+
+    def leaves_where(self, x, q, question):
+        b, w = self.best[:, x], self.worst[:, x]
+        return {OUTRIGHT: w < q, LEVEL: b < q, PASS_LEVEL: w >= q, PASS: b >= q}[question]
+
+    def bounds(self):
+        return None
+
+    def seeds(self, x):
+        return ()
+
+    def solve(self, x, rivals, q, question, time_limit=None):
+        hits = np.flatnonzero(self.leaves_where(x, q, question))
+        if hits.size == 0:
+            return INFEASIBLE, None
+        return FEASIBLE, [int(c) for c in self.results[hits[0]]]
+
+    def keys(self, witness) -> PlaceRanges:
+        """Place ranges after the remaining games end as ``witness``, by the standings code."""
+        n = len(self.pts)
+        pts, wins = list(self.pts), list(self.wins)
+        res = [list(r) for r in self.res]
+        for g, code in zip(self.remaining, witness):
+            sw, sb_ = SCORE[code]
+            pts[g.white] += sw
+            pts[g.black] += sb_
+            res[g.white][g.black] += sw
+            res[g.black][g.white] += sb_
+            wins[g.white] += code == WHITE_WINS
+            wins[g.black] += code == BLACK_WINS
+        ranges = place_ranges(self.scn, pts, wins, res, sonneborn_berger(pts, res), self.forced)
+        return PlaceRanges(enumerate(ranges)) if n else PlaceRanges()
+
+    def path(self, witness, x) -> list[dict]:
+        return path_of(self.remaining, self.scn.names, witness)
 
 
 def _flow(n, games, cap):
@@ -74,9 +151,7 @@ class FlowBackend:
         return {j: (pts[j],) for j in range(self.n)}
 
     def path(self, witness, x) -> list[dict]:
-        out = [{"round": g.round, "white": self.names[g.white], "black": self.names[g.black],
-                "result": RESULT_TEXT[witness[k]]} for k, g in enumerate(self.remaining)]
-        return sorted(out, key=lambda r: r["round"])
+        return path_of(self.remaining, self.names, [witness[k] for k in range(len(self.remaining))])
 
     def solve(self, x, rivals, q, question, time_limit=None):
         own = [k for k, g in enumerate(self.remaining) if x in (g.white, g.black)]
@@ -122,3 +197,88 @@ class FlowBackend:
 
 def _code(white_half_points: int) -> int:
     return {2: WHITE_WINS, 1: DRAW, 0: BLACK_WINS}[white_half_points]
+
+
+# ---- in plain words -----------------------------------------------------------------------------
+def _half(h: int) -> str:
+    whole, half = divmod(h, 2)
+    return (str(whole) if whole or not half else "") + ("½" if half else "") + (
+        " point" if h <= 2 else " points")
+
+
+def _other_text(names, g, got) -> str:
+    w, b, r = names[g.white], names[g.black], f"(round {g.round})"
+    return {frozenset({WHITE_WINS}): f"{w} to beat {b} {r}",
+            frozenset({BLACK_WINS}): f"{b} to beat {w} {r}",
+            frozenset({DRAW}): f"{w} and {b} to draw {r}",
+            frozenset({WHITE_WINS, DRAW}): f"{w} not to lose against {b} {r}",
+            frozenset({BLACK_WINS, DRAW}): f"{b} not to lose against {w} {r}",
+            frozenset({WHITE_WINS, BLACK_WINS}): f"no draw between {w} and {b} {r}",
+            }[frozenset(got)]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _own_games(names, rem, own, x) -> str:
+    opp = [names[rem[k].black if rem[k].white == x else rem[k].white] for k in own]
+    rounds = [rem[k].round for k in own]
+    if len(own) == 1:
+        return f"against {opp[0]} in round {rounds[0]}"
+    return "from his last games (" + ", ".join(f"round {r} v {o}" for r, o in
+                                              zip(rounds, opp)) + ")"
+
+
+def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
+    """What player x needs, as a commentator says it: how many points from his own games
+    clinch the target or keep him in it, and which other games must go his way."""
+    names = backend.scn.names
+    rem = backend.remaining
+    res = backend.results
+    own = [k for k, g in enumerate(rem) if x in (g.white, g.black)]
+    others = [k for k in range(len(rem)) if k not in own]
+    can = backend.best[:, x] < q
+    sure = backend.worst[:, x] < q
+    if sure.all():
+        return [f"has clinched {target}"]
+    if not can.any():
+        return [f"can no longer reach {target}"]
+    mine = np.zeros(res.shape[0], np.int64)     # his half points from his own games
+    for k in own:
+        white = rem[k].white == x
+        mine += np.where(res[:, k] == DRAW, 1, np.where((res[:, k] == WHITE_WINS) == white, 2, 0))
+    top = 2 * len(own)
+    lines = []
+    games = _own_games(names, rem, own, x) if own else ""
+    single = len(own) == 1
+    word = {2: "a win", 1: "a draw", 0: "a loss"}
+    clinch = [t for t in range(top + 1) if all(sure[mine == u].all() for u in range(t, top + 1))]
+    if own and clinch:
+        t = clinch[0]
+        what = (("at least " if t < top else "") + word[t]) if single else \
+            f"{_half(t)}" + ("" if t == top else " or more")
+        lines.append(f"clinches {target} with {what} {games}")
+    need = min(t for t in range(top + 1) if can[mine == t].any()) if own else 0
+    if own and need > 0:
+        what = ("a win" if need == 2 else "at least a draw") if single else \
+            (f"at least {_half(need)}" if need < top else f"{_half(need)}")
+        lines.append(f"needs {what} {games}")
+    if not (sure[mine == top].all() if own else sure.all()):
+        conds = []
+        for k in others:
+            got = set(np.unique(res[can, k]).tolist())
+            if len(got) < 3:
+                conds.append((k, got))
+        if conds:
+            ok = np.ones(res.shape[0], bool)
+            for k, got in conds:
+                ok &= np.isin(res[:, k], list(got))
+            best = (mine == top) & ok if own else ok
+            enough = bool(can[best].all())
+            lines.append(("and " if own and need > 0 else "needs ")
+                         + _and([_other_text(names, rem[k], got) for k, got in conds])
+                         + ("" if enough else ", with other results going his way"))
+        if not (can & sure).any():
+            lines.append("even then only level: a play-off or lots decide")
+    return lines
