@@ -36,8 +36,8 @@ RAW_B = HERE / "raw" / "elite-2018-2021.csv"
 SRC_A = "forecasting-candidates/games.csv"
 SRC_B = "forecasting-candidates/2021/data/results.csv"
 OUT = HERE / "games.csv"
-COLUMNS = ["date", "event", "kind", "kind_from", "control", "round", "white", "black",
-           "white_rating", "black_rating", "result", "source"]
+COLUMNS = ["date", "event", "kind", "kind_from", "event_players", "control", "round", "white",
+           "black", "white_rating", "black_rating", "result", "source"]
 
 CLUSTER_GAP_DAYS = 3        # games a player plays at most this many days apart: one event
 DATE_SLACK_DAYS = 1         # the two files may date one game a day apart
@@ -95,15 +95,20 @@ def read_a(names: Names):
 
 
 def read_b(names: Names):
-    rows = []
+    """File B, but for games whose two players it names alike (two Sarics, two van Foreests:
+    which is which cannot be told)."""
+    rows, dropped = [], 0
     with open(RAW_B, encoding="utf-8", newline="") as fh:
         for i, r in enumerate(csv.DictReader(fh), start=2):
+            if r["White"] == r["Black"]:
+                dropped += 1
+                continue
             rows.append({"date": r["Date"], "white": names(r["White"], f"{RAW_B.name}:{i}"),
                          "black": names(r["Black"], f"{RAW_B.name}:{i}"), "result": r["Result"],
                          "white_rating": int(r["WhiteElo"]), "black_rating": int(r["BlackElo"]),
                          "raw_event": r["Event"], "speed": r["SpeedChess"] == "1",
                          "source": SRC_B})
-    return rows
+    return rows, dropped
 
 
 def drop_overlap(a_rows, b_rows):
@@ -181,6 +186,7 @@ def label_b(b_rows, named):
         t = table.get(g["raw_event"])
         if t is not None:
             g["event"], g["kind"], g["kind_from"] = t["event"], t["kind"], "table"
+            g["event_players"] = t["players"]
             g["control"] = ((t["speed_control"] or speed_control_by_name(g["raw_event"]))
                             if g["speed"] else (t["classical_control"] or "classical"))
             continue
@@ -211,6 +217,7 @@ def attach_to_b_events(a_rows, b_rows):
         # a player is at one event at a time: prefer the event that has both players
         e, s = max(hit, key=lambda h: (len({g["white"], g["black"]} & h[1][2]), h[0]))
         g["event"], g["kind"], g["kind_from"] = e, s[3]["kind"], s[3]["kind_from"]
+        g["event_players"] = s[3].get("event_players", "")
         g["control"] = "classical" if s[4] and not g["same_day"] else "speed-unknown"
     return rest
 
@@ -256,6 +263,7 @@ def identify(rows, identified):
             for g in c:
                 taken.add(id(g))
                 g["event"], g["kind"], g["kind_from"] = t["event"], t["kind"], "table"
+                g["event_players"] = t["players"]
                 g["control"] = ("speed-unknown" if t["control"] == "classical" and g["same_day"]
                                 else t["control"])
         if not found:
@@ -294,12 +302,14 @@ def scenario_games(names: Names) -> list[dict]:
         for w, b, res in r["games"]:
             w, b = names(w, "candidates-2022.toml"), names(b, "candidates-2022.toml")
             out.append({"date": r["date"], "event": "Candidates 2022", "kind": "candidates",
-                        "kind_from": "table", "control": "classical", "round": r["round"],
-                        "white": w, "black": b, "white_rating": rating[w],
+                        "kind_from": "table", "event_players": len(cand["players"]),
+                        "control": "classical", "round": r["round"], "white": w, "black": b, "white_rating": rating[w],
                         "black_rating": rating[b], "result": res,
                         "source": "scenarios/candidates-2022.toml"})
     gp = tomllib.loads((ROOT / "scenarios" / "grand-prix-2022.toml").read_text(encoding="utf-8"))
-    starts = {"Berlin 1": "2022-02-04", "Belgrade": "2022-03-01", "Berlin 2": "2022-03-22"}
+    # The source gives no game dates: each leg's games carry its first day, as the scenario's
+    # event names give it ("Berlin 1 (3-17 February 2022)", ...); "round" orders them.
+    starts = {"Berlin 1": "2022-02-03", "Belgrade": "2022-02-28", "Berlin 2": "2022-03-21"}
     for ev in gp["events"]:
         leg = ev["name"].split(" (")[0]
         ratings = {names(k, "grand-prix-2022.toml"): v for k, v in ev["ratings"].items()}
@@ -318,7 +328,7 @@ def scenario_games(names: Names) -> list[dict]:
 def build(show_clusters: bool = False) -> tuple[str, dict]:
     names = Names()
     a_rows, a_repeats = read_a(names)
-    b_rows = read_b(names)
+    b_rows, b_same_name = read_b(names)
     a_rows, a_in_b = drop_overlap(a_rows, b_rows)
     mark_same_day(a_rows, b_rows)
     label_b(b_rows, read_table("events-named.csv"))
@@ -333,12 +343,14 @@ def build(show_clusters: bool = False) -> tuple[str, dict]:
     games = [*b_rows, *a_rows, *scenario_games(names)]
     for g in games:
         g.setdefault("round", "")
+        g.setdefault("event_players", "")
     games.sort(key=lambda g: (g["date"], g["event"], str(g["round"]), g["white"], g["black"]))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     w.writerows(games)
     stats = {"file A repeats dropped": a_repeats, "file A games also in file B": a_in_b,
+             "file B games between two players of one name dropped": b_same_name,
              "games": len(games),
              "by source": dict(Counter(g["source"] for g in games)),
              "by control": dict(Counter(g["control"] for g in games)),
