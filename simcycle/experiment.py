@@ -109,7 +109,8 @@ def run_one(name: str, data: dict, base_file: str, model_file, at, sims: int, se
     except ScenarioError as e:
         raise ScenarioError(f"variant {name!r}: {e.message}", file=e.file, key=e.key,
                             value=e.value, has_value=e.has_value) from None
-    model = load_model(model_file or getattr(scn, "model_file", None))
+    model = load_model(model_file or getattr(scn, "model_file", None)).for_kind(
+        getattr(scn, "kind", None))
     plan = mod.compile(scn, model, at)
     res = driver.run(plan, sims, seed, progress=False)
     n = res.sims

@@ -290,3 +290,48 @@ def form_spread(games: Games, fitted: FitResult, cls: str,
     se = 1.0 / math.sqrt(curv) if curv > 0 else float("nan")
     return FormSpread(sd=sd, se=se if math.isfinite(se) else 0.0, player_events=len(rows),
                       games=len(sel))
+
+
+# -- report -------------------------------------------------------------------------------------
+def fit_report(res: FitResult, spreads: dict, seconds: float) -> dict:
+    """JSON-able summary of a fit: every parameter with its standard error."""
+    return {
+        "data": res.data, "window": list(res.window), "games": res.n_games,
+        "games_by_kind": res.n_kind, "loglik": res.loglik, "method": res.method,
+        "iterations": res.iterations, "seconds": seconds, "level": res.level,
+        "controls": {c: res.control(c) for c in res.classes},
+        "kinds": {k: {"kappa": v, "se": s, "games": res.n_kind.get(k, 0)}
+                  for k, (v, s) in res.kappa().items()},
+        "kinds_not_fitted": res.fixed_kinds, "reference_kind": REFERENCE_KIND,
+        "form_spread": {c: None if s is None else {"sd": s.sd, "se": s.se,
+                                                   "player_events": s.player_events}
+                        for c, s in spreads.items()},
+        "notes": res.notes,
+    }
+
+
+def render_fit(d: dict) -> str:
+    lines = [f"Davidson-Elo fit on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
+             + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games",
+             f"log-likelihood {d['loglik']:.2f} ({d['iterations']} iterations, "
+             f"{d['seconds']:.2f} s); standard errors from the observed information", ""]
+    head = f"{'control':<11}" + "".join(f"{p:>18}" for p in ("draw0", "white_edge", "slope",
+                                                               "level"))
+    lines += [head, "-" * len(head)]
+    for c, p in d["controls"].items():
+        cells = "".join(f"{p[q]:>10.3f} ±{p[q + '_se']:>6.3f}" for q in ("draw0", "white_edge",
+                                                                          "slope", "level"))
+        lines.append(f"{c:<11}{cells}")
+    lines += ["", f"event kinds: draw odds x exp(kappa), reference {d['reference_kind']} "
+              "(kappa 0)"]
+    for k, v in d["kinds"].items():
+        lines.append(f"  {k:<14}{v['kappa']:>8.3f} ±{v['se']:.3f}   ({v['games']:,} games)")
+    for k, n in d["kinds_not_fitted"].items():
+        lines.append(f"  {k:<14}{'0':>8}   not fitted ({n:,} games)")
+    lines += ["", "form from event to event (sd of a player's strength offset, Elo):"]
+    for c, s in d["form_spread"].items():
+        lines.append(f"  {c:<11}" + ("not estimated" if s is None else
+                                     f"{s['sd']:.1f} ±{s['se']:.1f}   "
+                                     f"({s['player_events']:,} player-events)"))
+    lines += [f"note: {n}" for n in d["notes"]]
+    return "\n".join(lines)

@@ -18,7 +18,8 @@ from .errors import ScenarioError
 from .kinds import KINDS, REFERENCE_KIND
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
-DEFAULT_MODEL = MODELS / "davidson-elo-v1.toml"
+DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
+DEFAULT_MODEL = DEFAULT_MODEL_V1
 
 RATING_CLASSES = ("classical", "rapid", "blitz")
 

@@ -18,7 +18,7 @@ def simulation_json(scn, plan, res, at, model, offsets) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "offsets": bool(offsets),
+                  "kind": getattr(model, "kind", None), "offsets": bool(offsets),
                   "hot_elo": bool(getattr(plan, "hot_k", None) is not None and plan.hot_k.any())},
         "qualifying_places": plan.qualifying_places,
         "currency": getattr(plan, "currency", None),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..enums import PLAYOFF_KINDS, RR_CRITERIA, TB_HEAD_TO_HEAD, TB_LOTS, TB_SONNEBORN_BERGER, TB_WINS
 from ..errors import ScenarioError
+from ..kinds import KINDS
 from .common import Checker, PlayerIndex, read_player, result_code
 
 FORMAT_FEATURES = frozenset({"hot-elo"})
@@ -53,6 +54,7 @@ class RoundRobin:
     fund: float | None
     currency: str
     playoff_winner: int | None
+    kind: str = "round-robin"   # event kind (simcycle.kinds): the model's draw term
 
 
 # -- schedules ---------------------------------------------------------------------------------
@@ -94,8 +96,9 @@ def load(path: Path, raw: dict) -> RoundRobin:
     ck = Checker(f)
     ck.unknown_keys(raw, {"scenario", "event", "tiebreak", "prizes", "players", "rounds"}, "")
     head = ck.table(raw, "scenario")
-    ck.unknown_keys(head, {"name", "format", "source", "model", "notes"}, "scenario")
+    ck.unknown_keys(head, {"name", "format", "source", "model", "notes", "kind"}, "scenario")
     name = ck.get(head, "name", "scenario", str)
+    event_kind = ck.get(head, "kind", "scenario", str, default="round-robin", choices=tuple(KINDS))
     model_file = ck.get(head, "model", "scenario", str, default=None)
     if model_file is not None and not Path(model_file).is_absolute():
         model_file = str((path.parent / model_file).resolve()) if not Path(model_file).exists() else model_file
@@ -237,7 +240,7 @@ def load(path: Path, raw: dict) -> RoundRobin:
                       qualifying_places=nq, games=all_games, n_rounds=n_rounds,
                       playoff_places=playoff_places, stages=tuple(stages), order=tuple(order),
                       prize_places=tuple(float(x) for x in places), per_half_point=per_half,
-                      fund=fund, currency=currency, playoff_winner=playoff_winner)
+                      fund=fund, currency=currency, playoff_winner=playoff_winner, kind=event_kind)
 
 
 # -- checkpoints ---------------------------------------------------------------------------------
