@@ -19,7 +19,7 @@ from .kinds import KINDS, REFERENCE_KIND
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
-DEFAULT_MODEL = DEFAULT_MODEL_V1
+DEFAULT_MODEL = MODELS / "davidson-elo-v2.toml"
 
 RATING_CLASSES = ("classical", "rapid", "blitz")
 
