@@ -33,7 +33,9 @@ LEVEL_BANDS = ((0, 2600), (2600, 2700), (2700, 2750), (2750, 2800), (2800, 4000)
 CHECKPOINT_FRACTIONS = (0.0, 0.25, 0.5, 0.75)
 GROUPS = (("candidates", frozenset({"candidates"})),
           ("round robins", frozenset({"candidates", "round-robin"})))
-MIN_KIND_SHOWN = 100          # by-kind calibration: the issue's "kinds with at least 100 games"
+# The games a fixed model file was fitted on, where its [fit] table does not say: v1's classical
+# parameters come from the 1,160 classical games of file B (MODEL-NOTES), 2018-12-11 .. 2021-03-21.
+KNOWN_FIT_WINDOWS = {"davidson-elo-v1": ("2018-12-11", "2021-03-21")}
 P_FLOOR_SIMS = 0.5            # P(winner) floored at 0.5 / sims (never log 0)
 
 
@@ -162,6 +164,7 @@ class OutOfSample:
     P: dict                      # model name -> [n, 3]
     fits: dict                   # event -> {variant -> FitResult} (left-out fits)
     full: dict                   # variant -> FitResult on all games
+    windows: dict                # fixed model -> (first, last day) of the games it was fitted on
 
 
 def leave_one_event_out(games: Games, fixed: dict, reference: float) -> OutOfSample:
@@ -187,7 +190,12 @@ def leave_one_event_out(games: Games, fixed: dict, reference: float) -> OutOfSam
             P[v][test_m] = r.probabilities(test)
         P["constant"][test_m] = constant_probabilities(train, test)
         P["elo-fixed-draw"][test_m] = elo_probabilities(train, test)
-    return OutOfSample(scored, P, fits, full)
+    windows = {}
+    for nm, model in fixed.items():
+        w = model.fit.get("window") or KNOWN_FIT_WINDOWS.get(nm)
+        if w:
+            windows[nm] = tuple(w)
+    return OutOfSample(scored, P, fits, full, windows)
 
 
 def game_tables(oos: OutOfSample) -> dict:
@@ -214,9 +222,17 @@ def game_tables(oos: OutOfSample) -> dict:
                 out["by_level"][c][f"{lo}-{hi}"] = {nm: game_metrics(P[m], y[m])
                                                     for nm, P in oos.P.items()}
         out["reliability"][c] = {nm: reliability(P[mc], y[mc]) for nm, P in oos.P.items()}
-    # the groups of the issue: Candidates-type events and the round robins together
-    for label, kinds in GROUPS:
-        m = (ctl == "classical") & np.array([k in kinds for k in kind], bool)
+    # the groups of the issue: Candidates-type events and the round robins together; and every
+    # classical game outside the fixed models' fitting windows (out of sample for them too)
+    date = np.array(g.date, dtype=object)
+    outside = np.ones(len(y), bool)
+    for lo, hi in oos.windows.values():
+        outside &= (date < lo) | (date > hi)
+    groups = [(label, (ctl == "classical") & np.array([k in kinds for k in kind], bool))
+              for label, kinds in GROUPS]
+    if oos.windows:
+        groups.append(("outside the fixed models' fit windows", (ctl == "classical") & outside))
+    for label, m in groups:
         if m.any():
             base = oos.P["constant"][m]
             out["groups"][label] = {nm: dict(game_metrics(P[m], y[m]),
@@ -397,7 +413,10 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
                             "favourite": fav, "p_favourite": p[fav],
                             "favourite_won": (fav in win) / len(win)})
             per_model[nm] = cps
+        first, last = min(games.date[i] for i in ev["idx"]), max(games.date[i] for i in ev["idx"])
+        in_fit = [nm for nm, (lo, hi) in oos.windows.items() if not (last < lo or first > hi)]
         rows.append({"event": ev["event"], "kind": ev["kind"], "players": len(ev["players"]),
+                     "dates": [first, last], "in_fixed_fit": in_fit,
                      "rounds": n_rounds, "real_round_order": real_order, "winners": win,
                      "uniform_neg_log_p": -math.log(len(win) / len(ev["players"])),
                      "models": per_model})
@@ -406,7 +425,18 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
 
 def event_summary(rows: list[dict]) -> dict:
     """Mean -ln P(winner) per model at the start and at fractions of the event, against the
-    uniform pick, with standard errors across events; favourites' wins against expectation."""
+    uniform pick, with standard errors across events; favourites' wins against expectation.
+    The same again on the events outside every fixed model's fitting window, if some are in."""
+    if not rows:
+        return {}
+    out = _summary(rows)
+    clean = [r for r in rows if not r.get("in_fixed_fit")]
+    if len(clean) < len(rows):
+        out["outside_fixed_fit"] = _summary(clean)
+    return out
+
+
+def _summary(rows: list[dict]) -> dict:
     if not rows:
         return {}
     models = list(rows[0]["models"])
@@ -426,7 +456,21 @@ def event_summary(rows: list[dict]) -> dict:
                          "minus_uniform": float(d.mean()),
                          "minus_uniform_se": (float(d.std(ddof=1) / math.sqrt(len(d)))
                                               if len(d) > 1 else 0.0)}
+        if "fit" in models:
+            ref = np.array([r["models"]["fit"][at(r)]["neg_log_p"] for r in use])
+            for nm in models:
+                d = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use]) - ref
+                entry[nm]["minus_fit"] = float(d.mean())
+                entry[nm]["minus_fit_se"] = (float(d.std(ddof=1) / math.sqrt(len(d)))
+                                             if len(d) > 1 else 0.0)
         out["fractions"][str(frac)] = entry
+    cand = [r for r in rows if r["kind"] == "candidates"]
+    if cand:
+        out["candidates_at_start"] = {
+            "events": len(cand),
+            "uniform": float(np.mean([r["uniform_neg_log_p"] for r in cand])),
+            **{nm: float(np.mean([r["models"][nm][0]["neg_log_p"] for r in cand]))
+               for nm in models}}
     fav = {}
     for nm in models:
         won = sum(r["models"][nm][0]["favourite_won"] for r in rows)
@@ -538,30 +582,49 @@ def render(d: dict) -> str:
     pe = d.get("per_event")
     if pe and pe["events"]:
         s = pe["summary"]
+        ev_models = list(pe["events"][0]["models"])
+        cw = max(24, max(len(nm) for nm in ev_models) + 2)
         lines.append(f"Events: {s['events']} round robins with every game in the data, "
                      f"{pe['sims']:,} simulations per checkpoint (seed {pe['seed']}); "
                      "mean -ln P(real winner), ± SE across events")
-        ev_models = list(pe["events"][0]["models"])
-        head = f"  {'checkpoint':<18}{'events':>7}{'uniform':>9}" + "".join(
-            f"{nm[:18]:>20}" for nm in ev_models)
-        lines += [head, "  " + "-" * (len(head) - 2)]
-        for frac, e in s["fractions"].items():
-            at = "start" if float(frac) == 0 else f"{100 * float(frac):.0f} % of rounds"
-            lines.append(f"  {at:<18}{e['events']:>7}{e['uniform']:>9.3f}" + "".join(
-                f"{e[nm]['mean']:>13.3f} ±{e[nm]['se']:.3f}" for nm in ev_models))
-        lines.append("")
-        lines.append("  favourite at the start: events won (ties shared) / expected by the model")
-        for nm, v in s["favourite_at_start"].items():
-            lines.append(f"    {nm:<26}{v['won']:>6.2f} / {v['expected']:.2f}   z {v['z']:+.1f}")
-        lines.append("")
-        lines.append(f"  {'event':<34}{'winner':<28}{'uniform':>8}" + "".join(
-            f"{nm[:18]:>20}" for nm in ev_models))
+        lines += _render_summary(s, ev_models, cw)
+        if "outside_fixed_fit" in s:
+            o = s["outside_fixed_fit"]
+            lines.append(f"The {o['events']} events outside the fixed models' fit windows "
+                         "(out of sample for every model):")
+            lines += _render_summary(o, ev_models, cw)
+        lines.append("  -ln P(real winner) at the start, event by event "
+                     "(+: inside a fixed model's fit window):")
+        lines.append(f"  {'event':<34}{'winner':<30}{'uniform':>8}" + "".join(
+            f"{nm:>{cw}}" for nm in ev_models))
         for r in pe["events"]:
-            win = ", ".join(x.split()[-1] for x in r["winners"])
-            flag = "" if r["real_round_order"] else " *"
-            lines.append(f"  {(r['event'] + flag)[:33]:<34}{win[:27]:<28}"
+            win = ", ".join(r["winners"])
+            flag = ("" if r["real_round_order"] else " *") + (" +" if r["in_fixed_fit"] else "")
+            lines.append(f"  {(r['event'][:30] + flag):<34}{win[:29]:<30}"
                          f"{r['uniform_neg_log_p']:>8.2f}" + "".join(
-                             f"{r['models'][nm][0]['neg_log_p']:>20.2f}" for nm in ev_models))
+                             f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
         if any(not r["real_round_order"] for r in pe["events"]):
             lines.append("  * game dates do not give the rounds: scored at the start only")
     return "\n".join(lines).rstrip()
+
+
+def _render_summary(s: dict, ev_models: list, cw: int) -> list[str]:
+    head = f"  {'checkpoint':<18}{'events':>7}{'uniform':>9}" + "".join(
+        f"{nm:>{cw}}" for nm in ev_models)
+    lines = [head, "  " + "-" * (len(head) - 2)]
+    for frac, e in s["fractions"].items():
+        at = "start" if float(frac) == 0 else f"{100 * float(frac):.0f} % of rounds"
+        lines.append(f"  {at:<18}{e['events']:>7}{e['uniform']:>9.3f}" + "".join(
+            f"{e[nm]['mean']:.3f} ±{e[nm]['se']:.3f}".rjust(cw) for nm in ev_models))
+        if "fit" in ev_models:
+            lines.append(f"  {'  minus fit':<34}" + "".join(
+                f"{e[nm]['minus_fit']:+.3f} ±{e[nm]['minus_fit_se']:.3f}".rjust(cw)
+                for nm in ev_models))
+    c = s.get("candidates_at_start")
+    if c:
+        lines.append(f"  {'Candidates, start':<18}{c['events']:>7}{c['uniform']:>9.3f}"
+                     + "".join(f"{c[nm]:.3f}".rjust(cw) for nm in ev_models))
+    lines += ["", "  favourite at the start: events won (ties shared) / expected by the model"]
+    for nm, v in s["favourite_at_start"].items():
+        lines.append(f"    {nm:<26}{v['won']:>6.2f} / {v['expected']:.2f}   z {v['z']:+.1f}")
+    return lines + [""]
