@@ -67,7 +67,8 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         "# (--offsets); the games then use each control's own slope.  sd: the spread of a",
         "# player's performance against expectation from event to event, the games' own chance",
         "# removed (simcycle.fit.form_spread).",
-        f"default = {'true' if offsets_default else 'false'}",
+        f"default = {'true' if offsets_default else 'false'}   # what simulate and swing do "
+        "without --offsets/--no-offsets (the shipped models' choice: docs/model.md)",
     ]
     for cls in RATING_CLASSES:
         sp = spreads.get(cls)
