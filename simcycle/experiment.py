@@ -153,7 +153,7 @@ def run_one(name: str, data: dict, base_file: str, model_file, at, sims: int, se
     from .scenario import load_data
 
     fmt, scn = load_data(data, base_file)
-    model = load_model(model_file or scn.model_file)
+    model = load_model(model_file or scn.model_file).for_kind(scn.kind)
     plan = fmt.compile(scn, model, CompileOptions(at=at))
     res = driver.run(plan, sims, seed, progress=False)
     return measure(name, plan.info, res)

@@ -18,7 +18,7 @@ def simulation_json(scn, plan, res, at, model, opts) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
+                  "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
         "qualifying_places": plan.info.qualifying_places,
         "currency": plan.info.currency or None,
         "interrupted": res.interrupted,

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from simcycle.errors import ScenarioError
-from simcycle.model import load_model
+from simcycle.model import DEFAULT_MODEL_V1, load_model
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,7 @@ def test_blended_ratings(model):
 
 def test_bad_model_file_is_refused_with_key(tmp_path):
     p = tmp_path / "m.toml"
-    p.write_text(open(load_model().path).read().replace("draw0 = 0.72", "draw0 = 1.5"))
+    p.write_text(open(DEFAULT_MODEL_V1).read().replace("draw0 = 0.72", "draw0 = 1.5"))
     with pytest.raises(ScenarioError) as e:
         load_model(p)
     assert "controls.classical.draw0" in str(e.value) and str(p) in str(e.value)

@@ -25,6 +25,8 @@ COMMANDS = {
     "swing": "what each game or match of the next round swings",
     "whocan": "who can still win or qualify: clinched / alive / eliminated, with a path",
     "experiment": "compare format variants (optionally on a Dask cluster)",
+    "fit": "fit the outcome model to real games",
+    "backtest": "score outcome models on games they were not fitted on",
 }
 
 
@@ -95,4 +97,6 @@ def main():
     simcycle swing       SCENARIO   what each game of the next round swings
     simcycle whocan      SCENARIO   who can still win or qualify, exactly, with a path
     simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
+    simcycle fit         [GAMES]    fit the outcome model to real games
+    simcycle backtest    [GAMES]    score outcome models on games they were not fitted on
     """

@@ -27,12 +27,13 @@ at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
 json_opt = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 model_opt = click.option("--model", "model_file", type=click.Path(dir_okay=False), default=None,
                          help="Outcome-model TOML file (default: the scenario's, else the "
-                              "shipped default model).")
+                              "shipped default model, davidson-elo-v2).")
 seed_opt = click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
                         help="Random seed; results depend only on --seed and --sims.")
-offsets_opt = click.option("--offsets/--no-offsets", default=False, show_default=True,
+offsets_opt = click.option("--offsets/--no-offsets", default=None,
                            help="Draw a strength offset per player per simulated event "
-                                "(rating uncertainty).")
+                                "(rating uncertainty); default: the model file's [offsets] "
+                                "default.")
 
 
 def load(scenario: str, at: str | None):
@@ -43,8 +44,10 @@ def load(scenario: str, at: str | None):
 
 
 def model_for(scn, model_file: str | None):
+    """The model file (--model, the scenario's, or the default) for the scenario's event
+    kind (every game it plays, play-offs included, sees the kind's draw term)."""
     from ..model import load_model
-    return load_model(model_file or scn.model_file)
+    return load_model(model_file or scn.model_file).for_kind(scn.kind)
 
 
 def emit_json(obj) -> None:

@@ -38,6 +38,8 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     fmt, scn, at = load(scenario, at)
     model = model_for(scn, model_file)
+    if offsets is None:
+        offsets = model.offsets_default and not (hot or exact)
     opts = CompileOptions(at=at, offsets=offsets, hot=hot)
     res = None
     if exact:

@@ -20,6 +20,7 @@ def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
     """What each game of the next round swings: P(1st) and P(qualify) for every result."""
     fmt, scn, at = load(scenario, at)
     fmt.require(SWING, scn)
-    d = fmt.swing(scn, model_for(scn, model_file), at, sims=sims, seed=seed, offsets=offsets,
-                  round_no=round_no)
+    model = model_for(scn, model_file)
+    d = fmt.swing(scn, model, at, sims=sims, seed=seed, round_no=round_no,
+                  offsets=model.offsets_default if offsets is None else offsets)
     show(d, as_json, fmt.render_swing)

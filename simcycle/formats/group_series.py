@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..enums import STEP_ARMAGEDDON, STEP_GAMES
 from ..errors import ScenarioError
+from ..kinds import KINDS
 
 # ---- named readings (FORMATS.md section 2) -------------------------------------------------
 RULES = {
@@ -107,6 +108,7 @@ class GroupSeries:
     substitutes_count: bool
     controls: dict
     description: str = ""
+    kind: str = "group-stage"   # event kind (simcycle.kinds): the model's draw term
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -161,7 +163,7 @@ def load(path, raw: dict) -> GroupSeries:
     ck.only(raw, {"scenario", "series", "points", "prizes", "controls", "rules", "players",
                   "events"}, "")
     head = raw["scenario"]
-    ck.only(head, {"name", "format", "description", "sources", "model"}, "scenario")
+    ck.only(head, {"name", "format", "description", "sources", "model", "kind"}, "scenario")
     name = ck.get(head, "name", "scenario", str)
     model_file = ck.get(head, "model", "scenario", str, default=None)
     if model_file is not None:
@@ -328,7 +330,9 @@ def load(path, raw: dict) -> GroupSeries:
         rules=rules, group_points=tuple(gpts), ko_points=kop, prizes=prizes,
         qualifying_places=nq, tiebreaks=tuple(tbs), currency=currency, max_events=max_ev,
         substitutes_count=subs_count, controls=controls,
-        description=ck.get(head, "description", "scenario", str, default=""), _index=index)
+        description=ck.get(head, "description", "scenario", str, default=""),
+        kind=ck.get(head, "kind", "scenario", str, default="group-stage", choices=tuple(KINDS)),
+        _index=index)
 
 
 def _load_group(ck, gr, gw, pid, roster, seen, sched) -> Group:

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..enums import STEP_GAMES, STEP_KINDS
 from ..errors import ScenarioError
+from ..kinds import KINDS
 from .common import Checker, PlayerIndex
 from .shared.brackets import flat_slot as _flat_slot
 from .shared.brackets import place_value as _place_value
@@ -98,6 +99,7 @@ class KnockoutSeries:
     currency: str
     unknown_classical_win: tuple = (3, 1)   # Reading: classical half points when only "won in classical" is known
     source: str = ""
+    kind: str = "knockout"   # event kind (simcycle.kinds): the model's draw term
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -116,8 +118,9 @@ def load(path: Path, raw: dict) -> KnockoutSeries:
     ck = Checker(file)
     head = raw["scenario"]
     ck.unknown_keys(raw, {"scenario", "series", "match", "players", "events"}, "")
-    ck.unknown_keys(head, {"name", "format", "source", "model", "notes"}, "scenario")
+    ck.unknown_keys(head, {"name", "format", "source", "model", "notes", "kind"}, "scenario")
     name = ck.get(head, "name", "scenario", str)
+    event_kind = ck.get(head, "kind", "scenario", str, default="knockout", choices=tuple(KINDS))
     model_file = ck.get(head, "model", "scenario", str, default=None)
     if model_file is not None:
         model_file = str((Path(file).parent / model_file).resolve())
@@ -272,7 +275,7 @@ def load(path: Path, raw: dict) -> KnockoutSeries:
         classical_bonus=bonus, event_prizes=tuple(event_prizes), overall_prizes=tuple(overall),
         criteria=tuple(criteria), qualifying_places=qplaces, currency=currency,
         unknown_classical_win=(int(round(2 * ucw[0])), int(round(2 * ucw[1]))),
-        source=ck.get(head, "source", "scenario", str, default=""))
+        source=ck.get(head, "source", "scenario", str, default=""), kind=event_kind)
     scn._index.update({(m.event, m.round, m.slot): m for m in matches})
     return scn
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..enums import STEP_GAMES, STEP_KINDS
+from ..kinds import KINDS
 from .common import Checker, PlayerIndex, read_player
 from .shared.brackets import seeding_order as bracket_order
 
@@ -168,6 +169,7 @@ class Tour:
     declined_factor: float
     tables_illustrative: bool
     tables_source: str
+    kind: str = "round-robin"   # event kind (simcycle.kinds): the model's draw term
 
     @property
     def members(self):
@@ -235,8 +237,9 @@ def load(path: Path, raw: dict) -> Tour:
     ck = Checker(f)
     ck.unknown_keys(raw, {"scenario", "tour", "points", "players", "events"}, "")
     head = ck.table(raw, "scenario")
-    ck.unknown_keys(head, {"name", "format", "source", "model", "notes"}, "scenario")
+    ck.unknown_keys(head, {"name", "format", "source", "model", "notes", "kind"}, "scenario")
     name = ck.get(head, "name", "scenario", str)
+    event_kind = ck.get(head, "kind", "scenario", str, default="round-robin", choices=tuple(KINDS))
     if not name.strip():
         ck.fail("empty name", "scenario.name")
     notes = ck.get(head, "notes", "scenario", str, default="")
@@ -440,7 +443,7 @@ def load(path: Path, raw: dict) -> Tour:
                 players=tuple(players), events=tuple(events), best_n=best_n,
                 qualifying_places=nq, shared_places=shared, grand_slam_level=gsl, tables=tables,
                 coefficients=coefficients, declined_factor=declined,
-                tables_illustrative=illustrative, tables_source=tsource)
+                tables_illustrative=illustrative, tables_source=tsource, kind=event_kind)
 
 
 def _steps(v, ck, key, control):

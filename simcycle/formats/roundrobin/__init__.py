@@ -11,7 +11,7 @@ from ...errors import ScenarioError
 from ..base import EXACT, HOT_ELO, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from . import render, rules
-from .scenario import RoundRobin, load
+from .scenario import DEFAULT_KIND, RoundRobin, load
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
@@ -19,7 +19,7 @@ RESULTS = ("1-0", "1/2-1/2", "0-1")
 class RoundRobinFormat(Format):
     name = "round-robin"
     features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO})
-    default_kind = "round-robin"
+    default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> RoundRobin:
         return load(raw, file)

@@ -15,6 +15,7 @@ from ..shared.scenario import Source, head_of, index_players, result_code
 from ..shared.schedules import berger_rounds
 from .schema import RoundRobinFile
 
+DEFAULT_KIND = "round-robin"   # the event kind of a round robin that does not say
 PLAYOFF = "playoff"   # the step of a tiebreak order where a play-off settles first place
 
 
@@ -75,7 +76,7 @@ class RoundRobin:
         return self.source.model_file
 
     @property
-    def kind(self) -> str | None:
+    def kind(self) -> str:
         return self.source.kind
 
     @property
@@ -102,7 +103,7 @@ class RoundRobin:
 def load(raw: dict, file: str) -> RoundRobin:
     f = file
     doc = convert(raw, RoundRobinFile, f)
-    src = head_of(doc.scenario, f, "round-robin")
+    src = head_of(doc.scenario, f, DEFAULT_KIND)
     if len(doc.players) < 2:
         raise ScenarioError("need a [[players]] list of at least two players", file=f,
                             key="players", value=len(doc.players))

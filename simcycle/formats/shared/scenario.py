@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import ScenarioError
+from typing import Literal
+
+from ...kinds import KINDS
 from ...schema import Name, Rating, Table, Text, whole_between
+
+KindName = Literal[tuple(KINDS)]
 
 
 class Head(Table):
@@ -15,7 +20,7 @@ class Head(Table):
 
     name: Name
     format: str
-    kind: str | None = None          # the kind of event, for the outcome model
+    kind: KindName | None = None     # the kind of event (simcycle.kinds), for the model
     description: Text = ""
     notes: Text = ""
     source: Text = ""                # one public source, or
@@ -50,18 +55,19 @@ class Source:
     name: str
     file: str
     model_file: str | None
-    kind: str | None
+    kind: str                        # the event kind (simcycle.kinds): the model's draw term
     description: str
     sources: tuple[str, ...]
 
 
-def head_of(head: Head, file: str, fmt_name: str) -> Source:
+def head_of(head: Head, file: str, default_kind: str) -> Source:
     model_file = None
     if head.model is not None:
         p = Path(head.model)
         model_file = str(p if p.is_absolute() else (Path(file).parent / p).resolve())
     src = ((head.source,) if head.source else ()) + tuple(head.sources)
-    return Source(head.name, file, model_file, head.kind, head.description or head.notes, src)
+    return Source(head.name, file, model_file, head.kind or default_kind,
+                  head.description or head.notes, src)
 
 
 class PlayerIndex:

@@ -1,0 +1,64 @@
+import click
+
+from ..errors import ScenarioError
+from .options import json_opt, show
+
+games_arg = click.argument("games_csv", required=False, type=click.Path(dir_okay=False))
+
+
+@click.command("fit")
+@games_arg
+@click.option("--control", "controls", multiple=True, type=click.Choice(["classical", "rapid"]),
+              help="Fit only this control (repeatable; default: classical and rapid).")
+@click.option("--kinds/--no-kinds", default=True, show_default=True,
+              help="One draw term per event kind (kinds with enough games).")
+@click.option("--level/--no-level", default=True, show_default=True,
+              help="The rating-level term of the draw odds.")
+@click.option("--exclude-event", "exclude", multiple=True, metavar="EVENT",
+              help="Leave this event's games out (repeatable).")
+@click.option("-o", "--output", "out_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the fitted model file here.")
+@click.option("--base", "base_file", type=click.Path(dir_okay=False), default=None,
+              help="Model whose unfitted controls the output keeps (default: "
+                   "models/davidson-elo-v1.toml).")
+@click.option("--offsets-default/--no-offsets-default", default=False, show_default=True,
+              help="What the written model's [offsets] default says.")
+@json_opt
+def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets_default,
+            as_json):
+    """Fit the Davidson-Elo parameters to games by maximum likelihood (default data:
+    data/games/games.csv), with standard errors; -o writes a model file."""
+    import time
+
+    from ..fit import FIT_CLASSES, fit, fit_report, form_spread, render_fit
+    from ..gamedata import read_games
+    from ..model import DEFAULT_MODEL_V1, load_model
+
+    t0 = time.perf_counter()
+    games = read_games(games_csv)
+    for e in exclude:
+        if e not in set(games.event):
+            raise ScenarioError("no such event in the game file", file=games.file,
+                                key="--exclude-event", value=e)
+    games = games.take(games.where(exclude_events=set(exclude)))
+    base = load_model(base_file or DEFAULT_MODEL_V1)
+    res = fit(games, classes=tuple(controls) or FIT_CLASSES, kinds=kinds, level=level,
+              reference=base.reference_rating)
+    spreads = {c: form_spread(games, res, c) for c in res.classes}
+    d = fit_report(res, spreads, time.perf_counter() - t0)
+    if out_file:
+        from pathlib import Path
+
+        from ..modelfile import render_model
+        words = ["simcycle fit", games_csv or "data/games/games.csv",
+                 *(f"--control {c}" for c in controls), *([] if kinds else ["--no-kinds"]),
+                 *([] if level else ["--no-level"]),
+                 *(f"--exclude-event '{e}'" for e in exclude),
+                 *(["--offsets-default"] if offsets_default else []), f"-o {out_file}"]
+        text = render_model(res, spreads, base, data_label=games_csv or "data/games/games.csv",
+                            version="2.0.0", offsets_default=offsets_default,
+                            command=" ".join(words))
+        Path(out_file).write_text(text, encoding="utf-8")
+        load_model(out_file)            # the file written must read back
+        d["written"] = out_file
+    show(d, as_json, render_fit)

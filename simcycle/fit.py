@@ -1,0 +1,337 @@
+"""Maximum-likelihood fit of the Davidson-Elo model to games, and the spread of players' form.
+
+The model of ``docs/model.md`` for one game of rating class c and event kind k, with
+d = R_white - R_black and x = (mean rating - reference) / 100:
+
+    u = log nu = u0_c + level_c * x + kappa_k          (kappa of the reference kind is 0)
+    e = slope_c * d + edge_c                            (Elo)
+    a = L * (1 + nu/2) * e,   L = ln(10) / 800          (so s = 10^(Delta/800) = exp(a))
+    log P(white) = a - log N,  log P(draw) = u - log N,  log P(black) = -a - log N,
+    N = exp(a) + exp(-a) + nu
+
+The parameters are theta = (u0, edge, slope, level) for each fitted class, then kappa for each
+fitted kind; draw0 = nu0 / (2 + nu0) with nu0 = exp(u0).  u is linear in theta and a is
+linear in (edge, slope) given u, so the gradient and the Hessian of the log-likelihood are
+written out below (chain rule through u and a) and checked against finite differences in the
+tests.  Standard errors come from the observed information (minus the Hessian) at the optimum.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ScenarioError
+from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
+from .kinds import REFERENCE_KIND
+
+L = math.log(10.0) / 800.0
+FIT_CLASSES = ("classical", "rapid")
+PER_CLASS = ("u0", "white_edge", "slope", "level")
+MIN_KIND_GAMES = 100          # a kind with fewer games keeps kappa = 0 (not fitted)
+MIN_FORM_GAMES = 5            # player-events with fewer games do not inform the form spread
+START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "level": 0.2}
+SCALE = {"u0": 1.0, "white_edge": 100.0, "slope": 1.0, "level": 1.0}   # optimiser units
+
+
+@dataclass
+class Design:
+    """The games of a fit as matrices: u = Zu @ theta, e = W @ theta."""
+    names: list[str]
+    Zu: np.ndarray
+    W: np.ndarray
+    y: np.ndarray       # result codes
+    n: int
+
+
+def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
+            reference: float) -> Design:
+    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
+    n, p = len(games), len(names)
+    Zu, W = np.zeros((n, p)), np.zeros((n, p))
+    cls = np.array([classes.index(c) for c in games.control])
+    rows = np.arange(n)
+    d = games.white_rating - games.black_rating
+    x = ((games.white_rating + games.black_rating) / 2.0 - reference) / 100.0
+    Zu[rows, 4 * cls] = 1.0
+    Zu[rows, 4 * cls + 3] = x
+    W[rows, 4 * cls + 1] = 1.0
+    W[rows, 4 * cls + 2] = d
+    for j, k in enumerate(kinds):
+        Zu[np.array([g == k for g in games.kind], bool), 4 * len(classes) + j] = 1.0
+    return Design(names, Zu, W, games.result.astype(np.int64), n)
+
+
+def _probs(u, a):
+    """(log N, P white, P draw, P black), stably."""
+    m = np.maximum(np.abs(a), u)
+    log_n = m + np.log(np.exp(a - m) + np.exp(-a - m) + np.exp(u - m))
+    return log_n, np.exp(a - log_n), np.exp(u - log_n), np.exp(-a - log_n)
+
+
+def loglik(theta: np.ndarray, des: Design, order: int = 2):
+    """Log-likelihood, and with order >= 1 its gradient, with order 2 its Hessian."""
+    u = des.Zu @ theta
+    e = des.W @ theta
+    nu = np.exp(u)
+    A = 1.0 + nu / 2.0
+    a = L * A * e
+    log_n, pw, pd, pb = _probs(u, a)
+    yw, yd, yb = (des.y == WHITE_WINS), (des.y == DRAW), (des.y == BLACK_WINS)
+    ll = float(np.sum(np.where(yw, a, 0.0) + np.where(yd, u, 0.0) - np.where(yb, a, 0.0) - log_n))
+    if order == 0:
+        return ll
+    la = (yw.astype(float) - yb) - (pw - pb)           # d ll_i / d a
+    lu = yd - pd                                        # d ll_i / d u (a held fixed)
+    Ja = (L * nu / 2.0 * e)[:, None] * des.Zu + (L * A)[:, None] * des.W
+    grad = Ja.T @ la + des.Zu.T @ lu
+    if order == 1:
+        return ll, grad
+    laa = -((pw + pb) - (pw - pb) ** 2)
+    luu = -pd * (1.0 - pd)
+    lau = pd * (pw - pb)
+    alpha = la * L * nu / 2.0                           # weight of d2a / dtheta2
+    Zu, W = des.Zu, des.W
+    hess = (Ja.T @ (laa[:, None] * Ja) + Ja.T @ (lau[:, None] * Zu) + Zu.T @ (lau[:, None] * Ja)
+            + Zu.T @ (luu[:, None] * Zu) + Zu.T @ ((alpha * e)[:, None] * Zu)
+            + Zu.T @ (alpha[:, None] * W) + W.T @ (alpha[:, None] * Zu))
+    return ll, grad, hess
+
+
+@dataclass
+class FitResult:
+    classes: tuple
+    kinds: tuple                 # fitted kinds (kappa free), reference excluded
+    fixed_kinds: dict            # kind -> games, kinds present but not fitted (kappa = 0)
+    level: bool
+    names: list
+    theta: np.ndarray
+    cov: np.ndarray
+    loglik: float
+    n_games: dict                # per class
+    n_kind: dict                 # per kind, games in the fit
+    window: tuple
+    iterations: int
+    reference: float
+    data: str
+    method: str = "maximum likelihood: scipy trust-exact with the analytic gradient and Hessian"
+    notes: list = field(default_factory=list)
+    kinds_min_games: int = MIN_KIND_GAMES
+    form_min_games: int = MIN_FORM_GAMES
+
+    @property
+    def se(self) -> np.ndarray:
+        return np.sqrt(np.maximum(np.diag(self.cov), 0.0))
+
+    def value(self, name: str) -> tuple[float, float]:
+        """(estimate, standard error) of a parameter; 0, 0 for a fixed one."""
+        if name not in self.names:
+            return 0.0, 0.0
+        j = self.names.index(name)
+        return float(self.theta[j]), float(self.se[j])
+
+    def control(self, cls: str) -> dict:
+        """draw0, white_edge, slope, level of a class, each with its standard error."""
+        u0, u0_se = self.value(f"u0:{cls}")
+        nu0 = math.exp(u0)
+        draw0 = nu0 / (2.0 + nu0)
+        out = {"draw0": draw0, "draw0_se": u0_se * 2.0 * nu0 / (2.0 + nu0) ** 2}
+        for p in ("white_edge", "slope", "level"):
+            out[p], out[f"{p}_se"] = self.value(f"{p}:{cls}")
+        return out
+
+    def kappa(self) -> dict:
+        return {k: self.value(f"kappa:{k}") for k in self.kinds}
+
+    def probabilities(self, games: Games) -> np.ndarray:
+        """[n, 3] P(white wins, draw, black wins) of ``games`` under this fit."""
+        kinds = tuple(self.kinds)
+        des = _design(games, self.classes, kinds, self.reference)
+        # kinds unknown to the fit keep kappa = 0: _design leaves their column empty
+        u = des.Zu @ self.theta
+        a = L * (1.0 + np.exp(u) / 2.0) * (des.W @ self.theta)
+        _, pw, pd, pb = _probs(u, a)
+        return np.column_stack([pw, pd, pb])
+
+
+def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = True,
+        kinds: bool = True, reference: float = 2750.0, start: FitResult | None = None,
+        min_kind_games: int = MIN_KIND_GAMES) -> FitResult:
+    """Fit the parameters of each class in ``classes`` (games of other controls are left out)
+    and, with ``kinds``, one kappa per event kind with at least ``min_kind_games`` games."""
+    from scipy.optimize import minimize
+
+    sel = games.take(games.where(controls=set(classes)))
+    classes = tuple(c for c in classes if c in set(sel.control))
+    if not classes:
+        raise ScenarioError("no games of the controls to fit", file=games.file,
+                            value=", ".join(FIT_CLASSES))
+    counts: dict[str, int] = {}
+    for k in sel.kind:
+        counts[k] = counts.get(k, 0) + 1
+    free_kinds = tuple(sorted(k for k, n in counts.items()
+                              if kinds and k != REFERENCE_KIND and n >= min_kind_games))
+    fixed_kinds = {k: n for k, n in sorted(counts.items())
+                   if k != REFERENCE_KIND and k not in free_kinds}
+    des = _design(sel, classes, free_kinds, reference)
+    p = len(des.names)
+    theta0 = np.array([START[nm.split(":")[0]] if not nm.startswith("kappa") else 0.0
+                       for nm in des.names])
+    if start is not None:
+        for j, nm in enumerate(des.names):
+            if nm in start.names:
+                theta0[j] = start.theta[start.names.index(nm)]
+    free = np.array([level or not nm.startswith("level:") for nm in des.names], bool)
+    if not level:
+        theta0[~free] = 0.0
+    scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in des.names])[free]
+
+    def full(z):
+        th = theta0.copy()
+        th[free] = z * scale
+        return th
+
+    def f(z):
+        ll, g = loglik(full(z), des, 1)
+        return -ll, -g[free] * scale
+
+    def h(z):
+        _, _, hh = loglik(full(z), des, 2)
+        return -hh[np.ix_(free, free)] * np.outer(scale, scale)
+
+    res = minimize(f, theta0[free] / scale, jac=True, hess=h, method="trust-exact",
+                   options={"gtol": 1e-8, "maxiter": 200})
+    theta = full(res.x)
+    ll, grad, hess = loglik(theta, des, 2)
+    info = -hess[np.ix_(free, free)]
+    if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
+        raise ScenarioError("the fit did not converge to finite values", file=games.file)
+    try:
+        cov_free = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        raise ScenarioError("the data do not identify every parameter (singular information)",
+                            file=games.file) from None
+    cov = np.zeros((p, p))
+    cov[np.ix_(free, free)] = cov_free
+    notes = []
+    if np.max(np.abs(grad[free] * scale)) > 1e-3:
+        notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
+    return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
+                     names=des.names, theta=theta, cov=cov, loglik=ll,
+                     n_games={c: int(sum(1 for x in sel.control if x == c)) for c in classes},
+                     n_kind=counts, window=sel.window(), iterations=int(res.nit),
+                     reference=reference, data=games.file, notes=notes,
+                     kinds_min_games=min_kind_games)
+
+
+# -- form from event to event ----------------------------------------------------------------
+@dataclass
+class FormSpread:
+    """Spread of a player's strength from event to event, beyond what the games' own chance
+    explains (Elo points, on the rating scale the model's slope multiplies)."""
+    sd: float
+    se: float
+    player_events: int
+    games: int
+
+
+def form_spread(games: Games, fitted: FitResult, cls: str,
+                min_games: int = MIN_FORM_GAMES) -> FormSpread | None:
+    """Per player and event (at least ``min_games`` games of class ``cls``): the performance
+    against expectation, delta_j = (score - expected) / (d expected / d rating), with its
+    binomial variance v_j = var(score) / (d expected / d rating)^2.  Under the model with an
+    offset N(0, sd^2) per player and event, delta_j ~ N(0, sd^2 (1 + 1/m_j) + v_j), m_j the
+    number of opponents (their own offsets enter the score too); sd is the maximum of that
+    likelihood and its standard error comes from the curvature (delta method)."""
+    from scipy.optimize import minimize_scalar
+
+    sel = games.take(games.where(controls={cls}))
+    if not len(sel) or cls not in fitted.classes:
+        return None
+    P = fitted.probabilities(sel)
+    c = fitted.control(cls)
+    nu = P[:, 1] / np.sqrt(np.maximum(P[:, 0] * P[:, 2], 1e-300))
+    # d/d(rating of White) of White's expected score: d a / d R_w = L (1 + nu/2) slope,
+    # d (pw - pb) / d a = (pw + pb) - (pw - pb)^2, score = (1 + pw - pb) / 2
+    dscore = 0.5 * ((P[:, 0] + P[:, 2]) - (P[:, 0] - P[:, 2]) ** 2) * L * (1 + nu / 2) * c["slope"]
+    exp_white = P[:, 0] + P[:, 1] / 2.0
+    var = P[:, 0] + P[:, 1] / 4.0 - exp_white ** 2
+    got = np.where(sel.result == WHITE_WINS, 1.0, np.where(sel.result == DRAW, 0.5, 0.0))
+    acc: dict = {}
+    for i in range(len(sel)):
+        for player, sign in ((sel.white[i], 1.0), (sel.black[i], -1.0)):
+            key = (player, sel.event[i])
+            s = acc.setdefault(key, [0.0, 0.0, 0.0, 0.0, set()])
+            s[0] += sign * (got[i] - exp_white[i])
+            s[1] += dscore[i]
+            s[2] += var[i]
+            s[3] += 1
+            s[4].add(sel.black[i] if sign > 0 else sel.white[i])
+    rows = [(s[0] / s[1], s[2] / s[1] ** 2, len(s[4])) for s in acc.values()
+            if s[3] >= min_games and s[1] > 0]
+    if len(rows) < 10:
+        return None
+    delta = np.array([r[0] for r in rows])
+    v = np.array([r[1] for r in rows])
+    m = np.array([r[2] for r in rows], float)
+    k = 1.0 + 1.0 / m
+
+    def nll(sd):
+        t = sd * sd * k + v
+        return 0.5 * float(np.sum(np.log(t) + delta * delta / t))
+
+    best = minimize_scalar(nll, bounds=(0.0, 300.0), method="bounded",
+                           options={"xatol": 1e-6})
+    sd = float(best.x)
+    step = max(0.5, 0.01 * sd)
+    curv = (nll(sd + step) - 2 * nll(sd) + nll(max(sd - step, 0.0))) / step ** 2
+    se = 1.0 / math.sqrt(curv) if curv > 0 else float("nan")
+    return FormSpread(sd=sd, se=se if math.isfinite(se) else 0.0, player_events=len(rows),
+                      games=len(sel))
+
+
+# -- report -------------------------------------------------------------------------------------
+def fit_report(res: FitResult, spreads: dict, seconds: float) -> dict:
+    """JSON-able summary of a fit: every parameter with its standard error."""
+    return {
+        "data": res.data, "window": list(res.window), "games": res.n_games,
+        "games_by_kind": res.n_kind, "loglik": res.loglik, "method": res.method,
+        "iterations": res.iterations, "seconds": seconds, "level": res.level,
+        "controls": {c: res.control(c) for c in res.classes},
+        "kinds": {k: {"kappa": v, "se": s, "games": res.n_kind.get(k, 0)}
+                  for k, (v, s) in res.kappa().items()},
+        "kinds_not_fitted": res.fixed_kinds, "reference_kind": REFERENCE_KIND,
+        "form_spread": {c: None if s is None else {"sd": s.sd, "se": s.se,
+                                                   "player_events": s.player_events}
+                        for c, s in spreads.items()},
+        "notes": res.notes,
+    }
+
+
+def render_fit(d: dict) -> str:
+    lines = [f"Davidson-Elo fit on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
+             + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games",
+             f"log-likelihood {d['loglik']:.2f} ({d['iterations']} iterations, "
+             f"{d['seconds']:.2f} s); standard errors from the observed information", ""]
+    head = f"{'control':<11}" + "".join(f"{p:>18}" for p in ("draw0", "white_edge", "slope",
+                                                               "level"))
+    lines += [head, "-" * len(head)]
+    for c, p in d["controls"].items():
+        cells = "".join(f"{p[q]:>10.3f} ±{p[q + '_se']:>6.3f}" for q in ("draw0", "white_edge",
+                                                                          "slope", "level"))
+        lines.append(f"{c:<11}{cells}")
+    lines += ["", f"event kinds: draw odds x exp(kappa), reference {d['reference_kind']} "
+              "(kappa 0)"]
+    for k, v in d["kinds"].items():
+        lines.append(f"  {k:<14}{v['kappa']:>8.3f} ±{v['se']:.3f}   ({v['games']:,} games)")
+    for k, n in d["kinds_not_fitted"].items():
+        lines.append(f"  {k:<14}{'0':>8}   not fitted ({n:,} games)")
+    lines += ["", "form from event to event (sd of a player's strength offset, Elo):"]
+    for c, s in d["form_spread"].items():
+        lines.append(f"  {c:<11}" + ("not estimated" if s is None else
+                                     f"{s['sd']:.1f} ±{s['se']:.1f}   "
+                                     f"({s['player_events']:,} player-events)"))
+    lines += [f"note: {n}" for n in d["notes"]]
+    return "\n".join(lines)

@@ -1,0 +1,163 @@
+"""Reading and checking a game-data CSV (``data/games/games.csv`` or a file of the same layout).
+
+Bad data is refused with a ScenarioError naming the file, the line and the column: a missing
+or repeated column, a second header line, an unknown result, kind or control, a missing or
+non-finite rating, an empty file.  The games come back as column arrays for the fit.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .enums import BLACK_WINS, DRAW, RESULT_CODES, UNPLAYED, WHITE_WINS  # noqa: F401
+from .errors import ScenarioError
+from .kinds import GAME_CONTROLS, KINDS
+
+DEFAULT_GAMES = Path(__file__).resolve().parent.parent / "data" / "games" / "games.csv"
+
+REQUIRED = ("date", "event", "kind", "control", "white", "black", "white_rating",
+            "black_rating", "result", "source")
+OPTIONAL = ("kind_from", "event_players", "round")
+RESULTS = {k: v for k, v in RESULT_CODES.items() if v != UNPLAYED}   # a game played
+RATING_RANGE = (1000.0, 3500.0)
+
+
+@dataclass(frozen=True)
+class Games:
+    """Games as columns; ``result`` is 0 White won, 1 draw, 2 Black won."""
+    file: str
+    date: tuple
+    event: tuple
+    kind: tuple
+    control: tuple
+    white: tuple
+    black: tuple
+    white_rating: np.ndarray
+    black_rating: np.ndarray
+    result: np.ndarray
+    round: tuple
+    event_players: tuple
+
+    def __len__(self) -> int:
+        return len(self.date)
+
+    def take(self, mask) -> "Games":
+        """The games where ``mask`` (bool array) is true."""
+        idx = np.flatnonzero(np.asarray(mask, bool))
+        pick = lambda col: tuple(col[i] for i in idx)  # noqa: E731
+        return Games(self.file, pick(self.date), pick(self.event), pick(self.kind),
+                     pick(self.control), pick(self.white), pick(self.black),
+                     self.white_rating[idx], self.black_rating[idx], self.result[idx],
+                     pick(self.round), pick(self.event_players))
+
+    def where(self, *, controls=None, kinds=None, events=None, exclude_events=None) -> np.ndarray:
+        m = np.ones(len(self), bool)
+        if controls is not None:
+            m &= np.array([c in controls for c in self.control], bool)
+        if kinds is not None:
+            m &= np.array([k in kinds for k in self.kind], bool)
+        if events is not None:
+            m &= np.array([e in events for e in self.event], bool)
+        if exclude_events is not None:
+            m &= np.array([e not in exclude_events for e in self.event], bool)
+        return m
+
+    def window(self) -> tuple[str, str]:
+        return (min(self.date), max(self.date)) if len(self) else ("", "")
+
+
+def _fail(file: str, line: int, col: int | None, name: str | None, message: str,
+          value: object = None, has_value: bool | None = None):
+    key = f"line {line}" + (f", column {col} ({name})" if col is not None else "")
+    raise ScenarioError(message, file=file, key=key, value=value, has_value=has_value)
+
+
+def read_games(path: str | Path | None = None) -> Games:
+    """Read and check a game CSV (default: the shipped ``data/games/games.csv``)."""
+    p = Path(path) if path is not None else DEFAULT_GAMES
+    f = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError("no such game file", file=f) from None
+    except IsADirectoryError:
+        raise ScenarioError("is a directory, not a game file", file=f) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("not UTF-8 text", file=f) from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise ScenarioError("empty file: no header line", file=f, key="line 1")
+    header = [h.strip() for h in rows[0]]
+    pos: dict[str, int] = {}
+    for j, h in enumerate(header):
+        if h in pos:
+            _fail(f, 1, j + 1, h, f"column named twice (first as column {pos[h] + 1})")
+        pos[h] = j
+    for need in REQUIRED:
+        if need not in pos:
+            _fail(f, 1, None, None, f"missing column {need!r} (needed: {', '.join(REQUIRED)})")
+    cols = {k: [] for k in (*REQUIRED, *OPTIONAL)}
+    for i, row in enumerate(rows[1:], start=2):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        if [c.strip() for c in row] == header:
+            _fail(f, i, None, None, "a second header line")
+        if len(row) != len(header):
+            _fail(f, i, None, None, f"{len(row)} fields where the header has {len(header)}")
+        cell = {k: row[pos[k]].strip() for k in pos}
+
+        def bad(name, message, value=None):
+            _fail(f, i, pos[name] + 1, name, message, value, has_value=True)
+
+        try:
+            dt.date.fromisoformat(cell["date"])
+        except ValueError:
+            bad("date", "date must be YYYY-MM-DD", cell["date"])
+        for name in ("event", "white", "black", "source"):
+            if not cell[name]:
+                bad(name, "empty", cell[name])
+        if cell["white"] == cell["black"]:
+            bad("black", "a player cannot play himself", cell["black"])
+        if cell["kind"] not in KINDS:
+            bad("kind", "unknown kind; known: " + ", ".join(KINDS), cell["kind"])
+        if cell["control"] not in GAME_CONTROLS:
+            bad("control", "unknown control; known: " + ", ".join(GAME_CONTROLS), cell["control"])
+        if cell["result"] not in RESULTS:
+            bad("result", 'result must be "1-0", "0-1" or "1/2-1/2"', cell["result"])
+        for name in ("white_rating", "black_rating"):
+            raw = cell[name]
+            if not raw:
+                bad(name, "missing rating", raw)
+            try:
+                v = float(raw)
+            except ValueError:
+                bad(name, "rating must be a number", raw)
+            if not math.isfinite(v) or not RATING_RANGE[0] <= v <= RATING_RANGE[1]:
+                bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
+                          f"{RATING_RANGE[1]:.0f}]", raw)
+            cols[name].append(v)
+        n_players = cell.get("event_players", "")
+        if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
+            bad("event_players", "must be a whole number of players (2 or more) or empty",
+                n_players)
+        for name in ("date", "event", "kind", "control", "white", "black", "source"):
+            cols[name].append(cell[name])
+        cols["result"].append(RESULTS[cell["result"]])
+        cols["round"].append(cell.get("round", ""))
+        cols["event_players"].append(int(n_players) if n_players else 0)
+    if not cols["date"]:
+        raise ScenarioError("no games: the file has a header and nothing else", file=f,
+                            key="line 2")
+    return Games(file=f, date=tuple(cols["date"]), event=tuple(cols["event"]),
+                 kind=tuple(cols["kind"]), control=tuple(cols["control"]),
+                 white=tuple(cols["white"]), black=tuple(cols["black"]),
+                 white_rating=np.array(cols["white_rating"]),
+                 black_rating=np.array(cols["black_rating"]),
+                 result=np.array(cols["result"], np.int8), round=tuple(cols["round"]),
+                 event_players=tuple(cols["event_players"]))

@@ -1,0 +1,124 @@
+"""Writing a model TOML file from a fit (``simcycle fit -o FILE``).
+
+The file has the layout ``load_model`` reads: the fitted controls carry their estimates and
+standard errors, the others keep the base model's values marked ``fitted = false``; ``[fit]``
+records the data, the window, the number of games and the log-likelihood; ``[kinds]`` holds
+kappa per event kind; ``[offsets]`` the spread of form from event to event.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .fit import FitResult, FormSpread
+from .kinds import KINDS, REFERENCE_KIND
+from .model import RATING_CLASSES, OutcomeModel
+
+# The model control that each fitted class stands for (the rapid games of the data are
+# mostly 15+10: the online tours and the World Rapid; the Grand Chess Tour's are 25+10).
+FITTED_CONTROL = {"classical": "classical", "rapid": "rapid-15+10"}
+
+
+def _num(x: float, digits: int = 4) -> str:
+    if not math.isfinite(x):
+        raise ValueError(f"refusing to write a non-finite number ({x})")
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if "." in f"{x:.{digits}f}" else f"{x}"
+
+
+def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: OutcomeModel, *,
+                 data_label: str, version: str, offsets_default: bool,
+                 command: str) -> str:
+    """The TOML text of the fitted model."""
+    lines = [
+        "# simcycle outcome model: Davidson-Elo, one parameter set per time control, with a",
+        "# draw-propensity term per event kind.  Written by `simcycle fit`:",
+        f"#   {command}",
+        "#",
+        "#   nu    = 2*draw0/(1-draw0) * exp(level * (mean_rating - reference_rating)/100)",
+        "#           * exp(kappa[event kind])",
+        "#   delta = (1 + nu/2) * (slope * (R_white - R_black) + white_edge)",
+        "#   s     = 10^(delta/800);  N = s + 1/s + nu",
+        "#   P(white) = s/N,  P(draw) = nu/N,  P(black) = (1/s)/N",
+        "#",
+        "# Every fitted number is followed by its standard error (`_se`, from the observed",
+        "# information).  Controls marked `fitted = false` keep the values of "
+        f"{base.path.rsplit('/', 1)[-1]}",
+        "# (published figures and interpolations, see docs/model.md).",
+        "",
+        "[model]",
+        'name = "davidson-elo"',
+        f'version = "{version}"',
+        f"reference_rating = {_num(res.reference, 1)}",
+        f"rating_blend = {_num(base.rating_blend)}   # as in the base model (not fitted: the "
+        "data give classical ratings only)",
+        "",
+        "[fit]",
+        f'data = "{data_label}"',
+        f'method = "{res.method}"',
+        f'window = ["{res.window[0]}", "{res.window[1]}"]',
+        *(f"games_{c} = {res.n_games[c]}" for c in res.classes),
+        f"loglik = {_num(res.loglik, 3)}",
+        f"kinds = {'true' if res.kinds else 'false'}",
+        f"level = {'true' if res.level else 'false'}",
+        f"kinds_min_games = {res.kinds_min_games}",
+        "",
+        "[offsets]",
+        "# One strength offset N(0, sd^2) per player and rating class per simulated event",
+        "# (--offsets); the games then use each control's own slope.  sd: the spread of a",
+        "# player's performance against expectation from event to event, the games' own chance",
+        "# removed (simcycle.fit.form_spread).",
+        f"default = {'true' if offsets_default else 'false'}   # what simulate and swing do "
+        "without --offsets/--no-offsets (the shipped models' choice: docs/model.md)",
+    ]
+    for cls in RATING_CLASSES:
+        sp = spreads.get(cls)
+        if sp is None:
+            lines.append(f"sd_{cls} = {_num(base.offset_sd[cls], 1)}   # not fitted: as in the "
+                         "base model")
+        else:
+            lines.append(f"sd_{cls} = {_num(sp.sd, 1)}   # {sp.player_events} player-events of "
+                         f"at least {res.form_min_games} games")
+            lines.append(f"sd_{cls}_se = {_num(sp.se, 1)}")
+    lines += ["", "[hot]", "# as in the base model (not fitted)"]
+    lines += [f"k_{c} = {_num(base.hot_k[c], 1)}" for c in RATING_CLASSES]
+    lines += ["", "[kinds]",
+              f"# kappa per event kind: the draw odds nu are multiplied by exp(kappa);"
+              f" {REFERENCE_KIND} is the",
+              "# reference (0).  One kappa per kind for every control of the event (the data"
+              " have no",
+              "# Candidates or knock-out games of known speed control to tell them apart)."]
+    kap = res.kappa()
+    for k in KINDS:
+        if k == REFERENCE_KIND:
+            continue
+        if k in kap:
+            v, se = kap[k]
+            lines.append(f"{k} = {_num(v)}   # {res.n_kind.get(k, 0)} games")
+            lines.append(f"{k}_se = {_num(se)}")
+        else:
+            n = res.n_kind.get(k, 0)
+            why = (f"{n} games, fewer than {res.kinds_min_games}" if n else "no games")
+            if not res.kinds:
+                why = "the fit has no kind terms"
+            lines.append(f"{k} = 0.0   # not fitted: {why}")
+    fitted = {FITTED_CONTROL[c]: c for c in res.classes}
+    for c in base.controls:
+        lines += ["", f'[controls."{c.name}"]' if not c.name.isidentifier() else
+                  f"[controls.{c.name}]", f'rating_class = "{c.rating_class}"']
+        cls = fitted.get(c.name)
+        if cls is None:
+            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
+                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
+                      "fitted = false   # not in the data: as in the base model"]
+        else:
+            p = res.control(cls)
+            for q in ("draw0", "white_edge", "slope", "level"):
+                if q == "level" and not res.level:
+                    lines.append("level = 0.0   # the fit has no level term")
+                    continue
+                lines.append(f"{q} = {_num(p[q])}")
+                lines.append(f"{q}_se = {_num(p[q + '_se'])}")
+            lines.append(f"fitted = true   # {res.n_games[cls]} {cls} games")
+        if c.armageddon:
+            lines.append("draw_counts_for_black = true")
+    return "\n".join(lines) + "\n"
