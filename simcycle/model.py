@@ -8,22 +8,23 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
+import msgspec
 import numpy as np
 
+from .enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P_OFFSET_SD,
+                    P_OFFSET_SLOPE, P_REF, P_SLOPE, RATING_CLASSES)
 from .errors import ScenarioError
+from .files import read_toml
 from .kinds import KINDS, REFERENCE_KIND
+from .schema import Name, Table, Text, between, convert, whole_between
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
 DEFAULT_MODEL = MODELS / "davidson-elo-v2.toml"
-
-from .enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P_OFFSET_SD,
-                    P_OFFSET_SLOPE, P_REF, P_SLOPE, RATING_CLASSES)
-
 
 CONTROL_PARAMS = ("draw0", "white_edge", "slope", "level")
 KAPPA_RANGE = 5.0             # |kappa| above this (a factor e^5 on the draw odds) is refused
@@ -163,148 +164,125 @@ def davidson_wdl(draw0, edge, slope, level, reference, r_white, r_black):
     return s / norm, nu / norm, (1.0 / s) / norm
 
 
-def _num(table: dict, key: str, where: str, file: str, lo: float, hi: float) -> float:
-    if key not in table:
-        raise ScenarioError("missing number", file=file, key=f"{where}.{key}")
-    v = table[key]
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
-        raise ScenarioError(f"must be a number in [{lo}, {hi}]", file=file, key=f"{where}.{key}", value=v)
-    return float(v)
+# ---- the model file, declared (every key, type and range; unknown keys refused) -------------
+class ModelHead(Table):
+    name: Literal["davidson-elo"]
+    reference_rating: between(1000, 3500)
+    rating_blend: between(0, 1)
+    version: Text = ""
+    notes: Text = ""
 
 
-def _only(table: dict, allowed: set, where: str, file: str) -> None:
-    for k in table:
-        if k not in allowed:
-            raise ScenarioError("unknown key (allowed: " + ", ".join(sorted(allowed)) + ")",
-                                file=file, key=f"{where}.{k}" if where else k)
-
-
-def _table(raw: dict, key: str, file: str) -> dict:
-    t = raw.get(key, {})
-    if not isinstance(t, dict):
-        raise ScenarioError("must be a table", file=file, key=key)
-    return t
-
-
-def _bool(table: dict, key: str, where: str, file: str, default: bool) -> bool:
-    v = table.get(key, default)
-    if not isinstance(v, bool):
-        raise ScenarioError("must be true or false", file=file, key=f"{where}.{key}", value=v)
-    return v
-
-
-def _se(table: dict, key: str, where: str, file: str, hi: float) -> float | None:
-    """An optional standard error ``key``: a finite number in [0, hi]."""
-    return _num(table, key, where, file, 0.0, hi) if key in table else None
-
-
-def _fit_table(raw: dict, f: str) -> dict:
+class FitInfo(Table):
     """``[fit]``: what the parameters were fitted on (written by ``simcycle fit``)."""
-    t = _table(raw, "fit", f)
-    counts = {f"games_{c}" for c in RATING_CLASSES}
-    _only(t, {"data", "method", "window", "loglik", "kinds", "level", "note", "kinds_min_games",
-              "form_min_games", *counts}, "fit", f)
-    for k in ("data", "method", "note"):
-        if k in t and not isinstance(t[k], str):
-            raise ScenarioError("must be a string", file=f, key=f"fit.{k}", value=t[k])
-    if "window" in t:
-        w = t["window"]
-        ok = isinstance(w, list) and len(w) == 2 and all(isinstance(x, str) for x in w)
-        try:
-            ok = ok and dt.date.fromisoformat(w[0]) <= dt.date.fromisoformat(w[1])
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ScenarioError('must be ["YYYY-MM-DD", "YYYY-MM-DD"], first day first', file=f,
-                                key="fit.window", value=w)
-    for k in (*counts, "kinds_min_games", "form_min_games"):
-        if k in t and (isinstance(t[k], bool) or not isinstance(t[k], int) or t[k] < 0):
-            raise ScenarioError("must be a whole number >= 0", file=f, key=f"fit.{k}", value=t[k])
-    if "loglik" in t:
-        _num(t, "loglik", "fit", f, -1e12, 0.0)
-    for k in ("kinds", "level"):
-        _bool(t, k, "fit", f, True)
-    return dict(t)
+
+    data: Text = ""
+    method: Text = ""
+    note: Text = ""
+    window: tuple[Text, Text] | None = None
+    loglik: between(-1e12, 0) | None = None
+    kinds: bool = True
+    level: bool = True
+    kinds_min_games: whole_between(0, 10**9) | None = None
+    form_min_games: whole_between(0, 10**9) | None = None
+    games_classical: whole_between(0, 10**9) | None = None
+    games_rapid: whole_between(0, 10**9) | None = None
+    games_blitz: whole_between(0, 10**9) | None = None
 
 
-def _kinds_table(raw: dict, f: str) -> tuple[dict, dict]:
-    """``[kinds]``: kappa per event kind (``candidates = -0.25``, ``candidates_se = 0.16``)."""
-    t = _table(raw, "kinds", f)
-    _only(t, set(KINDS) | {f"{k}_se" for k in KINDS}, "kinds", f)
-    kappa = {k: _num(t, k, "kinds", f, -KAPPA_RANGE, KAPPA_RANGE) for k in KINDS if k in t}
-    se = {k: _num(t, f"{k}_se", "kinds", f, 0.0, 10.0) for k in KINDS if f"{k}_se" in t}
-    if kappa.get(REFERENCE_KIND, 0.0) != 0.0:
-        raise ScenarioError(f"{REFERENCE_KIND} is the reference kind: its kappa is 0 by "
-                            "definition", file=f, key=f"kinds.{REFERENCE_KIND}",
-                            value=kappa[REFERENCE_KIND])
-    return kappa, se
+SD = between(0, 400)
+
+
+class Offsets(Table):
+    sd_classical: SD
+    sd_rapid: SD
+    sd_blitz: SD
+    default: bool = False
+    slope: between(0, 2) | None = None
+    sd_classical_se: SD | None = None
+    sd_rapid_se: SD | None = None
+    sd_blitz_se: SD | None = None
+
+
+class Hot(Table):
+    k_classical: between(0, 100) = 0.0
+    k_rapid: between(0, 100) = 0.0
+    k_blitz: between(0, 100) = 0.0
+
+
+LIMITS = {"draw0": (0.0, 0.99), "white_edge": (-400.0, 400.0), "slope": (0.0, 2.0),
+          "level": (-5.0, 5.0)}
+ControlTable = msgspec.defstruct(
+    "ControlTable",
+    [("rating_class", Literal[RATING_CLASSES])]
+    + [(q, between(*LIMITS[q])) for q in CONTROL_PARAMS]
+    + [("draw_counts_for_black", bool, False), ("fitted", bool | None, None)]
+    + [(f"{q}_se", between(0, LIMITS[q][1] - LIMITS[q][0]) | None, None) for q in CONTROL_PARAMS],
+    bases=(Table,), kw_only=True, forbid_unknown_fields=True, frozen=True)
+def _ident(key: str) -> str:
+    return key.replace("-", "_")
+
+
+KindsTable = msgspec.defstruct(   # kappa per kind and its standard error ("candidates_se")
+    "KindsTable",
+    [(_ident(k), between(-KAPPA_RANGE, KAPPA_RANGE) | None, msgspec.field(default=None, name=k))
+     for k in KINDS]
+    + [(_ident(k) + "_se", between(0, 10) | None, msgspec.field(default=None, name=f"{k}_se"))
+       for k in KINDS],
+    bases=(Table,), kw_only=True, forbid_unknown_fields=True, frozen=True)
+
+
+class ModelFile(Table):
+    model: ModelHead
+    offsets: Offsets
+    controls: dict[Name, ControlTable]
+    fit: FitInfo = FitInfo()
+    hot: Hot = Hot()
+    kinds: KindsTable = KindsTable()
 
 
 def load_model(path: str | Path | None = None) -> OutcomeModel:
     """Read and validate a model TOML file (default: the shipped default model)."""
     p = Path(path) if path is not None else DEFAULT_MODEL
     f = str(p)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScenarioError("model file not found", file=f) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a model file", file=f) from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"not valid TOML: {e}", file=f) from None
-    _only(raw, {"model", "fit", "offsets", "hot", "kinds", "controls"}, "", f)
-    head = raw.get("model")
-    if not isinstance(head, dict):
-        raise ScenarioError("missing [model] table", file=f, key="model")
-    _only(head, {"name", "version", "reference_rating", "rating_blend", "notes"}, "model", f)
-    if head.get("name") != "davidson-elo":
-        raise ScenarioError("only the 'davidson-elo' form is implemented", file=f,
-                            key="model.name", value=head.get("name"))
-    ref = _num(head, "reference_rating", "model", f, 1000, 3500)
-    blend = _num(head, "rating_blend", "model", f, 0, 1)
-    off = _table(raw, "offsets", f)
-    _only(off, {"default", "slope", *(f"sd_{c}" for c in RATING_CLASSES),
-                *(f"sd_{c}_se" for c in RATING_CLASSES)}, "offsets", f)
-    offset_sd = {cls: _num(off, f"sd_{cls}", "offsets", f, 0, 400) for cls in RATING_CLASSES}
-    offset_sd_se = {cls: v for cls in RATING_CLASSES
-                    if (v := _se(off, f"sd_{cls}_se", "offsets", f, 400)) is not None}
-    offset_slope = _num(off, "slope", "offsets", f, 0, 2) if "slope" in off else None
-    offsets_default = _bool(off, "default", "offsets", f, False)
-    hot = _table(raw, "hot", f)
-    _only(hot, {f"k_{c}" for c in RATING_CLASSES}, "hot", f)
-    hot_k = {cls: (_num(hot, f"k_{cls}", "hot", f, 0, 100) if f"k_{cls}" in hot else 0.0)
-             for cls in RATING_CLASSES}
-    fit_info = _fit_table(raw, f)
-    kinds, kinds_se = _kinds_table(raw, f)
-    ctl = raw.get("controls")
-    if not isinstance(ctl, dict) or not ctl:
+    doc = convert(read_toml(p, "model file"), ModelFile, f)
+    if not doc.controls:
         raise ScenarioError("missing [controls.*] tables", file=f, key="controls")
-    controls = []
-    for name, t in ctl.items():
-        where = f"controls.{name}"
-        if not isinstance(t, dict):
-            raise ScenarioError("must be a table", file=f, key=where)
-        _only(t, {"rating_class", "draw_counts_for_black", "fitted", *CONTROL_PARAMS,
-                  *(f"{q}_se" for q in CONTROL_PARAMS)}, where, f)
-        cls = t.get("rating_class")
-        if cls not in RATING_CLASSES:
-            raise ScenarioError(f"rating_class must be one of {', '.join(RATING_CLASSES)}",
-                                file=f, key=f"{where}.rating_class", value=cls)
-        arm = _bool(t, "draw_counts_for_black", where, f, False)
-        fitted = _bool(t, "fitted", where, f, False) if "fitted" in t else None
-        limits = {"draw0": (0.0, 0.99), "white_edge": (-400, 400), "slope": (0, 2),
-                  "level": (-5, 5)}
-        se = {q: v for q in CONTROL_PARAMS
-              if (v := _se(t, f"{q}_se", where, f, limits[q][1] - limits[q][0])) is not None}
-        controls.append(Control(
-            name=name, rating_class=cls,
-            **{q: _num(t, q, where, f, *limits[q]) for q in CONTROL_PARAMS},
-            armageddon=arm, se=se, fitted=fitted,
-        ))
-    model = OutcomeModel(name=head["name"], version=str(head.get("version", "")), path=f,
-                         reference_rating=ref, rating_blend=blend, offset_sd=offset_sd,
-                         offset_slope=offset_slope, controls=tuple(controls), hot_k=hot_k,
-                         kinds=kinds, kinds_se=kinds_se, offsets_default=offsets_default,
-                         offset_sd_se=offset_sd_se, fit=fit_info)
+    if doc.fit.window is not None:
+        try:
+            ok = dt.date.fromisoformat(doc.fit.window[0]) <= dt.date.fromisoformat(doc.fit.window[1])
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ScenarioError('must be ["YYYY-MM-DD", "YYYY-MM-DD"], first day first', file=f,
+                                key="fit.window", value=list(doc.fit.window))
+    kinds = {k: getattr(doc.kinds, _ident(k)) for k in KINDS
+             if getattr(doc.kinds, _ident(k)) is not None}
+    kinds_se = {k: getattr(doc.kinds, _ident(k) + "_se") for k in KINDS
+                if getattr(doc.kinds, _ident(k) + "_se") is not None}
+    if kinds.get(REFERENCE_KIND, 0.0) != 0.0:
+        raise ScenarioError(f"{REFERENCE_KIND} is the reference kind: its kappa is 0 by "
+                            "definition", file=f, key=f"kinds.{REFERENCE_KIND}",
+                            value=kinds[REFERENCE_KIND])
+    off = doc.offsets
+    controls = tuple(
+        Control(name=name, rating_class=t.rating_class,
+                **{q: float(getattr(t, q)) for q in CONTROL_PARAMS},
+                armageddon=t.draw_counts_for_black, fitted=t.fitted,
+                se={q: getattr(t, f"{q}_se") for q in CONTROL_PARAMS
+                    if getattr(t, f"{q}_se") is not None})
+        for name, t in doc.controls.items())
+    model = OutcomeModel(
+        name=doc.model.name, version=doc.model.version, path=f,
+        reference_rating=float(doc.model.reference_rating),
+        rating_blend=float(doc.model.rating_blend),
+        offset_sd={c: float(getattr(off, f"sd_{c}")) for c in RATING_CLASSES},
+        offset_slope=off.slope, controls=controls,
+        hot_k={c: float(getattr(doc.hot, f"k_{c}")) for c in RATING_CLASSES},
+        kinds=kinds, kinds_se=kinds_se, offsets_default=off.default,
+        offset_sd_se={c: getattr(off, f"sd_{c}_se") for c in RATING_CLASSES
+                      if getattr(off, f"sd_{c}_se") is not None},
+        fit={k: list(v) if isinstance(v, tuple) else v
+             for k, v in msgspec.structs.asdict(doc.fit).items() if v is not None})
     model._index.update({c.name: i for i, c in enumerate(controls)})
     return model
