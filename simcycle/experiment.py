@@ -107,7 +107,9 @@ def load_experiment(path: str | Path) -> dict:
     """Read and validate an experiment file and every variant's scenario."""
     from .scenario import load_data
 
-    p = Path(path)
+    from .scenario import resolve
+
+    p = resolve(path)
     f = str(p)
     doc = convert(read_toml(p, "experiment file"), ExperimentFile, f)
     head = doc.experiment

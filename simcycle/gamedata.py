@@ -18,8 +18,9 @@ import numpy as np
 from .enums import BLACK_WINS, DRAW, RESULT_CODES, UNPLAYED, WHITE_WINS  # noqa: F401
 from .errors import ScenarioError
 from .kinds import GAME_CONTROLS, KINDS
+from .resources import GAMES
 
-DEFAULT_GAMES = Path(__file__).resolve().parent.parent / "data" / "games" / "games.csv"
+DEFAULT_GAMES = GAMES
 
 REQUIRED = ("date", "event", "kind", "control", "white", "black", "white_rating",
             "black_rating", "result", "source")

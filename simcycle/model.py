@@ -20,9 +20,9 @@ from .enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P
 from .errors import ScenarioError
 from .files import read_toml
 from .kinds import KINDS, REFERENCE_KIND
+from .resources import MODELS
 from .schema import Name, Table, Text, between, convert, whole_between
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
 DEFAULT_MODEL = MODELS / "davidson-elo-v2.toml"
 

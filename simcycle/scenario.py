@@ -47,7 +47,18 @@ def load_data(raw: dict, file: str):
     return fmt, fmt.load(raw, file)
 
 
+def resolve(path: str | Path) -> Path:
+    """The file ``path`` names; when there is none, a shipped scenario of that name
+    ("candidates-2022", "scenarios/grand-prix-2022.toml"), so that the shipped scenarios work
+    from any folder."""
+    p = Path(path)
+    if p.exists():
+        return p
+    from .resources import shipped_scenario
+    return shipped_scenario(str(path)) or p
+
+
 def load_scenario(path: str | Path):
-    """(format, scenario) from a scenario file."""
-    f = str(path)
-    return load_data(read_toml(path, "scenario file"), f)
+    """(format, scenario) from a scenario file (or a shipped scenario's name)."""
+    p = resolve(path)
+    return load_data(read_toml(p, "scenario file"), str(p))
