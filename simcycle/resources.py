@@ -25,7 +25,7 @@ def shipped_scenario(arg: str) -> Path | None:
     cand = SCENARIOS.joinpath(*parts)
     if cand.suffix != ".toml":
         cand = cand.with_name(cand.name + ".toml")
-    return cand if cand.is_file() else None
+    return cand.resolve() if cand.is_file() else None
 
 
 def scenario_names() -> list[str]:

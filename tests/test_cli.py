@@ -164,3 +164,42 @@ def test_ctrl_c_in_the_first_batch_says_nothing_finished(monkeypatch):
     r = CliRunner().invoke(main, ["simulate", CAND, "--json"])
     assert r.exit_code == 130
     assert r.output.strip() == "simcycle: error: interrupted; nothing had finished"
+
+
+def test_fix_what_ifs_on_simulate_swing_and_whocan(tmp_path):
+    # After round 12 (Nepomniachtchi 8½, Ding 6½; scenarios/candidates-2022.toml): if
+    # Nepomniachtchi loses both his last games and Ding wins both, they finish level on 8½
+    # and only a play-off separates them.
+    fixes = ["--fix", "r13 Nepo-Rapport 0-1", "--fix", "r14 Duda - Nepomniachtchi 1-0",
+             "--fix", "r13 Firouzja-Ding 0-1", "--fix", "r14 Ding v Nakamura 1-0"]
+    d = json.loads(run("simulate", CAND, "--at", "round12", "--sims", "5000", "--json",
+                       *fixes).output)
+    p = {x["name"]: x for x in d["players"]}
+    assert p["Ian Nepomniachtchi"]["expected_points"] == 8.5
+    assert p["Ding Liren"]["expected_points"] == 8.5
+    assert p["Ian Nepomniachtchi"]["p_first"] + p["Ding Liren"]["p_first"] == 1.0
+    assert 0 < p["Ding Liren"]["p_first"] < 1
+    assert d["events"]["play-off for first needed"]["p"] == 1.0
+    w = json.loads(run("whocan", CAND, "--at", "round12", "--json", *fixes).output)
+    st = {r["name"]: (r["status"], r["via"]) for r in w["targets"]["first"]}
+    assert st["Ding Liren"] == ("alive", "tiebreak") and st["Hikaru Nakamura"][0] == "eliminated"
+    s = json.loads(run("swing", CAND, "--at", "round12", "--sims", "2000", "--json",
+                       "--fix", "r13 Nepo-Rapport 0-1").output)
+    assert all({g["white"], g["black"]} != {"Ian Nepomniachtchi", "Richárd Rapport"}
+               for g in s["games"])
+    f = write(tmp_path, "whatif.txt", "# what if\nr13 Nepo-Rapport 0-1\n\nr14 Duda - Nepo 1-0\n")
+    d2 = json.loads(run("simulate", CAND, "--at", "round12", "--sims", "2000", "--json",
+                        "--fix-file", str(f)).output)
+    assert {x["name"]: x for x in d2["players"]}["Ian Nepomniachtchi"]["expected_points"] == 8.5
+
+
+@pytest.mark.parametrize("fix, words", [
+    ("r13 Rapport-Nepo 1-0", "has White against"),
+    ("r12 Nepo-Nakamura 1-0", "already played: 1/2-1/2"),
+    ("r13 Nepo-Rapport 2-0", "a what-if is"),
+    ("r13 Nepo-Carlsen 1-0", "no two players"),
+    ("r9 Nepo-Rapport 1-0", "do not meet in round 9"),
+])
+def test_bad_fix_is_one_line(fix, words):
+    r = CliRunner().invoke(main, ["simulate", CAND, "--at", "round12", "--fix", fix])
+    assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1

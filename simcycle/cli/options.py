@@ -36,6 +36,40 @@ offsets_opt = click.option("--offsets/--no-offsets", default=None,
                                 "default.")
 
 
+def fix_options(f):
+    """--fix (repeatable) and --fix-file: what-if results for games or matches to play."""
+    f = click.option("--fix-file", "fix_file", type=click.Path(dir_okay=False), default=None,
+                     help="A file of what-ifs, one per line like --fix (# starts a comment).")(f)
+    return click.option("--fix", "fixes", multiple=True, metavar="WHAT-IF",
+                        help='Assume a result for a game still to play, e.g. --fix "r14 '
+                             'Nepomniachtchi-Ding 1-0" (repeatable; names or surnames; '
+                             "results 1-0, 0-1, 1/2-1/2).")(f)
+
+
+def fixed_of(fmt, scn, at, fixes, fix_file) -> dict:
+    """The what-ifs of --fix and --fix-file as the format's ``CompileOptions.fixed``."""
+    from ..formats.base import FIX
+
+    items = [("--fix", t) for t in fixes]
+    if fix_file:
+        from ..files import read_text
+        for n, line in enumerate(read_text(fix_file, "what-if file").splitlines(), 1):
+            text = line.split("#", 1)[0].strip()
+            if text:
+                items.append((f"{fix_file}: line {n}", text))
+    if not items:
+        return {}
+    fmt.require(FIX, scn)
+    fixed: dict = {}
+    for key, text in items:
+        for k, v in fmt.parse_fix(scn, text, at, key).items():
+            if fixed.get(k, v) != v:
+                raise ScenarioError("contradicts an earlier what-if for the same game", key=key,
+                                    value=text)
+            fixed[k] = v
+    return fixed
+
+
 def load(scenario: str, at: str | None):
     """(format, scenario, checkpoint) with the checkpoint checked."""
     from ..scenario import load_scenario

@@ -4,7 +4,7 @@ import click
 
 from ..errors import EXIT_INTERRUPTED, ScenarioError
 from ..formats.base import EXACT, CompileOptions
-from .options import (FiniteRange, at_opt, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
+from .options import (FiniteRange, at_opt, fix_options, fixed_of, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
                       scenario_arg, seed_opt)
 
 
@@ -26,11 +26,12 @@ from .options import (FiniteRange, at_opt, emit_json, json_opt, load, model_for,
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@fix_options
 @click.option("--exact", is_flag=True,
               help="Round robins with at most 10 games left: enumerate every outcome instead "
                    "of simulating (exact probabilities, play-offs included).")
 def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
-             progress, exact):
+             progress, fixes, fix_file, exact):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     from .. import report
 
@@ -40,12 +41,15 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
     model = model_for(scn, model_file)
     if offsets is None:
         offsets = model.offsets_default and not (hot or exact)
-    opts = CompileOptions(at=at, offsets=offsets, hot=hot)
+    fixed = fixed_of(fmt, scn, at, fixes, fix_file)
+    opts = CompileOptions(at=at, offsets=offsets, hot=hot, fixed=fixed)
     res = None
     if exact:
         fmt.require(EXACT, scn)
         if offsets or hot:
             raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
+        if fixed:
+            raise ScenarioError("--exact takes no what-ifs yet; simulate them", key="--fix")
         d = report.exact_json(scn, fmt.exact(scn, model, at), model)
     else:
         from .. import driver

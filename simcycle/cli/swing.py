@@ -1,7 +1,7 @@
 import click
 
 from ..formats.base import SWING
-from .options import (at_opt, json_opt, load, model_for, model_opt, offsets_opt, scenario_arg,
+from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, model_opt, offsets_opt, scenario_arg,
                       seed_opt, show)
 
 
@@ -15,12 +15,15 @@ from .options import (at_opt, json_opt, load, model_for, model_opt, offsets_opt,
 @seed_opt
 @model_opt
 @offsets_opt
+@fix_options
 @json_opt
-def swing(scenario, at, round_no, sims, seed, model_file, offsets, as_json):
+def swing(scenario, at, round_no, sims, seed, model_file, offsets, fixes, fix_file, as_json):
     """What each game of the next round swings: P(1st) and P(qualify) for every result."""
     fmt, scn, at = load(scenario, at)
     fmt.require(SWING, scn)
     model = model_for(scn, model_file)
+    fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     d = fmt.swing(scn, model, at, sims=sims, seed=seed, round_no=round_no,
-                  offsets=model.offsets_default if offsets is None else offsets)
+                  offsets=model.offsets_default if offsets is None else offsets,
+                  **({"fixed": fixed} if fixed else {}))
     show(d, as_json, fmt.render_swing)

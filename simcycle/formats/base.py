@@ -30,7 +30,9 @@ SWING = "swing"          # what each game or match of the next round swings
 WHOCAN = "whocan"        # exact clinched / alive / eliminated with a path
 EXACT = "exact"          # exact enumeration of small remainders (simulate --exact)
 HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
-FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo"}
+FIX = "fix"              # what-if results for games or matches still to play (--fix)
+FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo",
+                FIX: "--fix"}
 
 
 @dataclass(frozen=True)
@@ -127,13 +129,15 @@ class Format(ABC):
 
     # ---- optional, declared in ``features`` ------------------------------------------
     def swing(self, scn: Any, model: "OutcomeModel", at: str | None, *, sims: int, seed: int,
-              offsets: bool = False, round_no: int | None = None) -> dict:
+              offsets: bool = False, round_no: int | None = None,
+              fixed: Mapping[Any, Any] | None = None) -> dict:
         raise self._unsupported(SWING, scn)
 
     def render_swing(self, d: dict) -> str:
         raise self._unsupported(SWING, None)
 
-    def whocan(self, scn: Any, at: str | None, budget: float | None = None) -> dict:
+    def whocan(self, scn: Any, at: str | None, budget: float | None = None,
+               fixed: Mapping[Any, Any] | None = None) -> dict:
         raise self._unsupported(WHOCAN, scn)
 
     def render_whocan(self, d: dict) -> str:
@@ -141,6 +145,12 @@ class Format(ABC):
 
     def exact(self, scn: Any, model: "OutcomeModel", at: str | None) -> dict:
         raise self._unsupported(EXACT, scn)
+
+    def parse_fix(self, scn: Any, text: str, at: str | None, key: str) -> dict:
+        """One what-if (``--fix "r14 Nepomniachtchi-Ding 1-0"``) as ``CompileOptions.fixed``
+        entries; refused in one line (naming ``key``) if the game or match does not exist or
+        was already played with another result."""
+        raise self._unsupported(FIX, scn)
 
     # ---- shared -----------------------------------------------------------------------
     def require(self, feature: str, scn: Any = None) -> None:

@@ -8,7 +8,7 @@ kernel), ``exact.py`` (exact enumeration), ``whocan.py`` (backend), ``render.py`
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import EXACT, HOT_ELO, SWING, WHOCAN, CompileOptions, Format
+from ..base import EXACT, FIX, HOT_ELO, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from . import render, rules
 from .scenario import DEFAULT_KIND, RoundRobin, load
@@ -18,7 +18,7 @@ RESULTS = ("1-0", "1/2-1/2", "0-1")
 
 class RoundRobinFormat(Format):
     name = "round-robin"
-    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO})
+    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> RoundRobin:
@@ -46,18 +46,54 @@ class RoundRobinFormat(Format):
         self.check_options(scn, opts)
         return RoundRobinPlan(scn, model, opts)
 
+    def parse_fix(self, scn: RoundRobin, text: str, at, key: str) -> dict:
+        """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a game of the
+        schedule, not played at ``at`` or played with that very result."""
+        from ...enums import RESULT_TEXT
+        from ..shared.whatif import parse_game
+
+        idx = {a.casefold(): i for i, p in enumerate(scn.players)
+               for a in (p.name, *p.aliases)}
+        rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
+        last = rules.last_round(scn, at)
+        games = [g for g in scn.games if {g.white, g.black} == {w, b}
+                 and (rnd is None or g.round == rnd)]
+        names = scn.names
+        if not games:
+            raise ScenarioError(f"{names[w]} and {names[b]} do not meet"
+                                + (f" in round {rnd}" if rnd else ""), file=scn.file, key=key,
+                                value=text)
+        same = [g for g in games if g.white == w]
+        if not same:
+            g = games[0]
+            raise ScenarioError(f"{names[g.white]} has White against {names[g.black]} in round "
+                                f"{g.round}", file=scn.file, key=key, value=text)
+        open_ = [g for g in same if not (0 <= g.result and g.round <= last)]
+        if not open_:
+            g = same[0]
+            if g.result != res:
+                raise ScenarioError(f"already played: {RESULT_TEXT[g.result]} in round "
+                                    f"{g.round}", file=scn.file, key=key, value=text)
+            return {}
+        if len(open_) > 1:
+            raise ScenarioError("they meet more than once with these colours: say the round "
+                                "(r12 ...)", file=scn.file, key=key, value=text)
+        g = open_[0]
+        return {(g.round, g.white, g.black): res}
+
     def exact(self, scn: RoundRobin, model, at) -> dict:
         from .exact import exact_round_robin
         return exact_round_robin(scn, model, self.check_at(scn, at))
 
     def swing(self, scn: RoundRobin, model, at, *, sims, seed, offsets=False,
-              round_no=None) -> dict:
+              round_no=None, fixed=None) -> dict:
         """What each game of the next round (or of ``round_no``) swings: every player's
         P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers."""
         from ... import driver
         from .exact import game_probabilities
 
-        _, remaining = rules.split_games(scn, at)
+        fixed = dict(fixed or {})
+        _, remaining = rules.split_games(scn, at, fixed)
         if not remaining:
             raise ScenarioError("nothing left to play at this checkpoint", file=scn.file,
                                 key="--at", value=at or "latest")
@@ -66,11 +102,13 @@ class RoundRobinFormat(Format):
         if not games:
             raise ScenarioError("no game of that round is still to play", file=scn.file,
                                 key="--round", value=rn)
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
+                                                                  fixed=fixed)),
                           sims, seed, progress=False)
         out_games = []
         for g, (pw, pd, pb) in zip(games, game_probabilities(scn, model, games)):
-            outcomes = [[({(g.round, g.white, g.black): code}, 1.0)] for code in range(3)]
+            outcomes = [[({**fixed, (g.round, g.white, g.black): code}, 1.0)]
+                        for code in range(3)]
             players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
                                   offsets=offsets)
             for p in players:
@@ -84,7 +122,7 @@ class RoundRobinFormat(Format):
                 "sims": sims, "seed": seed, "qualifying_places": scn.qualifying_places,
                 "now": swing_.now(base), "games": out_games}
 
-    def whocan(self, scn: RoundRobin, at, budget=None) -> dict:
+    def whocan(self, scn: RoundRobin, at, budget=None, fixed=None) -> dict:
         """Who can still finish first or qualify.  With at most ``ENUMERATE_GAMES`` games
         left, exact under the full rules (every outcome enumerated); with more, on points
         (a maximum-flow argument; players level on points are "level")."""
@@ -92,11 +130,11 @@ class RoundRobinFormat(Format):
         from .whocan import ENUMERATE_GAMES, EnumerationBackend, FlowBackend, says
 
         n = len(scn.players)
-        played, remaining = rules.split_games(scn, at)
+        played, remaining = rules.split_games(scn, at, fixed)
         pts, _, _ = rules.tally(n, played)
         names = scn.names
         exact = len(remaining) <= ENUMERATE_GAMES
-        backend = (EnumerationBackend(scn, at) if exact
+        backend = (EnumerationBackend(scn, at, fixed) if exact
                    else FlowBackend(n, pts, remaining, names))
         everyone = {x: [j for j in range(n) if j != x] for x in range(n)}
         targets = {"first": (1, everyone)}

@@ -39,12 +39,12 @@ class EnumerationBackend:
     """Every outcome of the remaining games under the full rules; witnesses are lists of
     result codes, one per remaining game."""
 
-    def __init__(self, scn, at):
+    def __init__(self, scn, at, fixed=None):
         from .nb import whocan_enumerate_nb
 
         self.scn = scn
         n = len(scn.players)
-        played, self.remaining = split_games(scn, at)
+        played, self.remaining = split_games(scn, at, fixed)
         self.pts, self.wins, self.res = tally(n, played)
         self.forced = (scn.playoff_winner if scn.playoff_winner is not None and
                        not self.remaining else None)

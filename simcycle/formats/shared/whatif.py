@@ -1,0 +1,55 @@
+"""What-ifs typed on the command line (``--fix "r14 Nepomniachtchi-Ding 1-0"``): the pieces
+every format's ``parse_fix`` shares — results, player names, the round."""
+
+from __future__ import annotations
+
+import re
+
+from ...enums import BLACK_WINS, DRAW, WHITE_WINS
+from ...errors import ScenarioError
+
+RESULT_WORDS = {"1-0": WHITE_WINS, "0-1": BLACK_WINS, "1/2-1/2": DRAW, "½-½": DRAW,
+                "0.5-0.5": DRAW, "=": DRAW, "draw": DRAW}
+_ROUND = re.compile(r"^\s*(?:r|round\s*)(\d+)\s+", re.I)
+_SEP = re.compile(r"\s*-\s*|\s+(?:v|vs|v\.|vs\.)\s+", re.I)
+
+
+def find_player(names: list[str], aliases: dict[str, int], text: str) -> int | None:
+    """A player by name or alias (case-insensitive), else by a part of the name that only one
+    player's name contains (a surname)."""
+    t = text.strip().casefold()
+    if not t:
+        return None
+    if t in aliases:
+        return aliases[t]
+    hits = [i for i, n in enumerate(names) if t in n.casefold()]
+    return hits[0] if len(hits) == 1 else None
+
+
+def parse_game(text: str, names: list[str], aliases: dict[str, int], key: str, file: str):
+    """(round or None, first player, second player, result code from the first's side as
+    White) of ``[rN] A - B RESULT``."""
+    s = text.strip()
+    rnd = None
+    m = _ROUND.match(s)
+    if m:
+        rnd = int(m.group(1))
+        s = s[m.end():]
+    parts = s.rsplit(None, 1)
+    if len(parts) != 2 or parts[1].casefold() not in RESULT_WORDS:
+        raise ScenarioError('a what-if is "[rN] White - Black RESULT" with RESULT 1-0, 0-1 or '
+                            "1/2-1/2", file=file, key=key, value=text)
+    body, res = parts[0], RESULT_WORDS[parts[1].casefold()]
+    found = []
+    for sep in _SEP.finditer(body):
+        a = find_player(names, aliases, body[:sep.start()])
+        b = find_player(names, aliases, body[sep.end():])
+        if a is not None and b is not None and a != b:
+            found.append((a, b))
+    found = list(dict.fromkeys(found))
+    if len(found) != 1:
+        why = ("no two players of the scenario" if not found else "more than one reading of "
+               "the names")
+        raise ScenarioError(f"{why} in this what-if (names or parts of them, separated by - or "
+                            "v)", file=file, key=key, value=text)
+    return rnd, found[0][0], found[0][1], res
