@@ -20,6 +20,7 @@ def simulation_json(scn, plan, res, at, model, opts) -> dict:
         "model": {"name": model.name, "version": model.version, "file": model.path,
                   "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
         "qualifying_places": plan.info.qualifying_places,
+        "points_label": plan.info.points_label,
         "currency": plan.info.currency or None,
         "interrupted": res.interrupted,
         "players": players,
@@ -48,14 +49,16 @@ def exact_json(scn, ex: dict, model) -> dict:
     return {"scenario": scn.name, "file": scn.file, "at": ex["at"], "method": "exact",
             "sims": None, "seed": None, "outcomes": ex["leaves"],
             "model": {"name": model.name, "version": model.version, "file": model.path,
-                      "offsets": False},
-            "qualifying_places": scn.qualifying_places, "currency": scn.currency,
+                      "kind": model.kind, "offsets": False},
+            "qualifying_places": scn.qualifying_places, "points_label": "points",
+            "currency": scn.currency,
             "interrupted": False, "players": players,
             "events": {k: {"p": v, "se": 0.0} for k, v in ex["counters"].items()}}
 
 
-def _pct(p: float) -> str:
-    """Percent for tables: exact 0 and 100 only when certain in every simulation."""
+def _pct(p: float, exact: bool = False) -> str:
+    """A probability in a table: 0 and 100 only when it happened in no / every run (or, exact,
+    is impossible / certain); below 0.05 % "<0.1", above 99.95 % ">99.9"."""
     if p == 0.0:
         return "0"
     if p == 1.0:
@@ -67,30 +70,64 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}"
 
 
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+SHOWN_PLACES = 8
+
+
 def simulation_text(d: dict) -> str:
     q = d["qualifying_places"]
     cur = d.get("currency") or ""
-    how = (f"exact, {d['outcomes']:,} outcomes" if d.get("method") == "exact"
+    exact = d.get("method") == "exact"
+    how = (f"exact: every one of {d['outcomes']:,} outcomes" if exact
            else f"{d['sims']:,} simulations, seed {d['seed']}")
-    lines = [f"{d['scenario']}  at {d['at']}  ({how}, "
-             f"model {d['model']['name']} {d['model']['version']}"
-             f"{', offsets' if d['model']['offsets'] else ''}"
-             f"{', hot Elo' if d['model'].get('hot_elo') else ''})", ""]
+    m = d["model"]
+    lines = [f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
+             f"{', ' + m['kind'] + ' event' if m.get('kind') else ''}"
+             f"{', rating offsets' if m['offsets'] else ''}"
+             f"{', hot Elo' if m.get('hot_elo') else ''})", ""]
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
-    shown = min(nplace, 8)
-    head = (f"{'player':<26}{'E[pts]':>8}{'1st %':>8}{'±':>6}{'qual %':>8}{'±':>6}"
-            f"{'E[prize] ' + cur:>16}  " + " ".join(f"{'P' + str(k + 1):>5}" for k in range(shown)))
-    lines.append(head)
-    lines.append("-" * len(head))
+    shown = min(nplace, SHOWN_PLACES)
+    show_qual = q > 1
+    prize = any(p["expected_prize"] for p in d["players"])
+    se = "" if exact else f"{'±':>6}"
+    head = (f"{'player':<26}{'exp. pts':>9}{'1st %':>8}{se}"
+            + (f"{'qualify %':>10}{se}" if show_qual else "")
+            + (f"{'exp. prize ' + cur:>16}" if prize else "") + "   "
+            + " ".join(f"{ORDINAL.get(k + 1, str(k + 1) + 'th'):>5}" for k in range(shown)))
+    lines += [head, "-" * len(head)]
     for p in d["players"]:
-        lines.append(
-            f"{p['name'][:25]:<26}{p['expected_points']:8.2f}{_pct(p['p_first']):>8}"
-            f"{100 * p['se_p_first']:6.2f}{_pct(p['p_qualify']):>8}{100 * p['se_p_qualify']:6.2f}"
-            f"{p['expected_prize']:16,.0f}  " + " ".join(f"{_pct(x):>5}" for x in p["p_place"][:shown]))
-    lines.append("")
-    lines.append(f"qualifying places: {q};  ± columns are Monte Carlo standard errors in points of %")
-    for k, v in d.get("events", {}).items():
-        lines.append(f"{k}: {_pct(v['p'])} % (± {100 * v['se']:.2f})")
+        row = f"{p['name'][:25]:<26}{p['expected_points']:9.2f}{_pct(p['p_first']):>8}"
+        if not exact:
+            row += f"{100 * p['se_p_first']:6.2f}"
+        if show_qual:
+            row += f"{_pct(p['p_qualify']):>10}"
+            if not exact:
+                row += f"{100 * p['se_p_qualify']:6.2f}"
+        if prize:
+            row += f"{p['expected_prize']:16,.0f}"
+        row += "   " + " ".join(f"{_pct(x):>5}" for x in p["p_place"][:shown])
+        lines.append(row)
+    label = d.get("points_label") or "points"
+    legend = [
+        "",
+        f"exp. pts: expected final {label}; 1st %: chance of first place"
+        + (f"; qualify %: chance of a qualifying place (top {q})" if show_qual else
+           ("; one place qualifies, so qualify % = 1st %" if q == 1 else "")),
+        "1st, 2nd, ...: chance of each final place"
+        + (f" (places {shown + 1}-{nplace} in --json and --csv)" if nplace > shown else "")
+        + ("; exp. prize: expected prize money" if prize else ""),
+    ]
+    if exact:
+        legend.append("exact probabilities: 0 = impossible, 100 = certain; <0.1 = below 0.05 %")
+    else:
+        legend.append(f"±: one Monte Carlo standard error, in points of %; 0 = never in "
+                      f"{d['sims']:,} runs (possible, but rarer than about 1 in "
+                      f"{d['sims']:,}), 100 = in every run; <0.1 = below 0.05 %")
+    lines += legend
+    if d.get("events"):
+        lines.append("")
+        for k, v in d["events"].items():
+            lines.append(f"{k}: {_pct(v['p'])} %" + ("" if exact else f" (± {100 * v['se']:.2f})"))
     return "\n".join(lines)
 
 

@@ -56,7 +56,12 @@ def test_simulate_csv_and_text():
     lines = r.output.strip().splitlines()
     assert lines[0].startswith("name,expected_points") and len(lines) == 9
     t = run("simulate", CAND, "--at", "round13", "--sims", "2000").output
-    assert "Ian Nepomniachtchi" in t and "qualifying places: 1" in t
+    assert "Ian Nepomniachtchi" in t and "one place qualifies, so qualify % = 1st %" in t
+    # every column has a legend under the table; "0" is explained against the run count
+    assert "exp. pts: expected final points" in t and "0 = never in 2,000 runs" in t
+    x = run("simulate", CAND, "--at", "round13", "--exact").output
+    assert "exact: every one of 81 outcomes" in x and "0 = impossible, 100 = certain" in x
+    assert "±" not in x.split("exp. pts:")[0]            # no standard-error columns when exact
 
 
 def test_target_se_runs_until_precise():
