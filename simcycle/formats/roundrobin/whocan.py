@@ -163,25 +163,34 @@ class FlowBackend:
         for k in own:   # x wins all (in) or loses all (out): each dominates
             g = self.remaining[k]
             x_white = g.white == x
-            witness[k] = (WHITE_WINS if x_white else BLACK_WINS) if winning else \
-                (BLACK_WINS if x_white else WHITE_WINS)
+            witness[k] = (WHITE_WINS if x_white == winning else BLACK_WINS)
             sw, sb = SCORE[witness[k]]
             base[g.white] += sw
             base[g.black] += sb
-        if winning:
-            strict = question == OUTRIGHT
-            for free in combinations(rivals, max(q - 1, 0)):
-                free = set(free)
-                cap = [BIG if (j in free or j == x or j not in rivals)
-                       else base[x] - base[j] - (1 if strict else 0) for j in range(self.n)]
-                if min(cap) < 0:
-                    continue
-                value, split = _flow(self.n, pair, cap)
-                if value == 2 * len(pair):
-                    witness.update({k: _code(fw) for k, (fw, _) in zip(rest, split)})
-                    return FEASIBLE, witness
+        found = (self._in(x, rivals, q, question == OUTRIGHT, base, pair) if winning
+                 else self._out(x, rivals, q, question == PASS, base, pair))
+        if found is None:
             return INFEASIBLE, None
-        strict = question == PASS
+        witness.update({k: _code(h) for k, h in zip(rest, found)})
+        return FEASIBLE, witness
+
+    def _in(self, x, rivals, q, strict, base, pair):
+        """White's half points per game of a result set with x in (ahead of all but q-1
+        rivals, strictly with ``strict``), or None."""
+        for free in combinations(rivals, max(q - 1, 0)):
+            free = set(free)
+            cap = [BIG if (j in free or j == x or j not in rivals)
+                   else base[x] - base[j] - (1 if strict else 0) for j in range(self.n)]
+            if min(cap) < 0:
+                continue
+            value, split = _flow(self.n, pair, cap)
+            if value == 2 * len(pair):
+                return [fw for fw, _ in split]
+        return None
+
+    def _out(self, x, rivals, q, strict, base, pair):
+        """White's half points per game of a result set with q rivals at or above x
+        (strictly with ``strict``), or None."""
         for group in combinations(rivals, q):
             need = [0] * self.n
             for j in group:
@@ -190,9 +199,8 @@ class FlowBackend:
             if value == sum(need):
                 # what the flow leaves unrouted of a game goes to White: more points for a
                 # rival never spoils a pass
-                witness.update({k: _code(2 - fb) for k, (_, fb) in zip(rest, split)})
-                return FEASIBLE, witness
-        return INFEASIBLE, None
+                return [2 - fb for _, fb in split]
+        return None
 
 
 def _code(white_half_points: int) -> int:
@@ -230,12 +238,60 @@ def _own_games(names, rem, own, x) -> str:
                                               zip(rounds, opp)) + ")"
 
 
+def _own_points(backend: EnumerationBackend, x: int, own: list[int]) -> np.ndarray:
+    """x's half points from his own remaining games, leaf by leaf."""
+    res, rem = backend.results, backend.remaining
+    mine = np.zeros(res.shape[0], np.int64)
+    for k in own:
+        white = rem[k].white == x
+        mine += np.where(res[:, k] == DRAW, 1, np.where((res[:, k] == WHITE_WINS) == white, 2, 0))
+    return mine
+
+
+def _clinch_line(mine, sure, top, single, games, target) -> list[str]:
+    """The fewest points from his own games that clinch whatever else happens."""
+    word = {2: "a win", 1: "a draw", 0: "a loss"}
+    clinch = [t for t in range(top + 1) if all(sure[mine == u].all() for u in range(t, top + 1))]
+    if not clinch:
+        return []
+    t = clinch[0]
+    what = (("at least " if t < top else "") + word[t]) if single else \
+        f"{_half(t)}" + ("" if t == top else " or more")
+    return [f"clinches {target} with {what} {games}"]
+
+
+def _need_line(mine, can, top, single, games) -> tuple[list[str], int]:
+    """The fewest points from his own games that keep him in it."""
+    need = min(t for t in range(top + 1) if can[mine == t].any())
+    if need == 0:
+        return [], need
+    what = ("a win" if need == 2 else "at least a draw") if single else \
+        (f"at least {_half(need)}" if need < top else f"{_half(need)}")
+    return [f"needs {what} {games}"], need
+
+
+def _others_line(backend, others, can, sure, best_own, lead) -> list[str]:
+    """The other games' results he needs (each necessary; together sufficient or not)."""
+    res, names, rem = backend.results, backend.scn.names, backend.remaining
+    conds = [(k, got) for k in others
+             if len(got := set(np.unique(res[can, k]).tolist())) < 3]
+    lines = []
+    if conds:
+        ok = np.ones(res.shape[0], bool)
+        for k, got in conds:
+            ok &= np.isin(res[:, k], list(got))
+        enough = bool(can[best_own & ok].all())
+        lines.append(lead + _and([_other_text(names, rem[k], got) for k, got in conds])
+                     + ("" if enough else ", with other results going his way"))
+    if not (can & sure).any():
+        lines.append("even then only level: a play-off or lots decide")
+    return lines
+
+
 def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
     """What player x needs, as a commentator says it: how many points from his own games
     clinch the target or keep him in it, and which other games must go his way."""
-    names = backend.scn.names
     rem = backend.remaining
-    res = backend.results
     own = [k for k, g in enumerate(rem) if x in (g.white, g.black)]
     others = [k for k in range(len(rem)) if k not in own]
     can = backend.best[:, x] < q
@@ -244,41 +300,16 @@ def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
         return [f"has clinched {target}"]
     if not can.any():
         return [f"can no longer reach {target}"]
-    mine = np.zeros(res.shape[0], np.int64)     # his half points from his own games
-    for k in own:
-        white = rem[k].white == x
-        mine += np.where(res[:, k] == DRAW, 1, np.where((res[:, k] == WHITE_WINS) == white, 2, 0))
+    if not own:
+        return _others_line(backend, others, can, sure, np.ones(can.shape[0], bool), "needs ")
+    mine = _own_points(backend, x, own)
     top = 2 * len(own)
-    lines = []
-    games = _own_games(names, rem, own, x) if own else ""
+    games = _own_games(backend.scn.names, rem, own, x)
     single = len(own) == 1
-    word = {2: "a win", 1: "a draw", 0: "a loss"}
-    clinch = [t for t in range(top + 1) if all(sure[mine == u].all() for u in range(t, top + 1))]
-    if own and clinch:
-        t = clinch[0]
-        what = (("at least " if t < top else "") + word[t]) if single else \
-            f"{_half(t)}" + ("" if t == top else " or more")
-        lines.append(f"clinches {target} with {what} {games}")
-    need = min(t for t in range(top + 1) if can[mine == t].any()) if own else 0
-    if own and need > 0:
-        what = ("a win" if need == 2 else "at least a draw") if single else \
-            (f"at least {_half(need)}" if need < top else f"{_half(need)}")
-        lines.append(f"needs {what} {games}")
-    if not (sure[mine == top].all() if own else sure.all()):
-        conds = []
-        for k in others:
-            got = set(np.unique(res[can, k]).tolist())
-            if len(got) < 3:
-                conds.append((k, got))
-        if conds:
-            ok = np.ones(res.shape[0], bool)
-            for k, got in conds:
-                ok &= np.isin(res[:, k], list(got))
-            best = (mine == top) & ok if own else ok
-            enough = bool(can[best].all())
-            lines.append(("and " if own and need > 0 else "needs ")
-                         + _and([_other_text(names, rem[k], got) for k, got in conds])
-                         + ("" if enough else ", with other results going his way"))
-        if not (can & sure).any():
-            lines.append("even then only level: a play-off or lots decide")
+    lines = _clinch_line(mine, sure, top, single, games, target)
+    need_lines, need = _need_line(mine, can, top, single, games)
+    lines += need_lines
+    if not sure[mine == top].all():
+        lines += _others_line(backend, others, can, sure, mine == top,
+                              "and " if need > 0 else "needs ")
     return lines
