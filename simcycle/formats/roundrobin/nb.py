@@ -398,10 +398,9 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
 
 
 @jit
-def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo_out, hi_out):
-    """Every outcome of the remaining games: leaf L plays game g with the result of digit g
-    of L in base 3 (``enums.WHITE_WINS`` / ``DRAW`` / ``BLACK_WINS``) and fills
-    lo_out[L, p] / hi_out[L, p] with player p's best and worst place (``place_ranges_nb``)."""
+def enumerate_block_nb(lo_leaf, hi_leaf, base_pts, base_wins, base_res, gw, gb, steps, forced,
+                       lo_out, hi_out):
+    """Leaves lo_leaf .. hi_leaf-1 of ``whocan_enumerate_nb``."""
     n = base_pts.shape[0]
     m = gw.shape[0]
     pts = np.empty(n, np.int64)
@@ -415,7 +414,7 @@ def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo
     sbrk = np.empty(n, np.int64)
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
-    for leaf in range(lo_out.shape[0]):
+    for leaf in range(lo_leaf, hi_leaf):
         for i in range(n):
             pts[i] = base_pts[i]
             wins[i] = base_wins[i]
@@ -449,3 +448,16 @@ def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo
         for p in range(n):
             lo_out[leaf, p] = lo[p]
             hi_out[leaf, p] = hi[p]
+
+
+@pjit
+def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo_out, hi_out):
+    """Every outcome of the remaining games: leaf L plays game g with the result of digit g
+    of L in base 3 (``enums.WHITE_WINS`` / ``DRAW`` / ``BLACK_WINS``) and fills
+    lo_out[L, p] / hi_out[L, p] with player p's best and worst place (``place_ranges_nb``).
+    Blocks of leaves run in parallel (each leaf writes only its own row)."""
+    total = lo_out.shape[0]
+    n_blocks = (total + CHUNK - 1) // CHUNK
+    for c in prange(n_blocks):
+        enumerate_block_nb(c * CHUNK, min(total, (c + 1) * CHUNK), base_pts, base_wins,
+                           base_res, gw, gb, steps, forced, lo_out, hi_out)
