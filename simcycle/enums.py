@@ -100,9 +100,10 @@ RR_CRITERIA: dict[str, RRCriterion] = {
 }
 
 # round-robin counters (one flag per replica, summed)
-RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, RR_C_LOTS = 0, 1, 2, 3
+RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, RR_C_LOTS, RR_C_Q_TIEBREAK, RR_C_Q_LOTS = range(6)
 RR_COUNTER_NAMES = ("play-off for first needed", "play-off reached its second stage",
-                    "play-off reached its third stage", "lots decided a place")
+                    "play-off reached its third stage", "lots decided a place",
+                    "a qualifying place decided on tiebreaks", "a qualifying place decided by lots")
 
 # ---- series criteria (players level on series points) ----------------------------------------
 SeriesCriterion: TypeAlias = int

@@ -136,8 +136,10 @@ def test_twin_on_tie_heavy_event(tmp_path):
     a = plan.run_batch(3, 0, 3000)
     b = twin.tallies(plan, 3, 0, 3000)
     assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
-    # the cascade really was exercised: play-offs, second and third stages, lots
-    assert (a["counters"] > 50).all(), a["counters"]
+    # the cascade really was exercised: play-offs, second and third stages, lots, a tie at
+    # the qualifying place (the last counter, lots deciding the one qualifying place, needs a
+    # play-off ending in lots: its sudden death makes that too rare to see here)
+    assert (a["counters"][:5] > 50).all(), a["counters"]
 
 
 def test_strict_order_and_conservation(cand, model):

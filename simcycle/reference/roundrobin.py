@@ -9,7 +9,7 @@ of the groups still level, top group first).
 from __future__ import annotations
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
+                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
                      TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
 from . import games
 from .rng import Stream
@@ -89,7 +89,8 @@ def one_replica(a, seed: int, replica: int):
         wins[w] += out == 0
         wins[b] += out == 2
     sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-    flags = [0, 0, 0, 0]
+    flags = [0] * 6
+    q = a.n_qual
 
     # groups level on points, best first; members in index order
     levels = sorted(set(pts), reverse=True)
@@ -99,16 +100,24 @@ def one_replica(a, seed: int, replica: int):
             if len(groups[0]) > 1:
                 flags[RR_C_PLAYOFF] = 1
                 top = groups[0]
-                w = (a.forced_first if a.forced_first in top
-                     else playoff(a, rt[a.playoff_seg], top, stream, flags))
+                if a.forced_first in top:
+                    w = a.forced_first
+                else:
+                    w = playoff(a, rt[a.playoff_seg], top, stream, flags)
+                    if q == 1 and flags[RR_C_LOTS]:
+                        flags[RR_C_Q_LOTS] = 1
                 groups = [[w], [p for p in top if p != w]] + groups[1:]
             continue
         new = []
+        pos = 0
         for grp in groups:
+            start, pos = pos, pos + len(grp)
             if len(grp) == 1:
                 new.append(grp)
             elif crit == TB_LOTS:
                 flags[RR_C_LOTS] = 1
+                if start < q < pos:
+                    flags[RR_C_Q_LOTS] = 1
                 new.extend([p] for p in games.shuffled(grp, stream))
             else:
                 def value(p, grp=grp):
@@ -122,6 +131,8 @@ def one_replica(a, seed: int, replica: int):
                     new.append([p for p in grp if value(p) == v])  # stable: keeps prior order
         groups = new
     order = [p for grp in groups for p in grp]
+    if 0 < q < n and pts[order[q - 1]] == pts[order[q]]:
+        flags[RR_C_Q_TIEBREAK] = 1
     money = [0.0] * n
     if a.prize_split == 0:       # nb.PRIZE_BY_ORDER
         for place, i in enumerate(order):
@@ -148,7 +159,7 @@ def tallies(plan, seed: int, first: int, n: int) -> dict:
     k = len(plan.info.names)
     out = {"place": np.zeros((k, plan.info.n_places), np.int64), "qualify": np.zeros(k, np.int64),
            "points": np.zeros(k), "points_sq": np.zeros(k), "prize": np.zeros(k),
-           "prize_sq": np.zeros(k), "counters": np.zeros(4, np.int64)}
+           "prize_sq": np.zeros(k), "counters": np.zeros(6, np.int64)}
     for r in range(first, first + n):
         order, pts, money, flags = one_replica(a, seed, r)
         for place, i in enumerate(order):

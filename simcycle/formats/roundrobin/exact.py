@@ -367,6 +367,7 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
 
     place = [[0.0] * n for _ in range(n)]
     e_half = [0.0] * n
+    level_at_cut = 0.0      # P(the last qualifier is level on points with the next player)
     e_share = [0.0] * n     # expected place money when it is shared by points
     p_in_playoff = [0.0] * n
     c = [0.0, 0.0, 0.0, 0.0]
@@ -395,10 +396,14 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
         return out, lots
 
     def leaf(prob):
-        nonlocal total
+        nonlocal total, level_at_cut
         total += prob
         for i in range(n):
             e_half[i] += prob * pts[i]
+        if 0 < nq < n:
+            ranked = sorted(pts, reverse=True)
+            if ranked[nq - 1] == ranked[nq]:
+                level_at_cut += prob
         if by_points:
             pos = 0
             for lv in sorted(set(pts), reverse=True):
@@ -487,6 +492,6 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
         "leaves": 3 ** m,
         "total_probability": total,
         "p_playoff": c[0],
-        "counters": dict(zip(RR_COUNTER_NAMES, c)),
+        "counters": dict(zip(RR_COUNTER_NAMES, c + [level_at_cut])),
         "players": players,
     }

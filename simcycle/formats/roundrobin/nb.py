@@ -15,7 +15,7 @@ import numpy as np
 from numba import prange
 
 from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
+                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
                       P_CLASS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,
@@ -51,6 +51,7 @@ class RoundRobinArgs(NamedTuple):
     playoff_seg  int: rating segment of the play-off games (the last)
     forced_first int: winner of a play-off already played (-1: none)
     qualified    int64 [n]: 1 for the places that qualify (place p < qualifying places)
+    n_qual       int: the qualifying places
     place_prize  float64 [n]: money for each place
     per_half     float: money per half point
     prize_split  int: PRIZE_BY_ORDER or PRIZE_BY_POINTS
@@ -76,6 +77,7 @@ class RoundRobinArgs(NamedTuple):
     playoff_seg: int
     forced_first: int
     qualified: np.ndarray
+    n_qual: int
     place_prize: np.ndarray
     per_half: float
     prize_split: int
@@ -178,6 +180,8 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
                         w = a.forced_first
                 if w < 0:
                     w = playoff_nb(g, a.playoff_seg, a.stages, cand, e, score, work, st, flags)
+                    if a.n_qual == 1 and flags[RR_C_LOTS] == 1:
+                        flags[RR_C_Q_LOTS] = 1
                 move_to_front_nb(order, brk, w)
             continue
         k = 0
@@ -186,6 +190,8 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
             if e - k > 1:
                 if crit == TB_LOTS:
                     flags[RR_C_LOTS] = 1
+                    if k < a.n_qual < e:
+                        flags[RR_C_Q_LOTS] = 1
                     lots_segment_nb(order, brk, work, k, e, st)
                 else:
                     split_by_nb(order, brk, val, k, e, crit, sb, wins, res)
@@ -293,6 +299,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                 s_ += res[i, j] * pts[j]
             sb[i] = s_
         rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
+        if 0 < a.n_qual < n and pts[order[a.n_qual - 1]] == pts[order[a.n_qual]]:
+            flags[RR_C_Q_TIEBREAK] = 1
         prizes_nb(a, n, order, pts, prize)
         for p in range(n):
             val[order[p]] = a.qualified[p]

@@ -59,6 +59,7 @@ class RoundRobinPlan(Plan):
             forced_first=(scn.playoff_winner if scn.playoff_winner is not None and not remaining
                           else -1),
             qualified=(np.arange(n) < scn.qualifying_places).astype(np.int64),
+            n_qual=scn.qualifying_places,
             place_prize=place_prize,
             per_half=float(scn.per_half_point),
             prize_split=PRIZE_BY_POINTS if scn.prize_split == "points" else PRIZE_BY_ORDER,
