@@ -25,6 +25,9 @@ COMMANDS = {
     "swing": "what each game or match of the next round swings",
     "whocan": "who can still win or qualify: clinched / alive / eliminated, with a path",
     "experiment": "compare format variants (optionally on a Dask cluster)",
+    "results": "what a PGN or TRF file of the event adds to the scenario (--write: put it in)",
+    "history": "P(first), P(qualify) and expected prize at every checkpoint (--plot a chart)",
+    "report": "one self-contained HTML page: standings, odds, history chart, swing, whocan",
 }
 
 
@@ -95,4 +98,7 @@ def main():
     simcycle swing       SCENARIO   what each game of the next round swings
     simcycle whocan      SCENARIO   who can still win or qualify, exactly, with a path
     simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
+    simcycle results     SCENARIO   what a PGN / TRF file of the event adds (--write)
+    simcycle history     SCENARIO   the odds at every checkpoint (--plot FILE.png|svg)
+    simcycle report      SCENARIO   one self-contained HTML page (-o FILE.html)
     """

@@ -113,7 +113,7 @@ def _leading_blank_lines(text: str, start: int) -> int:
 
 def _row(v, f: str, k: int, line: int) -> FileResult:
     h = v.headers
-    where = f"game {k} (line {line})"
+    where = f"game {k}, line {line}"
     white, black = h.get("White", "").strip(), h.get("Black", "").strip()
     if not v.any_tag:
         raise ScenarioError("not a PGN game: no [White] / [Black] tags (is this a PGN file?)",

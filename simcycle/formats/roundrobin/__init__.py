@@ -102,6 +102,15 @@ class RoundRobinFormat(Format):
                 "games_left": len(remaining), "qualifying_places": scn.qualifying_places,
                 "points": {names[i]: pts[i] / 2 for i in range(n)}, "targets": rows}
 
+    def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
+        """What a PGN or TRF file adds to the scenario (``simcycle results``; live.py)."""
+        from .live import file_results
+        return file_results(scenario_file, kind, path, write=write)
+
+    def render_results(self, d: dict) -> str:
+        from .live import render_results
+        return render_results(d)
+
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
     render_swing = staticmethod(render.swing)
