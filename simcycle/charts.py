@@ -268,10 +268,10 @@ def place_chart(d: dict, path) -> str:
 def reliability_figure(rows, title: str = "Reliability of the predicted probabilities") -> Figure:
     """``rows``: bins as dicts with ``predicted`` (mean predicted probability), ``observed``
     (frequency observed) and ``n`` (predictions in the bin).  Points on the diagonal are
-    calibrated; bars are 95 % intervals of the observed frequency if the prediction were
-    right; the lower panel counts the predictions per bin."""
+    calibrated; bars show the spread the observed frequency would have if the prediction were
+    right (± 1.96 binomial standard errors); the lower panel counts the predictions per bin."""
     rows = [r for r in rows if r.get("n", 0) > 0]
-    fig = Figure(figsize=(7.2, 8.0), layout="constrained")
+    fig = Figure(figsize=(7.0, 8.4), layout="constrained")
     ax, axn = fig.subplots(2, 1, gridspec_kw={"height_ratios": [3.2, 1]}, sharex=True)
     ax.plot([0, 1], [0, 1], "--", color="#888888", lw=1.2, label="perfectly calibrated")
     if rows:
@@ -280,7 +280,7 @@ def reliability_figure(rows, title: str = "Reliability of the predicted probabil
         ns = [r["n"] for r in rows]
         err = [1.96 * math.sqrt(max(p * (1 - p), 1e-12) / n) for p, n in zip(px, ns)]
         ax.errorbar(px, py, yerr=err, fmt="none", ecolor="#1f77b4", alpha=0.5, lw=1.4,
-                    capsize=3)
+                    capsize=3, label="± 1.96 standard errors (binomial, n of the bin)")
         big = max(ns)
         ax.scatter(px, py, s=[30 + 220 * (n / big) ** 0.5 for n in ns], color="#1f77b4",
                    edgecolor="white", zorder=3, label="bins (area: number of predictions)")
@@ -300,7 +300,6 @@ def reliability_figure(rows, title: str = "Reliability of the predicted probabil
     ax.set_ylim(-0.02, 1.02)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_ylabel("observed frequency", fontsize=11)
-    ax.set_aspect("equal", adjustable="box")
     ax.legend(loc="lower right", fontsize=9, frameon=False)
     axn.set_ylabel("predictions", fontsize=10)
     axn.set_xlabel("predicted probability", fontsize=11)
