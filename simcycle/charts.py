@@ -136,8 +136,10 @@ def history_figure(d: dict) -> Figure:
     ax.set_xticklabels(cps, rotation=rot, ha="right" if rot else "center",
                        fontsize=10 if n <= 16 else 8.5)
     ax.set_xlabel(f"checkpoint (results counted up to)\n{_subtitle(d)}", fontsize=10)
-    fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint", width - 2.5), fontsize=13,
-                 fontweight="bold")
+    # left-aligned and wrapped to the width left of the legend, so the two never overlap
+    fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint",
+                       width - (3.2 if len(drawn) > 1 else 0.5)),
+                 fontsize=13, fontweight="bold", x=0.01, ha="left")
     return fig
 
 

@@ -26,6 +26,12 @@ def e(x) -> str:
     return escape("" if x is None else str(x), quote=True)
 
 
+def num(v: float) -> str:
+    """A number as a person writes it: 6.5, 4, 27.75, 98,000."""
+    text = f"{v:,.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 def pct(p, digits: int = 1) -> str:
     if p is None or p != p:
         return "–"
@@ -148,7 +154,7 @@ def _cell(key: str, v) -> str:
     if isinstance(v, float):
         if key.startswith("p_") or key.startswith("se_p"):
             return f"<td>{pct(v)} %</td>"
-        return f"<td>{v:,.2f}</td>" if abs(v - round(v)) > 1e-9 else f"<td>{v:,.0f}</td>"
+        return f"<td>{num(v)}</td>"
     if isinstance(v, int):
         return f"<td>{v:,}</td>"
     if isinstance(v, list):
@@ -165,7 +171,8 @@ def table(rows: list, columns: list | None = None, titles: dict | None = None) -
         return "<p class=muted>(none)</p>"
     cols = columns or [k for k in rows[0] if not isinstance(rows[0][k], dict)]
     titles = titles or {}
-    head = "".join(f'<th class="{"l" if k in ("name", "player", "white", "black") else ""}">'
+    left = {k for k in cols if any(isinstance(r.get(k), str) for r in rows)}
+    head = "".join(f'<th class="{"l" if k in left else ""}">'
                    f"{e(titles.get(k, k.replace('_', ' ')))}</th>" for k in cols)
     body = "\n".join("<tr>" + "".join(_cell(k, r.get(k)) for k in cols) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
@@ -195,7 +202,7 @@ def _odds(ctx) -> str:
         w = max(0.0, min(1.0, p["p_qualify"])) * 120
         rows.append(
             f"<tr><td class=l>{e(p['name'])}</td>"
-            f"<td>{p['expected_points']:.2f} <span class=se>± {p['se_expected_points']:.2f}</span></td>"
+            f"<td>{p['expected_points']:.2f} <span class=se>± {p['se_expected_points']:.3f}</span></td>"
             f"<td>{pct(p['p_first'])} <span class=se>± {100 * p['se_p_first']:.2f}</span></td>"
             f"<td>{pct(p['p_qualify'])} <span class=se>± {100 * p['se_p_qualify']:.2f}</span></td>"
             f"<td class=l><span class=barbox><span class=bar style=\"width:{w:.1f}px\"></span>"
@@ -365,7 +372,7 @@ def _whocan(ctx) -> str:
                 if r.get("at_worst") == "tiebreak":
                     how += "; cannot be passed, at worst level"
                 path = r.get("path") or []
-                how = (f"{e(how)}<details><summary>a path ({len(path)} result"
+                how = (f"{e(how)}<details{' open' if len(path) <= 24 else ''}><summary>a path ({len(path)} result"
                        f"{'s' if len(path) != 1 else ''})</summary>{path_words(r['name'], path)}"
                        "</details>")
             elif r["status"] == "clinched":
@@ -373,7 +380,7 @@ def _whocan(ctx) -> str:
             elif r["status"] == "n/a":
                 how = "qualified elsewhere"
             html.append(f"<tr><td class=\"l {e(r['status']).replace('/', '')}\">{e(r['status'])}"
-                        f"</td><td class=l>{e(r['name'])}</td><td>{'' if pts is None else e(pts)}"
+                        f"</td><td class=l>{e(r['name'])}</td><td>{'' if pts is None else (num(pts) if isinstance(pts, (int, float)) else e(pts))}"
                         f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
         html.append("</tbody></table>")
     left = d.get("games_left", d.get("matches_left"))
