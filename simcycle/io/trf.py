@@ -86,7 +86,7 @@ def read_trf(path: str | Path) -> list[FileResult]:
     rows = []
     for rank, p in sorted(players.items()):
         for r, (opp, colour, res) in sorted(p["rounds"].items()):
-            where = f"line {p['line']}, round {r}"
+            where = f"line {p['line']}"
             if res in BYES or opp in ("", "0000", "0"):
                 continue
             if not opp.isdigit() or int(opp) not in players:
