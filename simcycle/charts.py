@@ -83,9 +83,10 @@ def _subtitle(d: dict) -> str:
 
 
 # ---- history -------------------------------------------------------------------------------
-def history_figure(d: dict) -> Figure:
+def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     """One panel per quantity (P(first), and P(qualify) when more than one qualifies), a line
-    per player, labelled at its right end; checkpoints on the x axis."""
+    per player, labelled at its right end; checkpoints on the x axis.  ``max_width`` (inches)
+    caps the figure (the HTML report keeps it to its page width, so text is not shrunk)."""
     from .history import series
 
     cps = d["checkpoints"]
@@ -94,7 +95,7 @@ def history_figure(d: dict) -> Figure:
     if q > 1:
         panels.append(("p_qualify", f"P(qualify), top {q}"))
     n = len(cps)
-    width = min(max(9.0, 3.5 + 0.42 * n), 22.0)
+    width = min(max(9.0, 3.5 + 0.42 * n), max_width)
     fig = Figure(figsize=(width, 4.6 * len(panels) + 1.2), layout="constrained")
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
     xs = list(range(n))

@@ -20,6 +20,7 @@ from html import escape
 from .formats.base import SWING, WHOCAN, CompileOptions
 
 RESULT_WORDS = ("1-0", "1/2-1/2", "0-1")
+PAGE_INCHES = 11.2    # the chart (legend included) fits the page at about 100 %: text keeps its size
 
 
 def e(x) -> str:
@@ -150,7 +151,7 @@ def _cell(key: str, v) -> str:
     if v is None:
         return "<td>–</td>"
     if isinstance(v, bool):
-        return f"<td>{'yes' if v else ''}</td>"
+        return f"<td>{'yes' if v else 'no'}</td>"
     if isinstance(v, float):
         if key.startswith("p_") or key.startswith("se_p"):
             return f"<td>{pct(v)} %</td>"
@@ -211,8 +212,9 @@ def _odds(ctx) -> str:
     body = (f"<table><thead>{head}</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>"
             f"<p class=muted>{d['sims']:,} simulated completions from {e(d['at'])}, seed "
             f"{d['seed']}; ± are Monte Carlo standard errors (points of %).</p>")
-    for k, v in (d.get("events") or {}).items():
-        body += f"<p class=muted>{e(k)}: {pct(v['p'])} %</p>"
+    if d.get("events"):
+        body += ("<p class=muted>" + " · ".join(f"{e(k)}: {pct(v['p'])} %"
+                                                for k, v in d["events"].items()) + "</p>")
     return _section("odds", "Odds", body)
 
 
@@ -252,7 +254,7 @@ def _history(ctx) -> str:
         return _section("history", "History",
                         "<p class=muted>one checkpoint so far: no history to draw yet</p>")
     from . import charts
-    svg = clean_svg(charts.svg_text(charts.history_figure(d)))
+    svg = clean_svg(charts.svg_text(charts.history_figure(d, max_width=PAGE_INCHES)))
     note = (f"<p class=muted>{d['sims']:,} simulations per checkpoint, the same seed at every "
             "checkpoint (common random numbers), so a change between two checkpoints is the "
             "results played in between.</p>")
@@ -384,7 +386,9 @@ def _whocan(ctx) -> str:
                         f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
         html.append("</tbody></table>")
     left = d.get("games_left", d.get("matches_left"))
-    if left is not None:
+    if left == 0:
+        html.insert(0, "<p class=muted>Nothing is left to play: the table is final.</p>")
+    elif left is not None:
         html.insert(0, f"<p class=muted>Exact, over every result of the {left} game(s) or "
                        "match(es) still to play (not simulated).</p>")
     return _section("whocan", "Who can still win or qualify", "\n".join(html))
