@@ -112,7 +112,8 @@ def history_text(d: dict, shown: int = 8) -> str:
     q = series(d, "p_qualify")
     key = "p_qualify"
     title = "P(qualify) %" if (d["qualifying_places"] or 1) > 1 else "P(first) = P(qualify) %"
-    top = sorted(d["players"], key=lambda p: -max(q[p], default=0))[:shown]
+    most = set(sorted(d["players"], key=lambda p: -max(q[p], default=0))[:shown])
+    top = [p for p in d["players"] if p in most]          # in the order of the last checkpoint
     lines = [f"{d['scenario']}: {title} at every checkpoint ({d['sims']:,} simulations per "
              f"checkpoint, seed {d['seed']}, common random numbers; model {d['model']['name']} "
              f"{d['model']['version']})", ""]
