@@ -272,3 +272,39 @@ def test_a_round_half_played_adds_a_latest_point(tmp_path):
     assert h["checkpoints"][-2:] == ["round9", "latest"]
     csv = ok("history", live, "--sims", 300, "--csv").splitlines()
     assert csv[0].startswith("checkpoint,player,p_first,se_p_first") and len(csv) == 1 + 11 * 8
+
+
+def test_latin1_pgn_and_a_game_listed_twice(tmp_path):
+    g = pgnkit.pgn_game(0, 1, 1, "Jan-Krzysztof Duda", "Richárd Rapport", "1/2-1/2")
+    g = g.replace("Rapport, Richard", "Rapport, Richárd")
+    p = tmp_path / "latin1.pgn"
+    p.write_bytes(g.encode("latin-1"))                   # the PGN standard's own encoding
+    d = json.loads(ok("results", pgnkit.unplayed_copy(tmp_path), "--pgn", p, "--json"))
+    assert [(x["black"], x["result"]) for x in d["new"]] == [("Richárd Rapport", "1/2-1/2")]
+    p.write_text(g + "\n" + g.replace('"1/2-1/2"', '"1-0"').replace("1/2-1/2\n", "1-0\n"),
+                 encoding="utf-8")
+    line = refused("results", pgnkit.unplayed_copy(tmp_path), "--pgn", p)
+    assert "game 2" in line and "contradicts" in line and "game 1, line 1, which has 1/2-1/2" in line
+
+
+def test_write_appends_games_and_rounds_a_berger_file_does_not_list(tmp_path):
+    scn = tmp_path / "b.toml"
+    scn.write_text('[scenario]\nname = "Four"\nformat = "round-robin"\n\n'
+                   '[event]\nschedule = "berger"   # rounds from the Berger tables\n\n'
+                   + "".join(f'[[players]]\nname = "{n}"\nrating = 2700\n\n' for n in "ABCD")
+                   + '# round 1, as far as we know\n[[rounds]]\nround = 1\ngames = [\n'
+                   '  ["A", "D", "1-0"],  # a quick win\n]\n', encoding="utf-8")
+    _, s = load_scenario(scn)
+    byr = {}
+    for g in s.games:
+        byr.setdefault(g.round, []).append((s.names[g.white], s.names[g.black]))
+    games = [(r, b + 1, w, bl, "1/2-1/2") for r in (1, 2) for b, (w, bl) in enumerate(byr[r])]
+    text = "\n".join(pgnkit.pgn_game(0, *g) for g in games if (g[2], g[3]) != ("A", "D"))
+    (tmp_path / "g.pgn").write_text(text, encoding="utf-8")
+    out = ok("results", scn, "--pgn", tmp_path / "g.pgn", "--write")
+    assert "new results: 3" in out and "start -> round2" in out
+    after = scn.read_text(encoding="utf-8")
+    assert "# a quick win" in after and "# round 1, as far as we know" in after
+    assert "# rounds from the Berger tables" in after and after.count("[[rounds]]") == 2
+    _, s = load_scenario(scn)
+    assert sum(g.result >= 0 for g in s.games) == 4
