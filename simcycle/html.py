@@ -104,7 +104,9 @@ section{background:#fff;border:1px solid #e1e4ea;border-radius:8px;margin:18px 0
 h2{margin:0 0 10px;font-size:1.2em;color:#1d2b44}
 h3{margin:14px 0 6px;font-size:1.02em}
 table{border-collapse:collapse;font-size:.9em;margin:4px 0}
-th,td{padding:4px 9px;border-bottom:1px solid #eceef2;text-align:right;white-space:nowrap}
+th,td{padding:4px 9px;border-bottom:1px solid #eceef2;text-align:right;white-space:nowrap;
+ vertical-align:top}
+table.swing th{white-space:normal;min-width:90px;max-width:150px;vertical-align:bottom}
 th{background:#f0f2f6;font-weight:600}
 td.l,th.l{text-align:left}
 tr:hover td{background:#fafbfd}
@@ -296,7 +298,8 @@ def _swing(ctx) -> str:
     q = d.get("qualifying_places") or 1
     key = 4 if q > 1 else 3
     label = "P(qualify)" if q > 1 else "P(1st)"
-    html = [f"<p class=muted>What each result of round {e(d.get('round', ''))} would make of "
+    which = f"round {e(d['round'])}" if d.get("round") is not None else "the next round"
+    html = [f"<p class=muted>What each result of {which} would make of "
             f"every player's {label}: {d['sims']:,} simulations per result, common random "
             "numbers.  Players whose odds move less than half a point are left out.</p>"]
     for title, outs, rows in items:
@@ -308,10 +311,12 @@ def _swing(ctx) -> str:
             f"<tr><td class=l>{e(r[0])}</td>"
             + "".join(f"<td>{pct(x)} %</td>" for x in (r[2] if q > 1 else r[1]))
             + f"<td>{pct(r[key])}</td></tr>" for r in rows[:10])
-        html.append(f"<h3>{e(title)}</h3><table><thead><tr><th class=l>{label}</th>{head}"
+        html.append(f"<h3>{e(title)}</h3><table class=swing><thead><tr><th class=l>{label}</th>{head}"
                     f"<th>swing</th></tr></thead><tbody>{body or ''}</tbody></table>"
                     + ("" if rows else "<p class=muted>no one's odds move</p>"))
-    return _section("swing", f"Next round's swing (round {d.get('round', '')})", "\n".join(html))
+    title = ("Next round's swing" + (f" (round {d['round']})" if d.get("round") is not None
+                                     else ""))
+    return _section("swing", title, "\n".join(html))
 
 
 def step_words(s: dict) -> str:
