@@ -27,6 +27,9 @@ COMMANDS = {
     "experiment": "compare format variants (optionally on a Dask cluster)",
     "fit": "fit the outcome model to real games",
     "backtest": "score outcome models on games they were not fitted on",
+    "results": "what a PGN or TRF file of the event adds to the scenario (--write: put it in)",
+    "history": "P(first), P(qualify) and expected prize at every checkpoint (--plot a chart)",
+    "report": "one self-contained HTML page: standings, odds, history chart, swing, whocan",
 }
 
 
@@ -99,4 +102,7 @@ def main():
     simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
     simcycle fit         [GAMES]    fit the outcome model to real games
     simcycle backtest    [GAMES]    score outcome models on games they were not fitted on
+    simcycle results     SCENARIO   what a PGN / TRF file of the event adds (--write)
+    simcycle history     SCENARIO   the odds at every checkpoint (--plot FILE.png|svg)
+    simcycle report      SCENARIO   one self-contained HTML page (-o FILE.html)
     """

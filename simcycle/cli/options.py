@@ -97,3 +97,19 @@ def show(d: dict, as_json: bool, render) -> None:
         emit_json(d)
     else:
         click.echo(render(d))
+
+
+def check_plot_path(ctx, param, value):
+    """--plot FILE: a .png or .svg file name (checked before anything runs)."""
+    if value is None:
+        return None
+    from pathlib import Path
+    if Path(value).suffix.lower() not in (".png", ".svg"):
+        raise click.BadParameter(f"{value!r}: the chart is written as PNG or SVG; name the "
+                                 "file *.png or *.svg", ctx=ctx, param=param)
+    return value
+
+
+plot_opt = click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
+                        metavar="FILE.png|FILE.svg", callback=check_plot_path,
+                        help="Also draw the chart into this file (PNG or SVG, by extension).")

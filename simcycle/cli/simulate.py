@@ -4,8 +4,8 @@ import click
 
 from ..errors import EXIT_INTERRUPTED, ScenarioError
 from ..formats.base import EXACT, CompileOptions
-from .options import (FiniteRange, at_opt, fix_options, fixed_of, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
-                      scenario_arg, seed_opt)
+from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, json_opt, load,
+                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt)
 
 
 @click.command()
@@ -30,8 +30,9 @@ from .options import (FiniteRange, at_opt, fix_options, fixed_of, emit_json, jso
 @click.option("--exact", is_flag=True,
               help="Round robins with at most 10 games left: enumerate every outcome instead "
                    "of simulating (exact probabilities, play-offs included).")
+@plot_opt
 def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
-             progress, fixes, fix_file, exact):
+             progress, fixes, fix_file, exact, plot):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     from .. import report
 
@@ -58,6 +59,9 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         if res.sims == 0:      # Ctrl-C during the first batch
             raise KeyboardInterrupt
         d = report.simulation_json(scn, plan, res, at, model, opts)
+    if plot:   # the place distribution of every player (charts.place_chart)
+        from .. import charts
+        charts.place_chart(d, plot)
     if as_json:
         emit_json(d)
     elif as_csv:

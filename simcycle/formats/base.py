@@ -31,8 +31,9 @@ WHOCAN = "whocan"        # exact clinched / alive / eliminated with a path
 EXACT = "exact"          # exact enumeration of small remainders (simulate --exact)
 HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
 FIX = "fix"              # what-if results for games or matches still to play (--fix)
+RESULTS = "results"      # results read from PGN / TRF files against the schedule
 FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo",
-                FIX: "--fix"}
+                FIX: "--fix", RESULTS: "results from PGN/TRF files"}
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,15 @@ class Format(ABC):
 
     def exact(self, scn: Any, model: "OutcomeModel", at: str | None) -> dict:
         raise self._unsupported(EXACT, scn)
+
+    def read_results(self, scenario_file: str, kind: str, path: str, *,
+                     write: bool = False) -> dict:
+        """What a PGN (``kind`` "pgn") or TRF ("trf") file adds to the scenario, checked against
+        its schedule; ``write`` puts the new results into the scenario file."""
+        raise self._unsupported(RESULTS, None)
+
+    def render_results(self, d: dict) -> str:
+        raise self._unsupported(RESULTS, None)
 
     def parse_fix(self, scn: Any, text: str, at: str | None, key: str) -> dict:
         """One what-if (``--fix "r14 Nepomniachtchi-Ding 1-0"``) as ``CompileOptions.fixed``

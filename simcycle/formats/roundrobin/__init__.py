@@ -8,17 +8,17 @@ kernel), ``exact.py`` (exact enumeration), ``whocan.py`` (backend), ``render.py`
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import EXACT, FIX, HOT_ELO, SWING, WHOCAN, CompileOptions, Format
+from ..base import EXACT, FIX, HOT_ELO, RESULTS, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from . import render, rules
 from .scenario import DEFAULT_KIND, RoundRobin, load
 
-RESULTS = ("1-0", "1/2-1/2", "0-1")
+RESULT_LABELS = ("1-0", "1/2-1/2", "0-1")
 
 
 class RoundRobinFormat(Format):
     name = "round-robin"
-    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX})
+    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX, RESULTS})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> RoundRobin:
@@ -112,8 +112,8 @@ class RoundRobinFormat(Format):
             players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
                                   offsets=offsets)
             for p in players:
-                p["p_first"] = dict(zip(RESULTS, p["p_first"]))
-                p["p_qualify"] = dict(zip(RESULTS, p["p_qualify"]))
+                p["p_first"] = dict(zip(RESULT_LABELS, p["p_first"]))
+                p["p_qualify"] = dict(zip(RESULT_LABELS, p["p_qualify"]))
             out_games.append({"round": g.round, "white": scn.players[g.white].name,
                               "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
                               "p_black": pb, "players": players})
@@ -153,6 +153,15 @@ class RoundRobinFormat(Format):
                                                          scn.order if c != "lots")
                              if exact else "points"),
                 "points": {names[i]: pts[i] / 2 for i in range(n)}, "targets": rows}
+
+    def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
+        """What a PGN or TRF file adds to the scenario (``simcycle results``; live.py)."""
+        from .live import file_results
+        return file_results(scenario_file, kind, path, write=write)
+
+    def render_results(self, d: dict) -> str:
+        from .live import render_results
+        return render_results(d)
 
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)

@@ -125,6 +125,9 @@ def load(raw: dict, file: str) -> RoundRobin:
                             value=len(pr.places))
     n_rounds = (n - 1 + n % 2) * ev.cycles
     games = _games(doc, idx, players, n_rounds, f)
+    if ev.results_pgn or ev.results_trf:     # [event] results_pgn / results_trf
+        from .live import merge_file_results
+        games = merge_file_results(ev, games, players, f)
     return RoundRobin(
         source=src, players=players, cycles=ev.cycles, control=ev.control,
         schedule=ev.schedule, qualifying_places=ev.qualifying_places, games=games,

@@ -22,6 +22,9 @@ class Event(Table):
     control: Name = "classical"
     schedule: Literal[SCHEDULES] = "berger"
     qualifying_places: whole_between(0, 1000) = 1
+    # results kept in an event's own files, relative to the scenario (docs/live.md)
+    results_pgn: Name | None = None
+    results_trf: Name | None = None
 
 
 class PlayoffOption(Table):

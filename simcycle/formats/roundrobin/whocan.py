@@ -73,10 +73,17 @@ class EnumerationBackend:
         return ()
 
     def solve(self, x, rivals, q, question, time_limit=None):
-        hits = np.flatnonzero(self.leaves_where(x, q, question))
-        if hits.size == 0:
+        """The witness shown is the most natural one: x scoring as much as he can (as little,
+        for the questions of missing the target) and as many other games drawn as possible."""
+        hits = self.leaves_where(x, q, question)
+        if not hits.any():
             return INFEASIBLE, None
-        return FEASIBLE, [int(c) for c in self.results[hits[0]]]
+        own = [k for k, g in enumerate(self.remaining) if x in (g.white, g.black)]
+        mine = _own_points(self, x, own)
+        draws = (self.results == DRAW).sum(axis=1) - (self.results[:, own] == DRAW).sum(axis=1)
+        sign = 1 if question in (OUTRIGHT, LEVEL) else -1
+        score = np.where(hits, sign * mine * 1000 + draws, np.iinfo(np.int64).min)
+        return FEASIBLE, [int(c) for c in self.results[int(np.argmax(score))]]
 
     def keys(self, witness) -> PlaceRanges:
         """Place ranges after the remaining games end as ``witness``, by the standings code."""

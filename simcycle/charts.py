@@ -1,0 +1,316 @@
+"""Charts with matplotlib (Agg backend, no display): imported only by the commands that plot.
+
+* :func:`history_chart`: a line per player over the checkpoints (``history --plot``, the
+  report);
+* :func:`place_chart`: each player's place distribution as one stacked bar (``simulate --plot``);
+* :func:`reliability_chart`: predicted against observed frequencies (``backtest --plot``).
+
+PNG or SVG by the file's extension (anything else is refused in one line).  Every chart is
+drawn on its own :class:`~matplotlib.figure.Figure` (no pyplot state), and SVG output is
+reproducible (fixed hash salt, no date).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+from .errors import ScenarioError  # noqa: E402
+
+matplotlib.rcParams["svg.hashsalt"] = "simcycle"
+matplotlib.rcParams["svg.fonttype"] = "none"     # text stays text (searchable, crisp)
+
+EXTENSIONS = (".png", ".svg")
+MIN_SHOWN = 0.01      # history: a player whose line never reaches 1 % is listed, not drawn
+# ten distinct colours (matplotlib's tab10), solid; then the same ten dashed, then dotted
+TAB10 = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+         "#17becf", "#bcbd22", "#7f7f7f"]
+STYLES = ["-", "--", ":"]
+
+
+def check_path(path) -> str:
+    ext = Path(str(path)).suffix.lower()
+    if ext not in EXTENSIONS:
+        raise ScenarioError("a chart is written as PNG or SVG: name the file *.png or *.svg",
+                            key="--plot", value=str(path))
+    return ext[1:]
+
+
+def save(fig: Figure, path) -> str:
+    """Write ``fig`` to ``path`` (PNG or SVG by extension); returns the path."""
+    kind = check_path(path)
+    try:
+        fig.savefig(str(path), format=kind, dpi=110 if kind == "png" else None,
+                    metadata={"Date": None} if kind == "svg" else None, bbox_inches="tight")
+    except OSError as e:
+        raise ScenarioError(f"cannot write the chart: {e.strerror or e}", file=str(path)) \
+            from None
+    return str(path)
+
+
+def svg_text(fig: Figure) -> str:
+    """``fig`` as an SVG document (for the HTML report, inline)."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _wrap(text: str, inches: float, points: float = 13) -> str:
+    """``text`` broken into lines that fit ``inches`` at ``points`` (a title)."""
+    import textwrap
+    return textwrap.fill(text, max(30, int(inches * 120 / points)))
+
+
+def _subtitle(d: dict) -> str:
+    m = d.get("model") or {}
+    bits = []
+    if m:
+        bits.append(f"model {m.get('name')} {m.get('version')}"
+                    + (", rating offsets" if m.get("offsets") else ""))
+    if d.get("sims"):
+        bits.append(f"{d['sims']:,} simulations" + (" per checkpoint" if "checkpoints" in d
+                                                     else "") + f", seed {d.get('seed')}")
+    return "; ".join(bits)
+
+
+# ---- history -------------------------------------------------------------------------------
+def history_figure(d: dict, max_width: float = 22.0) -> Figure:
+    """One panel per quantity (P(first), and P(qualify) when more than one qualifies), a line
+    per player, labelled at its right end; checkpoints on the x axis.  ``max_width`` (inches)
+    caps the figure (the HTML report keeps it to its page width, so text is not shrunk)."""
+    from .history import series
+
+    cps = d["checkpoints"]
+    q = d.get("qualifying_places") or 1
+    panels = [("p_first", "P(first)")]
+    if q > 1:
+        panels.append(("p_qualify", f"P(qualify), top {q}"))
+    n = len(cps)
+    width = min(max(9.0, 3.5 + 0.42 * n), max_width)
+    fig = Figure(figsize=(width, 4.6 * len(panels) + 1.2), layout="constrained")
+    axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+    xs = list(range(n))
+    vals = {key: series(d, key) for key, _ in panels}
+    peak = {key: {p: max((v for v in vals[key][p] if v == v), default=0.0) for p in d["players"]}
+            for key, _ in panels}
+    drawn = [p for p in d["players"] if any(peak[key][p] >= MIN_SHOWN for key, _ in panels)]
+    look = {p: (TAB10[k % 10], STYLES[(k // 10) % len(STYLES)]) for k, p in enumerate(drawn)}
+    handles = {}
+    for ax, (key, label) in zip(axes, panels):
+        shown = [p for p in drawn if peak[key][p] >= MIN_SHOWN]
+        hidden = len(d["players"]) - len(shown)
+        ends = []
+        for p in shown:
+            colour, style = look[p]
+            (line,) = ax.plot(xs, vals[key][p], style, color=colour, lw=2.0, marker="o",
+                              ms=3.5, label=p)
+            handles.setdefault(p, line)
+            last = next((v for v in reversed(vals[key][p]) if v == v), 0.0)
+            if last >= MIN_SHOWN:
+                ends.append([last, p, colour])
+        _end_labels(ax, ends, n)
+        ax.set_ylim(-0.02, 1.02)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_ylabel(label, fontsize=11)
+        ax.grid(True, color="#dddddd", lw=0.8)
+        ax.set_xlim(-0.3, n - 1 + max(2.2, 0.24 * n))
+        ax.spines[["top", "right"]].set_visible(False)
+        note = label + (f"   (not drawn: {hidden} player{'s' if hidden > 1 else ''} never at "
+                        f"{MIN_SHOWN:.0%} or more)" if hidden else "")
+        ax.set_title(note, loc="left", fontsize=9.5, color="#333333")
+    if len(drawn) > 1:
+        fig.legend([handles[p] for p in drawn], drawn, loc="outside right upper",
+                   fontsize=9 if len(drawn) <= 16 else 8, frameon=False,
+                   title="players (best first)", title_fontsize=9, handlelength=2.6)
+    ax = axes[-1]
+    ax.set_xticks(xs)
+    rot = 0 if n <= 8 else (45 if n <= 20 else 60)
+    ax.set_xticklabels(cps, rotation=rot, ha="right" if rot else "center",
+                       fontsize=10 if n <= 16 else 8.5)
+    ax.set_xlabel(f"checkpoint (results counted up to)\n{_subtitle(d)}", fontsize=10)
+    # left-aligned and wrapped to the width left of the legend, so the two never overlap
+    fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint",
+                       width - (3.2 if len(drawn) > 1 else 0.5)),
+                 fontsize=13, fontweight="bold", x=0.01, ha="left")
+    return fig
+
+
+def _end_labels(ax, ends, n):
+    """Name each line at its right end, spread apart vertically so no two labels overlap
+    (a thin leader joins a moved label to its line)."""
+    if not ends:
+        return
+    gap = 0.045
+    ends.sort(key=lambda e: e[0])
+    ys = [e[0] for e in ends]
+    placed = []
+    for y in ys:                                        # push up
+        y = max(y, placed[-1] + gap) if placed else y
+        placed.append(y)
+    over = placed[-1] - 1.0
+    if over > 0:                                        # then shift down from the top
+        placed = [y - over for y in placed]
+        for i in range(len(placed) - 2, -1, -1):
+            placed[i] = min(placed[i], placed[i + 1] - gap)
+    x0 = n - 1
+    x1 = x0 + max(0.35, 0.04 * n)
+    for (y, name, colour), ly in zip(ends, placed):
+        ax.plot([x0, x1], [y, ly], color=colour, lw=0.7, alpha=0.7)
+        ax.text(x1 + 0.05, ly, f"{name} {_pct_label(y)}", color=colour, fontsize=9,
+                va="center", ha="left", fontweight="bold")
+
+
+def _pct_label(p: float) -> str:
+    if p >= 0.9995 and p < 1:
+        return ">99.9%"
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    return f"{100 * p:.0f}%" if p >= 0.1 or p == 0 else f"{100 * p:.1f}%"
+
+
+def history_chart(d: dict, path) -> str:
+    check_path(path)
+    return save(history_figure(d), path)
+
+
+# ---- place distribution --------------------------------------------------------------------
+def _place_colours(n_places: int, q: int):
+    """Qualifying places in greens (darkest = 1st), the rest from light to dark grey-blue."""
+    from matplotlib import colormaps
+
+    greens, blues = colormaps["Greens"], colormaps["Blues"]
+    out = []
+    for k in range(n_places):
+        if k < q:
+            t = 0.85 - 0.45 * (k / max(q - 1, 1)) if q > 1 else 0.75
+            out.append(greens(t))
+        else:
+            rest = n_places - q
+            t = 0.15 + 0.6 * ((k - q) / max(rest - 1, 1))
+            out.append(blues(t))
+    return out
+
+
+def place_figure(d: dict) -> Figure:
+    """One horizontal stacked bar per player (best expected place on top): the probability of
+    each place, qualifying places in green."""
+    players = [p for p in d["players"] if p.get("p_place")]
+    n_places = len(players[0]["p_place"]) if players else 0
+    q = d.get("qualifying_places") or 0
+    exp_place = {p["name"]: sum((k + 1) * x for k, x in enumerate(p["p_place"]))
+                 for p in players}
+    players.sort(key=lambda p: exp_place[p["name"]])
+    n = len(players)
+    fig = Figure(figsize=(11.5, 1.6 + 0.38 * n + (0.5 if n_places > 12 else 0)),
+                 layout="constrained")
+    ax = fig.subplots()
+    colours = _place_colours(n_places, q)
+    ys = list(range(n))[::-1]
+    for k in range(n_places):
+        widths = [p["p_place"][k] for p in players]
+        lefts = [sum(p["p_place"][:k]) for p in players]
+        ax.barh(ys, widths, left=lefts, color=colours[k], edgecolor="white", lw=0.5,
+                height=0.78, label=_ordinal(k + 1))
+        for y, w, left in zip(ys, widths, lefts):
+            if w >= 0.07:
+                dark = k < q or (k - q) > (n_places - q) * 0.45
+                ax.text(left + w / 2, y, f"{_ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
+                        va="center",
+                        fontsize=7.5 if n > 14 else 8.5,
+                        color="white" if dark else "#1a1a1a")
+    ax.set_yticks(ys)
+    ax.set_yticklabels([f"{p['name']}  (E[place] {exp_place[p['name']]:.1f})"
+                        for p in players], fontsize=9.5 if n <= 14 else 8.5)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"probability of each final place (left: 1st)\n{_subtitle(d)}", fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    if n_places <= 12:
+        ax.legend(ncols=min(n_places, 12), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                  fontsize=8.5, frameon=False, title="place", title_fontsize=9)
+    else:
+        from matplotlib.colors import ListedColormap
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import BoundaryNorm
+        cmap = ListedColormap(colours)
+        norm = BoundaryNorm([k + 0.5 for k in range(n_places + 1)], n_places)
+        cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, orientation="horizontal",
+                          location="top", fraction=0.05 if n > 14 else 0.08, pad=0.01,
+                          aspect=60)
+        ticks = [1] + [k for k in range(5, n_places + 1, 5)]
+        cb.set_ticks(ticks)
+        cb.set_label("place (green: qualifying)" if q else "place", fontsize=9)
+        cb.ax.tick_params(labelsize=8)
+    title = f"{d['scenario']} at {d.get('at', 'latest')}: final place of each player"
+    if q:
+        title += f" (green: the {q} qualifying place{'s' if q > 1 else ''})"
+    fig.suptitle(_wrap(title, 11.5, 12), fontsize=12, fontweight="bold")
+    return fig
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def place_chart(d: dict, path) -> str:
+    check_path(path)
+    return save(place_figure(d), path)
+
+
+# ---- reliability diagram -------------------------------------------------------------------
+def reliability_figure(rows, title: str = "Reliability of the predicted probabilities") -> Figure:
+    """``rows``: bins as dicts with ``predicted`` (mean predicted probability), ``observed``
+    (frequency observed) and ``n`` (predictions in the bin).  Points on the diagonal are
+    calibrated; bars show the spread the observed frequency would have if the prediction were
+    right (± 1.96 binomial standard errors); the lower panel counts the predictions per bin."""
+    rows = [r for r in rows if r.get("n", 0) > 0]
+    fig = Figure(figsize=(7.0, 8.4), layout="constrained")
+    ax, axn = fig.subplots(2, 1, gridspec_kw={"height_ratios": [3.2, 1]}, sharex=True)
+    ax.plot([0, 1], [0, 1], "--", color="#888888", lw=1.2, label="perfectly calibrated")
+    if rows:
+        px = [r["predicted"] for r in rows]
+        py = [r["observed"] for r in rows]
+        ns = [r["n"] for r in rows]
+        err = [1.96 * math.sqrt(max(p * (1 - p), 1e-12) / n) for p, n in zip(px, ns)]
+        ax.errorbar(px, py, yerr=err, fmt="none", ecolor="#1f77b4", alpha=0.5, lw=1.4,
+                    capsize=3, label="± 1.96 standard errors (binomial, n of the bin)")
+        big = max(ns)
+        ax.scatter(px, py, s=[30 + 220 * (n / big) ** 0.5 for n in ns], color="#1f77b4",
+                   edgecolor="white", zorder=3, label="bins (area: number of predictions)")
+        ax.plot(px, py, "-", color="#1f77b4", lw=1, alpha=0.6)
+        width = min(0.08, 0.8 / max(len(rows), 1))
+        axn.bar(px, ns, width=width, color="#1f77b4", alpha=0.8)
+        total = sum(ns)
+        ax.text(0.02, 0.97, f"{total:,} predictions in {len(rows)} bins", transform=ax.transAxes,
+                va="top", fontsize=9, color="#444444")
+    else:
+        ax.text(0.5, 0.5, "no predictions", ha="center", va="center", fontsize=14)
+    for a in (ax, axn):
+        a.set_xlim(-0.02, 1.02)
+        a.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        a.grid(True, color="#e0e0e0", lw=0.8)
+        a.spines[["top", "right"]].set_visible(False)
+    ax.set_ylim(-0.02, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylabel("observed frequency", fontsize=11)
+    ax.legend(loc="lower right", fontsize=9, frameon=False)
+    axn.set_ylabel("predictions", fontsize=10)
+    axn.set_xlabel("predicted probability", fontsize=11)
+    fig.suptitle(title, fontsize=12, fontweight="bold")
+    return fig
+
+
+def reliability_chart(rows, path, title: str = "Reliability of the predicted probabilities"):
+    """Draw the reliability diagram of ``rows`` (see :func:`reliability_figure`) to ``path``."""
+    check_path(path)
+    return save(reliability_figure(rows, title), path)

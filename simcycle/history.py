@@ -1,0 +1,144 @@
+"""The odds at every checkpoint of a scenario: how P(first), P(qualify) and the expected prize
+moved as the event or series went on (``simcycle history``, the report's chart).
+
+Any format: only :class:`~simcycle.formats.base.Format` (``checkpoints``, ``standings``,
+``compile``) and the plan's ``info`` are used.  Every checkpoint is simulated with the same
+seed, so replica *r* draws the same random numbers at every checkpoint (common random
+numbers): a change from one checkpoint to the next is the results played in between, not
+noise from fresh draws.  When the file holds results past its last complete checkpoint (a
+round half played), a last point ``latest`` counts them too.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+
+from .formats.base import CompileOptions
+
+LATEST = "latest"
+FIELDS = ("p_first", "se_p_first", "p_qualify", "se_p_qualify", "expected_prize",
+          "se_expected_prize", "expected_points", "se_expected_points")
+
+
+def checkpoints(fmt, scn) -> list[str]:
+    """The checkpoints to simulate: the format's, plus ``latest`` when the file holds more
+    results than its last checkpoint counts."""
+    cps = list(fmt.checkpoints(scn))
+    last = fmt.standings(scn, cps[-1])
+    now = fmt.standings(scn, None)
+    strip = lambda d: {k: v for k, v in d.items() if k != "at"}  # noqa: E731
+    if strip(last) != strip(now):
+        cps.append(LATEST)
+    return cps
+
+
+def history(fmt, scn, model, *, sims: int, seed: int, offsets: bool = False,
+            progress: bool | None = None, at_most: str | None = None) -> dict:
+    """Simulate from every checkpoint (up to ``at_most``); rows per (checkpoint, player)."""
+    from tqdm import tqdm
+
+    from . import driver
+
+    cps = checkpoints(fmt, scn)
+    if at_most is not None:
+        cps = cps[: cps.index(at_most) + 1]
+    rows, done, interrupted = [], [], False
+    info = None
+    bar = tqdm(cps, desc="checkpoints", unit="checkpoint", file=sys.stderr, leave=False,
+               disable=(not progress) if progress is not None else None)
+    try:
+        for c in bar:
+            plan = fmt.compile(scn, model, CompileOptions(at=None if c == LATEST else c,
+                                                          offsets=offsets))
+            info = info or plan.info
+            res = driver.run(plan, sims, seed, progress=False)
+            if res.interrupted:
+                interrupted = True
+                break
+            for p in res.players():
+                rows.append({"checkpoint": c, "player": p["name"],
+                             **{k: p[k] for k in FIELDS}})
+            done.append(c)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    names = list(info.names) if info is not None else list(scn_names(scn))
+    final = {r["player"]: (r["p_first"], r["p_qualify"], r["expected_points"])
+             for r in rows if r["checkpoint"] == (done[-1] if done else None)}
+    names.sort(key=lambda n: tuple(-x for x in final.get(n, (0, 0, 0))))
+    return {"scenario": scn.name, "file": scn.file, "sims": sims, "seed": seed,
+            "model": {"name": model.name, "version": model.version, "file": model.path,
+                      "offsets": bool(offsets)},
+            "common_random_numbers": True,
+            "qualifying_places": info.qualifying_places if info else None,
+            "currency": (info.currency or None) if info else None,
+            "points_label": info.points_label if info else "points",
+            "checkpoints": done, "players": names, "interrupted": interrupted, "rows": rows}
+
+
+def scn_names(scn):
+    return getattr(scn, "names", None) or [p.name for p in getattr(scn, "players", ())]
+
+
+def series(d: dict, key: str) -> dict[str, list[float]]:
+    """``key`` of every player along the checkpoints: {player: [value per checkpoint]}."""
+    pos = {c: k for k, c in enumerate(d["checkpoints"])}
+    out = {p: [float("nan")] * len(pos) for p in d["players"]}
+    for r in d["rows"]:
+        if r["checkpoint"] in pos:
+            out[r["player"]][pos[r["checkpoint"]]] = r[key]
+    return out
+
+
+def history_csv(d: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["checkpoint", "player", *FIELDS])
+    for r in d["rows"]:
+        w.writerow([r["checkpoint"], r["player"], *(r[k] for k in FIELDS)])
+    return buf.getvalue()
+
+
+def _short(name: str, width: int) -> str:
+    """The name, else its last word, cut to ``width``."""
+    return (name if len(name) <= width else name.split()[-1])[:width]
+
+
+def history_text(d: dict, shown: int = 8) -> str:
+    """Checkpoints down, the players with the most at stake across: P(qualify) in %."""
+    q = series(d, "p_qualify")
+    key = "p_qualify"
+    title = "P(qualify) %" if (d["qualifying_places"] or 1) > 1 else "P(first) = P(qualify) %"
+    most = set(sorted(d["players"], key=lambda p: -max(q[p], default=0))[:shown])
+    top = [p for p in d["players"] if p in most]          # in the order of the last checkpoint
+    lines = [f"{d['scenario']}: {title} at every checkpoint ({d['sims']:,} simulations per "
+             f"checkpoint, seed {d['seed']}, common random numbers; model {d['model']['name']} "
+             f"{d['model']['version']})", ""]
+    head = f"{'checkpoint':<16}" + "".join(f"{_short(p, 11):>12}" for p in top)
+    lines += [head, "-" * len(head)]
+    vals = series(d, key)
+    for k, c in enumerate(d["checkpoints"]):
+        lines.append(f"{c:<16}" + "".join(f"{_pct(vals[p][k]):>12}" for p in top))
+    if len(d["players"]) > len(top):
+        lines.append(f"\n({len(d['players']) - len(top)} more players; --json or --csv gives "
+                     "every player, P(first), expected prize and standard errors)")
+    else:
+        lines.append("\n(--json or --csv adds P(first), expected prize and standard errors)")
+    return "\n".join(lines)
+
+
+def _pct(p: float) -> str:
+    if p != p:
+        return "-"
+    if p == 0.0:
+        return "0"
+    if p == 1.0:
+        return "100"
+    if p < 0.0005:
+        return "<0.1"
+    if p > 0.9995:
+        return ">99.9"
+    return f"{100 * p:.1f}"

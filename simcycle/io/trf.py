@@ -1,0 +1,159 @@
+"""Results from a FIDE TRF-16 file (the Tournament Report File that pairing programs and
+FIDE's rating server exchange).  A small reader of the fixed columns this needs.
+
+TRF-16 is a fixed-column text format (FIDE Handbook C.04, "TRF16").  Lines start with a
+three-character code; only these are read (columns are 1-based, inclusive):
+
+``012``  tournament name (columns 5-): shown, not checked.
+
+``001``  one player and every round he played::
+
+    1-3    "001"
+    5-8    starting rank (the id other lines pair him with)
+    15-47  name, "Lastname, Firstname"
+    58-68  FIDE id (optional)
+    then, per round r = 1, 2, ... , ten columns starting at c = 92 + 10 (r - 1):
+    c .. c+3   opponent's starting rank ("0000" or blank: no opponent, a bye)
+    c+5        colour: "w", "b" ("-" or blank: none)
+    c+7        result: "1" win, "=" draw, "0" loss; "W" / "D" / "L" the same for a game
+               not rated; blank: not played yet (unfinished)
+
+Byes ("H", "F", "U", "Z", opponent "0000") give no game and are skipped; forfeits ("+",
+"-") are refused (a round robin's scenario records games, not forfeits: enter one by hand).
+Every other line (``XXR``, ``132``, ``013`` ...) is ignored.  A game appears on both
+players' lines; the two must agree (opponent, opposite colours, results adding up to 1),
+and the game is reported from White's line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ScenarioError
+from .pgn import read_text_lenient
+from .results import FileResult
+
+FIRST_ROUND_COL = 92     # 1-based column of round 1's opponent field
+ROUND_WIDTH = 10
+RESULT = {"1": 1.0, "=": 0.5, "0": 0.0, "W": 1.0, "D": 0.5, "L": 0.0}
+BYES = set("HFUZ")
+FORFEITS = set("+-")
+
+
+def _col(line: str, a: int, b: int) -> str:
+    """Columns a..b (1-based, inclusive) of ``line``, blank-padded."""
+    return line[a - 1: b].ljust(b - a + 1)
+
+
+def read_trf(path: str | Path) -> list[FileResult]:
+    """Every game of ``path`` (unfinished ones with result ``*``), from White's line, in
+    round order."""
+    f = str(path)
+    text = read_text_lenient(path, "TRF file")
+    players: dict[int, dict] = {}
+    for ln, line in enumerate(text.split("\n"), 1):
+        if not line.startswith("001"):
+            continue
+        rank_s = _col(line, 5, 8).strip()
+        if not rank_s.isdigit():
+            raise ScenarioError(f"a 001 line needs its starting rank in columns 5-8 "
+                                f"(got {rank_s!r})", file=f, key=f"line {ln}")
+        rank = int(rank_s)
+        if rank in players:
+            raise ScenarioError(f"starting rank {rank} is also on line "
+                                f"{players[rank]['line']}", file=f, key=f"line {ln}")
+        name = " ".join(_col(line, 15, 47).split())
+        if not name:
+            raise ScenarioError("a 001 line needs the player's name in columns 15-47",
+                                file=f, key=f"line {ln}")
+        fid = _col(line, 58, 68).strip()
+        rounds = {}
+        r = 1
+        while True:
+            c = FIRST_ROUND_COL + ROUND_WIDTH * (r - 1)
+            if len(line.rstrip()) < c:
+                break
+            opp, colour, res = (_col(line, c, c + 3).strip(), _col(line, c + 5, c + 5),
+                                _col(line, c + 7, c + 7))
+            rounds[r] = (opp, colour, res)
+            r += 1
+        players[rank] = {"name": name, "fide_id": int(fid) if fid.isdigit() and int(fid) else
+                         None, "line": ln, "rounds": rounds}
+    if not players:
+        if text.strip():
+            raise ScenarioError("not a TRF file: no 001 player lines", file=f)
+        return []
+    rows = []
+    for rank, p in sorted(players.items()):
+        for r, (opp, colour, res) in sorted(p["rounds"].items()):
+            where = f"line {p['line']}"
+            if res in BYES or opp in ("", "0000", "0"):
+                continue
+            if not opp.isdigit() or int(opp) not in players:
+                raise ScenarioError(f"round {r}: opponent {opp!r} is no player's starting "
+                                    "rank", file=f, key=f"line {p['line']} ({p['name']})")
+            q = players[int(opp)]
+            if colour not in "wb" or colour == " ":
+                raise ScenarioError(f"round {r}: colour {colour!r} against {q['name']} is "
+                                    "not w or b", file=f, key=f"line {p['line']} ({p['name']})")
+            white, black = (p, q) if colour == "w" else (q, p)
+            row = FileResult(r, None, white["name"], black["name"], "*", f, where,
+                             white["fide_id"], black["fide_id"])
+            if res in FORFEITS:
+                raise row.error(f"forfeit ({res!r}): a forfeit is not a game; enter it in "
+                                "the scenario by hand")
+            if res != " " and res not in RESULT:
+                raise row.error(f"result {res!r} is none of 1 = 0 W D L + - H F U Z")
+            # the other line of the same game
+            o_opp, o_colour, o_res = q["rounds"].get(r, ("", " ", " "))
+            if not (o_opp.isdigit() and int(o_opp) == rank):
+                raise row.error(f"line {q['line']} ({q['name']}) does not have this game in "
+                                f"round {r}")
+            if o_colour == colour:
+                raise row.error(f"both lines give {q['name']} and {p['name']} the same "
+                                f"colour ({colour}) in round {r}")
+            if (res == " ") != (o_res == " ") or (
+                    res != " " and (o_res not in RESULT or RESULT[res] + RESULT[o_res] != 1)):
+                raise row.error(f"the two lines disagree on the result "
+                                f"({p['name']} {res.strip() or 'blank'}, {q['name']} "
+                                f"{o_res.strip() or 'blank'})")
+            if colour != "w":
+                continue                 # reported once, from White's line
+            result = ("*" if res == " " else
+                      {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[RESULT[res]])
+            rows.append(FileResult(r, None, row.white, row.black, result, f,
+                                   f"line {p['line']}", row.white_id, row.black_id))
+    rows.sort(key=lambda x: x.round)
+    return rows
+
+
+def write_trf(players, games, path: str | Path | None = None, *, event: str = "") -> str:
+    """A TRF-16 text: ``players`` (dicts with name "Last, First", optional fide_id, rating),
+    ``games`` (round, white index, black index, result "1-0" / "1/2-1/2" / "0-1" / "*"),
+    for tests and examples."""
+    n_rounds = max((g[0] for g in games), default=0)
+    cells = {i: {} for i in range(len(players))}
+    score = [0.0] * len(players)
+    for rnd, w, b, res in games:
+        rw, rb = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="),
+                  "*": (" ", " ")}[res]
+        cells[w][rnd] = (b + 1, "w", rw)
+        cells[b][rnd] = (w + 1, "b", rb)
+        if res != "*":
+            score[w] += RESULT[rw]
+            score[b] += RESULT[rb]
+    lines = [f"012 {event}"] if event else []
+    for i, p in enumerate(players):
+        head = (f"001 {i + 1:>4}      {p['name'][:33]:<33} {int(p.get('rating', 0)):>4} "
+                f"{p.get('federation', '')[:3]:<3} {p.get('fide_id') or '':>11} "
+                f"{'':>10} {score[i]:>4.1f} {'':>4}")
+        assert len(head) == 89, len(head)
+        rest = ""
+        for r in range(1, n_rounds + 1):
+            opp, colour, res = cells[i].get(r, (0, "-", "U"))
+            rest += f"  {opp:04d} {colour} {res}"
+        lines.append((head + rest).rstrip())
+    text = "\n".join(lines) + "\n"
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text

@@ -1,0 +1,122 @@
+"""The HTML report: one self-contained page per shipped scenario, rendered by headless Chromium
+(the screenshot must show the page and its chart; the console must stay clean)."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import SCENARIOS
+from simcycle.cli import main
+
+SHIPPED = sorted(str(p) for p in SCENARIOS.glob("*.toml"))
+CAND = str(SCENARIOS / "candidates-2022.toml")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHART_BLUE = (31, 119, 180)     # the first line colour of the history chart (tab10 blue)
+
+
+def ok(*args):
+    r = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def report(tmp_path, scenario, *extra):
+    out = tmp_path / (Path(scenario).stem + ".html")
+    ok("report", scenario, "-o", out, "--sims", 2000, "--swing-sims", 1000, *extra)
+    return out
+
+
+def self_contained(page: str) -> None:
+    low = page.lower()
+    for bad in ("http://", "https://", "//cdn", "<script", "<link", "<img", "@import",
+                "<iframe", "src="):
+        assert bad not in low, bad
+
+
+@pytest.mark.parametrize("scenario", SHIPPED, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_report_of_every_shipped_scenario(tmp_path, scenario):
+    out = report(tmp_path, scenario)
+    page = out.read_text(encoding="utf-8")
+    self_contained(page)
+    for section in ("standings", "odds", "next", "history", "swing", "whocan", "about"):
+        assert f'<section id="{section}">' in page
+    assert page.count("<svg") == 1 and "the odds after each checkpoint" in page
+    assert "davidson-elo" in page and "2,000 simulations" in page and "seed" in page
+    if "acp-tour" in scenario:
+        assert "has no swing analysis" in page and "has no exact who-can analysis" in page
+    if "candidates" in scenario:       # complete: nothing left to swing, the winner clinched
+        assert "nothing left to play" in page
+        assert re.search(r"clinched</td><td class=l>Ian Nepomniachtchi", page)
+
+
+def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
+    page = report(tmp_path, CAND, "--at", "round12").read_text(encoding="utf-8")
+    assert "Next round&#x27;s swing (round 13)" in page
+    assert ("Ian Nepomniachtchi's own:</b> round 13: Ian Nepomniachtchi beats Richárd Rapport; "
+            "round 14: Ian Nepomniachtchi beats Jan-Krzysztof Duda (with Black).") in page
+    assert re.search(r"round 1[34]: [^;<]+ (beats|and [^;<]+ draw)", page)
+    assert "Standings at round12" in page and "Next round (13)" in page
+    gp = report(tmp_path, str(SCENARIOS / "grand-prix-2019.toml"), "--at", "event3-qf")
+    page = gp.read_text(encoding="utf-8")
+    assert "Hamburg sf:" in page and "if Maxime Vachier-Lagrave wins 2-0" in page
+
+
+def test_report_escapes_every_text(tmp_path):
+    text = Path(CAND).read_text(encoding="utf-8").replace(
+        'name = "Candidates Tournament 2022"',
+        'name = "Candidates <script>alert(1)</script> & \\"Co\\""').replace(
+        'name = "Ding Liren"', 'name = "Ding <b>Liren</b>"').replace(
+        '"Ding Liren"', '"Ding <b>Liren</b>"')
+    p = tmp_path / "x.toml"
+    p.write_text(text, encoding="utf-8")
+    page = report(tmp_path, p, "--at", "round10").read_text(encoding="utf-8")
+    assert "<script" not in page and "<b>Liren" not in page
+    assert "Candidates &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;" in page
+    assert "Ding &lt;b&gt;Liren&lt;/b&gt;" in page
+
+
+def test_report_refuses_what_is_not_html(tmp_path):
+    r = CliRunner().invoke(main, ["report", CAND, "-o", str(tmp_path / "r.pdf")])
+    assert r.exit_code == 2 and "name the file *.html" in r.stderr
+    r = CliRunner().invoke(main, ["report", CAND])
+    assert r.exit_code == 2 and "-o" in r.stderr
+
+
+# ---- a real browser ------------------------------------------------------------------------
+def chromium(tmp_path, url, *args, timeout=120):
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--disable-extensions", "--hide-scrollbars",
+         f"--user-data-dir={tmp_path / 'chromium-profile'}", "--enable-logging=stderr",
+         "--v=0", *args, url], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: apt-get install chromium")
+@pytest.mark.parametrize("scenario", SHIPPED, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_report_renders_in_headless_chromium(tmp_path, scenario):
+    from matplotlib.image import imread
+    import numpy as np
+
+    out = report(tmp_path, scenario)
+    url = out.resolve().as_uri()
+    dom = chromium(tmp_path, url, "--dump-dom")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert '<section id="history">' in dom.stdout and "</html>" in dom.stdout
+    for bad in ("Uncaught", "ERROR:CONSOLE", "Failed to load resource", "net::ERR_"):
+        assert bad not in dom.stderr, dom.stderr[-2000:]
+    shot = tmp_path / "shot.png"
+    r = chromium(tmp_path, url, f"--screenshot={shot}", "--window-size=1200,6000")
+    assert r.returncode == 0 and shot.exists(), r.stderr[-2000:]
+    img = (imread(str(shot))[..., :3] * 255).astype(np.int16)
+    assert img.shape[:2] == (6000, 1200)
+    colours = {tuple(x) for x in img.reshape(-1, 3)[::37]}
+    assert len(colours) > 200                                  # text, tables, a chart
+    header = img[:60, :600].reshape(-1, 3)
+    assert (np.abs(header - (29, 43, 68)).sum(1) < 12).mean() > 0.5   # the page's header
+    blue = (np.abs(img - CHART_BLUE).sum(2) < 30).sum()
+    assert blue > 500, blue                                    # the chart's lines are drawn
