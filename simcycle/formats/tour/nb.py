@@ -20,10 +20,10 @@ import numpy as np
 from numba import prange
 
 from ...enums import (BLACK_WINS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS,
-                      EV_ROUNDS, EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS,
+                      EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_KO, SIM_RR, TOUR_C_LOTS,
                       TOUR_C_TIEBREAK, WHITE_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, game_nb, match_nb
+from ...kernels.game_nb import Games, game_nb, match_nb, result_of_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
@@ -75,6 +75,7 @@ class TourArgs(NamedTuple):
     pp: np.ndarray
     steps: np.ndarray
     slots: np.ndarray
+    gthr: np.ndarray
     member_of: np.ndarray
     base_top: np.ndarray
     base_cnt: np.ndarray
@@ -130,6 +131,7 @@ def round_robin_event_nb(a, g, e, s, st):
     fl = a.ev[e, EV_FL]
     ci = a.ev[e, EV_CI]
     cyc = a.ev[e, EV_CYCLES]
+    ts = a.ev[e, EV_TS]
     for i in range(fl):
         s.score[i] = 0
     for c in range(cyc):
@@ -141,10 +143,17 @@ def round_robin_event_nb(a, g, e, s, st):
                     i_white = u01_nb(st) < 0.5
                 else:
                     i_white = c % 2 == 0
-                if i_white:
-                    r = game_nb(g, SEG, ci, p, q, st)
+                if a.live:
+                    if i_white:
+                        r = game_nb(g, SEG, ci, p, q, st)
+                    else:
+                        r = 2 - game_nb(g, SEG, ci, q, p, st)
+                elif i_white:
+                    t = ts + i * fl + j
+                    r = result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
                 else:
-                    r = 2 - game_nb(g, SEG, ci, q, p, st)
+                    t = ts + j * fl + i
+                    r = 2 - result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
                 add_result_nb(s.score, i, j, r)
 
 
@@ -157,19 +166,26 @@ def open_event_nb(a, g, e, s, st):
     ci = a.ev[e, EV_CI]
     opp = a.ev[e, EV_OPP]
     nr = a.ev[e, EV_ROUNDS]
+    ts = a.ev[e, EV_TS]
     for i in range(a.ev[e, EV_FL]):
         p = a.field[fs + i]
         x = 0
         for rd in range(nr):
-            if rd % 2 == 0:
-                r = game_nb(g, SEG, ci, p, opp, st)
+            if a.live:
+                if rd % 2 == 0:
+                    r = game_nb(g, SEG, ci, p, opp, st)
+                else:
+                    r = 2 - game_nb(g, SEG, ci, opp, p, st)
+            elif rd % 2 == 0:
+                r = result_of_nb(u01_nb(st), a.gthr[ts + 2 * i, 0], a.gthr[ts + 2 * i, 1])
             else:
-                r = 2 - game_nb(g, SEG, ci, opp, p, st)
+                r = 2 - result_of_nb(u01_nb(st), a.gthr[ts + 2 * i + 1, 0],
+                                     a.gthr[ts + 2 * i + 1, 1])
             x += 2 if r == WHITE_WINS else (0 if r == BLACK_WINS else 1)
         s.score[i] = x
 
 
-@ijit
+@jit
 def places_from_scores_nb(k, share_lots, s, st):
     """Final places s.lo[i]..s.hi[i] (1-based) of k listed players from s.score: level scores
     share the places they cover, or (share_lots) are ordered by lots, top group first."""
@@ -246,14 +262,14 @@ def event_points_nb(a, e, s):
 def play_event_nb(a, g, e, s, st):
     """Play event row e: places (s.lo, s.hi) and ACP points (s.pts) of its listed players."""
     sysk = a.ev[e, EV_SYS]
-    if sysk == SIM_RR:
-        round_robin_event_nb(a, g, e, s, st)
-        places_from_scores_nb(a.ev[e, EV_FL], a.share_lots, s, st)
-    elif sysk == SIM_OPEN:
-        open_event_nb(a, g, e, s, st)
-        places_from_scores_nb(a.ev[e, EV_FL], a.share_lots, s, st)
-    else:
+    if sysk == SIM_KO:
         knockout_event_nb(a, g, e, s, st)
+    else:
+        if sysk == SIM_RR:
+            round_robin_event_nb(a, g, e, s, st)
+        else:
+            open_event_nb(a, g, e, s, st)
+        places_from_scores_nb(a.ev[e, EV_FL], a.share_lots, s, st)
     event_points_nb(a, e, s)
 
 
@@ -274,7 +290,7 @@ def insert_nb(top, cnt, m, x, nbest):
     cnt[m] = c + 1
 
 
-@ijit
+@jit
 def level_left_nb(brk, n):
     """Whether some group of order[:n] still holds two or more players."""
     for i in range(1, n):
@@ -283,7 +299,7 @@ def level_left_nb(brk, n):
     return False
 
 
-@ijit
+@jit
 def refine_nb(order, brk, val, n, top, cnt, k):
     """Sort every group of level members by criterion k, descending: k = 0 fewer counted
     events, k >= 1 the total without the k worst counted results (members of a group have the
@@ -305,8 +321,8 @@ def refine_nb(order, brk, val, n, top, cnt, k):
         i = j
 
 
-@ijit
-def rank_members_nb(a, top, cnt, tot, order, brk, val, work, st, flags):
+@jit
+def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
     """Fill order[:members] with the final table (seed 004 §5.4-5.5): total, (1) fewer counted
     events, (2) the total without the worst, the next worst, ..., (3) lots, top group first.
     flags: TOUR_C_LOTS when lots, TOUR_C_TIEBREAK when (1) or (2), decided the last qualifying
@@ -321,7 +337,7 @@ def rank_members_nb(a, top, cnt, tot, order, brk, val, work, st, flags):
         k += 1
     flags[TOUR_C_TIEBREAK] = 0
     flags[TOUR_C_LOTS] = 0
-    q = a.n_qual
+    q = n_qual
     if 0 < q < nm:
         if brk[q] == 0:
             flags[TOUR_C_LOTS] = 1
@@ -378,7 +394,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
             for k in range(cnt[m]):
                 x += top[m, k]
             tot[m] = x
-        rank_members_nb(a, top, cnt, tot, order, brk, val, work, st, flags)
+        rank_members_nb(a.n_qual, top, cnt, tot, order, brk, val, work, st, flags)
         for p in range(nm):
             qual[order[p]] = 1 if p < a.n_qual else 0
         tally_nb(t, order, nm, qual, tot, prize)

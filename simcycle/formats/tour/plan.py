@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...enums import EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS
-from ...enums import EV_SL, EV_SS, EV_SYS, N_EV_COLS, RATING_CLASSES, SIM_KO, SIM_OPEN
+from ...enums import EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, RATING_CLASSES, SIM_KO, SIM_OPEN, SIM_RR
 from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
@@ -28,14 +28,15 @@ def bracket_size(n: int) -> int:
 class EventTable:
     """The rows of ``TourArgs.ev`` and the flat arrays they point into, event by event."""
 
-    def __init__(self, scn: Tour, model, n_players: int):
-        self.scn, self.model = scn, model
+    def __init__(self, scn: Tour, model, n_players: int, thr):
+        self.scn, self.model, self.thr = scn, model, thr
         self.next_opponent = n_players      # rows of rt after the players: the opponents
         self.rows: list[list[int]] = []
         self.field: list[int] = []
         self.pp: list[int] = []
         self.steps: list[tuple] = []
         self.slots: list[int] = []
+        self.games: list[tuple] = []       # (control row, White, Black) of each threshold row
 
     def add(self, ev: Event) -> None:
         row = [0] * N_EV_COLS
@@ -47,6 +48,12 @@ class EventTable:
         if ev.sim == SIM_OPEN:
             row[EV_OPP] = self.next_opponent
             self.next_opponent += 1
+        row[EV_TS] = len(self.games)
+        if ev.sim == SIM_RR:          # [White i][Black j] of the listed field
+            self.games += [(row[EV_CI], p, q) for p in ev.field for q in ev.field]
+        elif ev.sim == SIM_OPEN:      # each listed player White, then Black
+            for p in ev.field:
+                self.games += [(row[EV_CI], p, row[EV_OPP]), (row[EV_CI], row[EV_OPP], p)]
         row[EV_FS], row[EV_FL] = len(self.field), len(ev.field)
         self.field.extend(ev.field)
         row[EV_PS] = len(self.pp)
@@ -65,7 +72,13 @@ class EventTable:
         return {"ev": np.array(self.rows, np.int64).reshape(len(self.rows), N_EV_COLS),
                 "field": np.array(self.field, np.int64), "pp": np.array(self.pp, np.int64),
                 "steps": np.array(self.steps, np.int64).reshape(len(self.steps), 3),
-                "slots": np.array(self.slots, np.int64)}
+                "slots": np.array(self.slots, np.int64), "gthr": self.thresholds()}
+
+    def thresholds(self) -> np.ndarray:
+        if self.thr.shape[0] == 0 or not self.games:
+            return np.zeros((0, 2))
+        ci, w, b = (np.array(x, np.int64) for x in zip(*self.games))
+        return np.ascontiguousarray(self.thr[0, ci, w, b])
 
 
 def base_results(scn: Tour, done: list[bool]):
@@ -99,7 +112,8 @@ class TourPlan(Plan):
             {"classical": ev.opponent_rating} for ev in self.remaining if ev.sim == SIM_OPEN]
         rt = model.rating_table(ratings)[None]          # one segment: the season's ratings
         live = bool(opts.offsets)
-        table = EventTable(scn, model, n)
+        thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
+        table = EventTable(scn, model, n, thr)
         for ev in self.remaining:
             table.add(ev)
         member_of = np.full(n, -1, np.int64)
@@ -108,7 +122,7 @@ class TourPlan(Plan):
         n_qual = min(scn.qualifying_places, len(members))
         self.args = TourArgs(
             params=model.params, rt=rt,
-            thr=np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt),
+            thr=thr,
             live=live, offsets=live,
             offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]), n_real=n,
             member_of=member_of, base_top=base_top, base_cnt=base_cnt, n_qual=n_qual,
