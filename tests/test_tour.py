@@ -470,3 +470,139 @@ def test_bad_input_through_cli_is_one_line(tmp_path):
     out = CliRunner().invoke(cli, ["standings", str(p)])
     assert out.exit_code == 2 and "events[0].field[1]" in out.output
     assert "Traceback" not in out.output
+
+
+# -- the declared schema: types, ranges, unknown keys, nan and inf --------------------------------
+@pytest.mark.parametrize("old, new, key", [
+    # a tour event with minutes = nan was scored as rapid (nan >= 90 and nan < 15 are false)
+    ("minutes = 120", "minutes = nan", "events[0].minutes"),
+    ("minutes = 120", "minutes = inf", "events[0].minutes"),
+    # opponent_rating = nan turned an open into a lottery (every threshold nan)
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = nan', "events[0].opponent_rating"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = -inf', "events[0].opponent_rating"),
+    ("minutes = 120", "minutes = 120\nstrength = nan", "events[0].strength"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nn_players = 9\nstarting_ratings = [2700, nan, 2600]',
+     "events[0].starting_ratings[1]"),
+    ("rating = 2700", "rating = nan", "players[0].rating"),
+    ("rating = 2700", "rating = 2700\nrapid = inf", "players[0].rapid"),
+    ("A = [100, 50, 20, 10]", "A = [100, nan, 20, 10]", "points.A[1]"),
+    ("rapid = 0.5", "rapid = nan", "points.coefficients.rapid"),
+    ("[tour]", "[tour]\ndeclined_factor = nan", "tour.declined_factor"),
+])
+def test_nan_and_inf_refused_through_cli_in_one_line(tmp_path, old, new, key):
+    text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])
+            + GOOD_EVENT)
+    assert old in text
+    p = write(tmp_path, "nan.toml", text.replace(old, new, 1))
+    for cmd in (["standings", str(p)], ["simulate", str(p), "--sims", "10", "--no-progress"]):
+        out = CliRunner().invoke(cli, cmd)
+        assert out.exit_code == 2, out.output
+        lines = out.output.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in out.output
+        assert str(p) in lines[0] and f"{key}:" in lines[0] and "finite" in lines[0]
+        assert "(got " in lines[0] and ("nan" in lines[0] or "inf" in lines[0])
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("[tour]", "[tour]\nfoo = 1", "tour.foo"),
+    ("[points]", "[points]\nF = [1]", "points.F"),
+    ("rapid = 0.5", "rapid = 0.5\nblitz = 0.1", "points.coefficients.blitz"),
+    ('name = "A"', 'name = "A"\nclub = "x"', "players[0].club"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "games", games = 2, when = 1 }]',
+     "events[0].match[0].when"),
+    ("[tour]", '[tour]\nbest_n = "5"', "tour.best_n"),
+    ("[tour]", "[tour]\nbest_n = 0", "tour.best_n"),
+    ("[tour]", "[tour]\ndeclined_factor = 2", "tour.declined_factor"),
+    ("[tour]", '[tour]\nseason = ["2004-07-01"]', "tour.season"),
+    ("[tour]", '[tour]\nseason = ["2004-07-01", "July"]', "tour.season[1]"),
+    ("minutes = 120", 'minutes = "120"', "events[0].minutes"),
+    ("minutes = 120", "minutes = 120\ncycles = 3", "events[0].cycles"),
+    ("minutes = 120", "minutes = 120\njoined = 1", "events[0].joined"),
+    ('start = 2004-08-01', 'start = "1 August"', "events[0].start"),
+    ('field = ["A", "B"]', "field = []", "events[0].field"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "penalties" }]', "events[0].match[0].kind"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "games" }]', "events[0].match[0].games"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1, 2], ["B", 2]]', "events[0].results[0]"),
+    ("rating = 2700", "rating = 700", "players[0].rating"),
+])
+def test_schema_refuses_with_key(tmp_path, old, new, key):
+    text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])
+            + GOOD_EVENT)
+    assert old in text
+    p = write(tmp_path, "bad.toml", text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario(p)
+    assert ei.value.key == key and ei.value.file == str(p), str(ei.value)
+
+
+def test_shipped_scenario_loads_as_before(scn):
+    # every key of the shipped file is declared; what the loader derives is what the old
+    # loader derived (values printed by the code before the port)
+    assert [e.level for e in scn.events] == ["A", "A", "A", "A", "A", "GS", "C", "A", "B"]
+    assert [e.strength_from for e in scn.events] == [
+        "field", "starting_ratings", "field", "field", "field", "field", "given", "field", "field"]
+    assert [round(e.strength, 2) for e in scn.events] == [
+        2688.7, 2687.08, 2714.25, 2739.0, 2679.88, 2726.0, 2641.0, 2691.21, 2665.8]
+    assert [e.opponent_rating for e in scn.events] == pytest.approx(
+        [2688.7, 2658.818181818182, 2699.375, 2739.0, 2679.875, 2726.0, 2560.0, 2677.8125, 2665.8])
+    assert [(e.control, e.scale, e.cycles, e.rounds, e.n_players) for e in scn.events] == [
+        ("classical", "classical", 1, 0, 10), ("classical", "classical", 1, 9, 150),
+        ("rapid-25+10", "rapid", 1, 0, 8), ("classical", "classical", 2, 0, 6),
+        ("classical", "classical", 1, 0, 8), ("rapid-25+10", "grand-slam", 1, 0, 8),
+        ("classical", "classical", 1, 9, 72), ("classical", "classical", 1, 0, 16),
+        ("classical", "classical", 1, 0, 10)]
+    assert [e.steps for e in scn.events if e.steps] == [
+        ((1, "rapid-25+10", 2), (2, "armageddon-5v4", 0)),
+        ((1, "classical", 2), (1, "rapid-25+10", 2), (2, "armageddon-5v4", 0))]
+    assert scn.coefficients == {"rapid": 0.4, "grand-slam": 0.6, "classical": 1.0}
+    assert len(scn.players) == 24 and len(scn.members) == 21
+
+
+# -- optional commands: declared features only -------------------------------------------------------
+def test_features_declared_and_refused_in_one_line():
+    assert TOUR.features == frozenset()
+    r = CliRunner()
+    for args in (["swing", str(ACP)], ["whocan", str(ACP)],
+                 ["simulate", str(ACP), "--exact"], ["simulate", str(ACP), "--hot-elo"]):
+        out = r.invoke(cli, args)
+        assert out.exit_code == 2, (args, out.output)
+        lines = out.output.strip().splitlines()
+        assert len(lines) == 1 and "not available for the tour format" in lines[0], lines
+
+
+# -- experiments: the plan's ratings are its players' (members') ratings ----------------------------
+def test_plan_ratings_aligned_with_members(scn, model):
+    plan = TOUR.compile(scn, model, CompileOptions(at="start"))
+    by_name = {p.name: p.ratings["classical"] for p in scn.players}
+    assert len(plan.info.ratings) == len(plan.info.names) == 21
+    assert list(plan.info.ratings) == [by_name[n] for n in plan.info.names]
+    assert plan.info.ratings.dtype == np.float64
+
+
+def test_experiment_on_the_tour(tmp_path):
+    # `simcycle experiment` on the tour crashed (shapes (21,) (26,)): ratings of the whole
+    # field (players and simulated opponents) against the members' places
+    from simcycle import experiment as ex
+
+    exp = write(tmp_path, "tour-exp.toml", f"""
+[experiment]
+name = "ACP Tour: how many results should count?"
+base = "{ACP}"
+at = "start"
+sims = 3000
+seed = 4
+[[variant]]
+name = "best 5 (as in 2004-05)"
+[[variant]]
+name = "best 3"
+set = {{ "tour.best_n" = 3 }}
+""")
+    d = ex.run_experiment(ex.load_experiment(exp), progress=False)
+    assert [v["name"] for v in d["variants"]] == ["best 5 (as in 2004-05)", "best 3"]
+    for v in d["variants"]:
+        assert v["players"] == 21 and v["sims"] == 3000
+        assert 0 < v["p_favourite_first"][0] < 1 and 0 < v["p_favourite_qualifies"][0] <= 1
+        assert 1 <= v["winner_rating_rank"][0] <= 21
+    out = CliRunner().invoke(cli, ["experiment", str(exp), "--sims", "500"])
+    assert out.exit_code == 0, out.output
+    assert "best 3" in out.output and "p_favourite_first" in out.output
