@@ -48,12 +48,7 @@ class EventTable:
         if ev.sim == SIM_OPEN:
             row[EV_OPP] = self.next_opponent
             self.next_opponent += 1
-        row[EV_TS] = len(self.games)
-        if ev.sim == SIM_RR:          # [White i][Black j] of the listed field
-            self.games += [(row[EV_CI], p, q) for p in ev.field for q in ev.field]
-        elif ev.sim == SIM_OPEN:      # each listed player White, then Black
-            for p in ev.field:
-                self.games += [(row[EV_CI], p, row[EV_OPP]), (row[EV_CI], row[EV_OPP], p)]
+        row[EV_TS] = self.add_games(ev, row[EV_CI], row[EV_OPP])
         row[EV_FS], row[EV_FL] = len(self.field), len(ev.field)
         self.field.extend(ev.field)
         row[EV_PS] = len(self.pp)
@@ -63,10 +58,19 @@ class EventTable:
             ci = self.model.index(ctl, file=self.scn.file, key=f"{ev.key}.match[{s}].control")
             self.steps.append((kind, ci, games))
         if ev.sim == SIM_KO:
-            size = bracket_size(len(ev.field))
-            row[EV_BS], row[EV_BL] = len(self.slots), size
-            self.slots.extend(s if s < len(ev.field) else -1 for s in seeding_order(size))
+            row[EV_BS], row[EV_BL] = len(self.slots), bracket_size(len(ev.field))
+            self.slots.extend(s if s < len(ev.field) else -1 for s in seeding_order(row[EV_BL]))
         self.rows.append(row)
+
+    def add_games(self, ev: Event, ci: int, opp: int) -> int:
+        """Each game a round robin or open can hold, in the kernel's order (its first row)."""
+        first = len(self.games)
+        if ev.sim == SIM_RR:          # [White i][Black j] of the listed field
+            self.games += [(ci, p, q) for p in ev.field for q in ev.field]
+        elif ev.sim == SIM_OPEN:      # each listed player White, then Black
+            for p in ev.field:
+                self.games += [(ci, p, opp), (ci, opp, p)]
+        return first
 
     def arrays(self) -> dict:
         return {"ev": np.array(self.rows, np.int64).reshape(len(self.rows), N_EV_COLS),
@@ -99,6 +103,38 @@ def base_results(scn: Tour, done: list[bool]):
     return top, cnt, tuple(extra)
 
 
+def rating_table(scn: Tour, model, remaining: list[Event]) -> np.ndarray:
+    """float64 [1, players + opponents, 3]: one segment (the season's ratings); the rows
+    after the players are the simulated opponents of the opens still to play, in date order."""
+    ratings = [p.ratings for p in scn.players] + [
+        {"classical": ev.opponent_rating} for ev in remaining if ev.sim == SIM_OPEN]
+    return model.rating_table(ratings)[None]
+
+
+def kernel_args(scn: Tour, model, done: list[bool], remaining: list[Event], live: bool):
+    """(:class:`~.nb.TourArgs`, facts per member for the reports)."""
+    n = len(scn.players)
+    members = scn.members
+    rt = rating_table(scn, model, remaining)
+    thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
+    table = EventTable(scn, model, n, thr)
+    for ev in remaining:
+        table.add(ev)
+    member_of = np.full(n, -1, np.int64)
+    member_of[members] = np.arange(len(members))
+    base_top, base_cnt, extra = base_results(scn, done)
+    brackets = [bracket_size(len(ev.field)) for ev in remaining if ev.sim == SIM_KO]
+    args = TourArgs(
+        params=model.params, rt=rt, thr=thr, live=live, offsets=live,
+        offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]), n_real=n,
+        member_of=member_of, base_top=base_top, base_cnt=base_cnt,
+        n_qual=min(scn.qualifying_places, len(members)),
+        share_lots=scn.shared_places == "lots",
+        max_field=max([len(ev.field) for ev in scn.events] + [2]),
+        max_bracket=max([2, *brackets]), **table.arrays())
+    return args, extra
+
+
 class TourPlan(Plan):
     def __init__(self, scn: Tour, model, opts: CompileOptions):
         if opts.fixed:
@@ -106,36 +142,14 @@ class TourPlan(Plan):
                                 key="scenario.format", value="tour")
         done = played(scn, opts.at)
         self.remaining = [ev for k, ev in enumerate(scn.events) if not done[k]]
+        self.args, extra = kernel_args(scn, model, done, self.remaining, bool(opts.offsets))
         members = scn.members
-        n = len(scn.players)
-        ratings = [p.ratings for p in scn.players] + [
-            {"classical": ev.opponent_rating} for ev in self.remaining if ev.sim == SIM_OPEN]
-        rt = model.rating_table(ratings)[None]          # one segment: the season's ratings
-        live = bool(opts.offsets)
-        thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
-        table = EventTable(scn, model, n, thr)
-        for ev in self.remaining:
-            table.add(ev)
-        member_of = np.full(n, -1, np.int64)
-        member_of[members] = np.arange(len(members))
-        base_top, base_cnt, extra = base_results(scn, done)
-        n_qual = min(scn.qualifying_places, len(members))
-        self.args = TourArgs(
-            params=model.params, rt=rt,
-            thr=thr,
-            live=live, offsets=live,
-            offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]), n_real=n,
-            member_of=member_of, base_top=base_top, base_cnt=base_cnt, n_qual=n_qual,
-            share_lots=scn.shared_places == "lots",
-            max_field=max([len(ev.field) for ev in scn.events] + [2]),
-            max_bracket=max([2] + [bracket_size(len(ev.field)) for ev in self.remaining
-                                   if ev.sim == SIM_KO]),
-            **table.arrays())
         self.info = PlanInfo(
             names=tuple(scn.players[m].name for m in members),
-            ratings=rt[0, members, 0].copy(),          # the members', aligned with names
+            ratings=self.args.rt[0, members, 0].copy(),   # the members', aligned with names
             n_places=len(members), points_scale=float(UNIT), points_label="ACP points",
-            qualifying_places=n_qual, counter_names=COUNTER_NAMES, player_extra=extra)
+            qualifying_places=self.args.n_qual, counter_names=COUNTER_NAMES,
+            player_extra=extra)
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         t = ChunkTallies(n, self.info)

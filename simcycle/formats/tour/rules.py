@@ -104,7 +104,7 @@ def level_of(strength: float, announced: bool = False) -> str | None:
 
 
 def _round_half_up(x: float) -> int:
-    return int(math.floor(x + 0.5 + 1e-9))
+    return math.floor(x + 0.5 + 1e-9)
 
 
 def share_points(pp, lo: int, hi: int) -> int:
@@ -230,12 +230,9 @@ def _row(scn: Tour, m: int, results: list, top: list, pos: int, group: list, nq:
             "qualified": _qualified(pos, len(group), nq)}
 
 
-def standings(scn: Tour, at: str | None) -> dict:
-    """The members' table from the events played up to ``at``: ACP points per event, best-N
-    total, the seed's tiebreaks, rank (shared where every criterion before lots is level)."""
-    done = played(scn, at)
-    per = results_so_far(scn, done)
-    tops = {m: counted([x for x in per[m] if x is not None], scn.best_n) for m in scn.members}
+def _rows(scn: Tour, per: dict, tops: dict) -> tuple[list, bool]:
+    """The table's rows, best first, and whether a group level on every criterion before lots
+    straddles the last qualifying place."""
     groups = rank_groups({m: tiebreak_key(tops[m]) for m in scn.members})
     nq = scn.qualifying_places
     rows, pos, unresolved = [], 0, False
@@ -243,11 +240,21 @@ def standings(scn: Tour, at: str | None) -> dict:
         unresolved |= pos < nq < pos + len(g)
         rows += [_row(scn, m, per[m], tops[m], pos, g, nq) for m in g]
         pos += len(g)
+    return rows, unresolved
+
+
+def standings(scn: Tour, at: str | None) -> dict:
+    """The members' table from the events played up to ``at``: ACP points per event, best-N
+    total, the seed's tiebreaks, rank (shared where every criterion before lots is level)."""
+    done = played(scn, at)
+    per = results_so_far(scn, done)
+    tops = {m: counted([x for x in per[m] if x is not None], scn.best_n) for m in scn.members}
+    rows, unresolved = _rows(scn, per, tops)
     n_played = sum(done)
     d = {"scenario": scn.name, "file": scn.file, "at": at or "latest",
          "final": all(done) and n_played == len(scn.events),
          "events_played": n_played, "events_total": len(scn.events), "best_n": scn.best_n,
-         "qualifying_places": nq, "points_tables": tables_label(scn),
+         "qualifying_places": scn.qualifying_places, "points_tables": tables_label(scn),
          "events": [event_info(scn, ev, k) for k, ev in enumerate(scn.events) if done[k]],
          "players": rows}
     if unresolved:

@@ -9,6 +9,7 @@ strength and level (seed 004 §4.1), match steps, and the results against the fi
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 from dataclasses import dataclass
 
 from ...enums import SIM_KO, SIM_OPEN, SIM_RR, STEP_GAMES, STEP_KINDS, STEP_LOTS
@@ -17,7 +18,7 @@ from ...schema import convert
 from ..shared.scenario import PlayerIndex, Source, head_of, index_players
 from .rules import (CLASSICAL_MINUTES, GRAND_SLAM, LEVELS, RAPID_MINUTES, SCALES, event_strength,
                     level_of)
-from .schema import EventTable, PointsTables, TourFile
+from .schema import EventTable, MatchStep, PointsTables, TourFile
 
 # how an event of each system is simulated (Readings open_placement, dortmund_system)
 SIM_OF = {"RR": SIM_RR, "DS": SIM_RR, "KO": SIM_KO, "open": SIM_OPEN, "WS": SIM_OPEN}
@@ -226,7 +227,7 @@ def _scale(e: EventTable, where: str, f: str) -> tuple[str, str]:
         raise _fail("an ACP Rapid Grand Slam event is the ACP's own (seed 004 §4.1 item 6): "
                     "joined = false makes no sense", f, f"{where}.joined", e.joined)
     control = e.control if e.control is not None else default_control(e.minutes)
-    if control.startswith("blitz") or control.startswith("armageddon"):
+    if control.startswith(("blitz", "armageddon")):
         raise _fail("a tour event's games are classical or rapid (seed 004 §3.1)", f,
                     f"{where}.control", control)
     return scale, control
@@ -267,18 +268,10 @@ def _cycles_rounds(e: EventTable, where: str, sim: int, f: str) -> tuple[int, in
 def _strength(e: EventTable, where: str, sim: int, fld: tuple, n_players: int, players: tuple,
               f: str) -> tuple[float, str]:
     """R (seed 004 §4.1): given, from the starting list, or from the listed field."""
-    sr = e.starting_ratings
-    if sr is not None and sim != SIM_OPEN:
-        raise _fail("starting_ratings is for opens and the Warsaw system (others list their "
-                    "whole field)", f, f"{where}.starting_ratings")
-    if sr is not None and e.strength is not None:
-        raise _fail("give strength or starting_ratings, not both", f, f"{where}.strength")
+    _strength_keys(e, where, sim, fld, n_players, f)
     if e.strength is not None:
         return float(e.strength), "given"
-    if sr is None and n_players > len(fld):
-        raise _fail("the field lists only part of the event: give strength or starting_ratings "
-                    "(seed 004 §4.1 takes R from the whole starting list)", f,
-                    f"{where}.strength")
+    sr = e.starting_ratings
     ratings = sr if sr is not None else [players[p].ratings["classical"] for p in fld]
     source = "starting_ratings" if sr is not None else "field"
     try:
@@ -286,6 +279,20 @@ def _strength(e: EventTable, where: str, sim: int, fld: tuple, n_players: int, p
     except ValueError as err:
         raise _fail(f"cannot compute R (seed 004 §4.1): {err}; give strength directly", f,
                     f"{where}.{source}") from None
+
+
+def _strength_keys(e: EventTable, where: str, sim: int, fld: tuple, n_players: int,
+                   f: str) -> None:
+    sr = e.starting_ratings
+    if sr is not None and sim != SIM_OPEN:
+        raise _fail("starting_ratings is for opens and the Warsaw system (others list their "
+                    "whole field)", f, f"{where}.starting_ratings")
+    if sr is not None and e.strength is not None:
+        raise _fail("give strength or starting_ratings, not both", f, f"{where}.strength")
+    if e.strength is None and sr is None and n_players > len(fld):
+        raise _fail("the field lists only part of the event: give strength or starting_ratings "
+                    "(seed 004 §4.1 takes R from the whole starting list)", f,
+                    f"{where}.strength")
 
 
 def _opponent(e: EventTable, where: str, sim: int, fld: tuple, players: tuple, f: str) -> float:
@@ -309,19 +316,19 @@ def _steps(e: EventTable, where: str, sim: int, control: str, f: str) -> tuple:
         return ()
     if e.match is None:
         return ((STEP_GAMES, control, 2), (STEP_LOTS, control, 0))
-    out = []
-    for s, st in enumerate(e.match):
-        key = f"{where}.match[{s}]"
-        if s == 0 and st.kind != "games":
-            raise _fail('the first step of a match is its games (kind = "games")', f,
-                        f"{key}.kind", st.kind)
-        if st.kind == "games" and st.games is None:
-            raise _fail("missing key", f, f"{key}.games")
-        if st.kind == "games" and st.games < 1:
-            raise _fail("a games step plays at least one game", f, f"{key}.games", st.games)
-        games = 0 if st.games is None else st.games
-        out.append((STEP_KINDS[st.kind], st.control or control, games))
-    return tuple(out)
+    return tuple(_step(st, f"{where}.match[{s}]", s == 0, control, f)
+                 for s, st in enumerate(e.match))
+
+
+def _step(st: MatchStep, key: str, first: bool, control: str, f: str) -> tuple:
+    if first and st.kind != "games":
+        raise _fail('the first step of a match is its games (kind = "games")', f,
+                    f"{key}.kind", st.kind)
+    if st.kind == "games" and st.games is None:
+        raise _fail("missing key", f, f"{key}.games")
+    if st.kind == "games" and st.games < 1:
+        raise _fail("a games step plays at least one game", f, f"{key}.games", st.games)
+    return (STEP_KINDS[st.kind], st.control or control, st.games or 0)
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -374,15 +381,18 @@ def _places_fit(got: dict, key: str, whole_field: bool, f: str) -> None:
     for (lo, hi), ps in groups.items():
         if len(ps) > hi - lo + 1 or (whole_field and len(ps) != hi - lo + 1):
             raise _fail(f"{len(ps)} player(s) share places {lo}-{hi}", f, key, f"{lo}-{hi}")
-    spans = sorted(groups)
-    if whole_field:
-        nxt = 1
-        for lo, hi in spans:
-            if lo != nxt:
-                raise _fail(f"places do not fit together: place {nxt} is missing or overlaps",
-                            f, key)
-            nxt = hi + 1
-    else:
-        for a, b in zip(spans, spans[1:]):
-            if b[0] <= a[1]:
-                raise _fail(f"place ranges {a[0]}-{a[1]} and {b[0]}-{b[1]} overlap", f, key)
+    (_tile if whole_field else _no_overlap)(sorted(groups), key, f)
+
+
+def _tile(spans: list, key: str, f: str) -> None:
+    nxt = 1
+    for lo, hi in spans:
+        if lo != nxt:
+            raise _fail(f"places do not fit together: place {nxt} is missing or overlaps", f, key)
+        nxt = hi + 1
+
+
+def _no_overlap(spans: list, key: str, f: str) -> None:
+    for a, b in itertools.pairwise(spans):
+        if b[0] <= a[1]:
+            raise _fail(f"place ranges {a[0]}-{a[1]} and {b[0]}-{b[1]} overlap", f, key)
