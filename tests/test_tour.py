@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS, write
 from simcycle import driver
+from simcycle import experiment as ex
 from simcycle.cli import main as cli
 from simcycle.errors import ScenarioError
 from simcycle.formats.base import CompileOptions
@@ -582,8 +583,6 @@ def test_plan_ratings_aligned_with_members(scn, model):
 def test_experiment_on_the_tour(tmp_path):
     # `simcycle experiment` on the tour crashed (shapes (21,) (26,)): ratings of the whole
     # field (players and simulated opponents) against the members' places
-    from simcycle import experiment as ex
-
     exp = write(tmp_path, "tour-exp.toml", f"""
 [experiment]
 name = "ACP Tour: how many results should count?"

@@ -123,17 +123,49 @@ class Season:
         return [(lo, hi, share_points(pp, lo, hi)) for lo, hi in places]
 
 
-def replica(a, seed: int, r: int):
-    """One simulated season: (member order best first, totals, flags)."""
-    stream = Stream(seed, r)
+def ratings(a, stream):
+    """[player][class] ratings of one replica: offsets drawn player-major, class-minor, for the
+    real players only."""
     rt = [list(map(float, row)) for row in a.rt[0]]
     if a.offsets:
         for i in range(a.n_real):
             for cls in range(3):
                 rt[i][cls] = float(a.rt[0, i, cls]) + stream.normal() * float(a.offset_sd[cls])
+    return rt
+
+
+def flags_of(keys, order, q):
+    """[tiebreak, lots]: what decided the last qualifying place (seed 004 §5.5)."""
+    flags = [0, 0]
+    if 0 < q < len(order):
+        x, y = order[q - 1], order[q]
+        if keys[x] == keys[y]:
+            flags[TOUR_C_LOTS] = 1
+        elif keys[x][0] == keys[y][0]:
+            flags[TOUR_C_TIEBREAK] = 1
+    return flags
+
+
+def lots(keys, order, stream):
+    """The order with each group level on every tiebreak shuffled, top group first."""
+    final = []
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and keys[order[j]] == keys[order[i]]:
+            j += 1
+        grp = order[i:j]
+        final.extend(shuffled(grp, stream) if len(grp) > 1 else grp)
+        i = j
+    return final
+
+
+def replica(a, seed: int, r: int):
+    """One simulated season: (member order best first, totals, flags)."""
+    stream = Stream(seed, r)
+    season = Season(a, ratings(a, stream), stream)
     nm, best_n = a.base_top.shape
     res = [[int(x) for x in a.base_top[m][: a.base_cnt[m]]] for m in range(nm)]
-    season = Season(a, rt, stream)
     for e in range(a.ev.shape[0]):
         fs = int(a.ev[e, EV_FS])
         for i, (_, _, pts) in enumerate(season.event(e)):
@@ -142,24 +174,8 @@ def replica(a, seed: int, r: int):
                 res[m] = counted(res[m] + [pts], best_n)
     keys = [tiebreak_key(res[m]) for m in range(nm)]
     order = sorted(range(nm), key=lambda m: keys[m])
-    q = a.n_qual
-    flags = [0, 0]
-    if 0 < q < nm:
-        x, y = order[q - 1], order[q]
-        if keys[x] == keys[y]:
-            flags[TOUR_C_LOTS] = 1
-        elif keys[x][0] == keys[y][0]:
-            flags[TOUR_C_TIEBREAK] = 1
-    final = []
-    i = 0
-    while i < nm:
-        j = i
-        while j < nm and keys[order[j]] == keys[order[i]]:
-            j += 1
-        grp = order[i:j]
-        final.extend(shuffled(grp, stream) if len(grp) > 1 else grp)
-        i = j
-    return final, [sum(x) for x in res], flags
+    flags = flags_of(keys, order, a.n_qual)
+    return lots(keys, order, stream), [sum(x) for x in res], flags
 
 
 def run(plan, seed: int, first: int, n: int) -> dict:
