@@ -5,27 +5,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS
-from ...enums import EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, RATING_CLASSES, SIM_KO, SIM_OPEN, SIM_RR
+from ...enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
+                      EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, RATING_CLASSES, SIM_KO, SIM_OPEN,
+                      SIM_RR)
 from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import seeding_order
 from .nb import TourArgs, event_odds_nb, simulate_nb
-from .rules import COUNTER_NAMES, UNIT, counted, event_info, event_place_points, played
-from .rules import results_so_far, tables_label
+from .rules import (COUNTER_NAMES, UNIT, counted, event_info, event_place_points, played,
+                    results_so_far, tables_label)
 from .scenario import Event, Tour
 
 
 def bracket_size(n: int) -> int:
+    """The knock-out bracket of n players: the next power of two (byes for the top seeds)."""
     size = 1
     while size < n:
         size *= 2
     return size
 
 
-class EventTable:
+class EventRows:
     """The rows of ``TourArgs.ev`` and the flat arrays they point into, event by event."""
 
     def __init__(self, scn: Tour, model, n_players: int, thr):
@@ -79,6 +81,7 @@ class EventTable:
                 "slots": np.array(self.slots, np.int64), "gthr": self.thresholds()}
 
     def thresholds(self) -> np.ndarray:
+        """``TourArgs.gthr``: the rows of the shared table ``thr`` for ``games``, in order."""
         if self.thr.shape[0] == 0 or not self.games:
             return np.zeros((0, 2))
         ci, w, b = (np.array(x, np.int64) for x in zip(*self.games))
@@ -117,7 +120,7 @@ def kernel_args(scn: Tour, model, done: list[bool], remaining: list[Event], live
     members = scn.members
     rt = rating_table(scn, model, remaining)
     thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
-    table = EventTable(scn, model, n, thr)
+    table = EventRows(scn, model, n, thr)
     for ev in remaining:
         table.add(ev)
     member_of = np.full(n, -1, np.int64)
@@ -157,7 +160,7 @@ class TourPlan(Plan):
         return t.summed()
 
 
-# -- odds --------------------------------------------------------------------------------------------
+# -- odds ------------------------------------------------------------------------------------------
 ODDS_SIMS = 20_000
 ODDS_SEED = 1
 

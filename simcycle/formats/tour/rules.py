@@ -40,7 +40,7 @@ COUNTER_NAMES = ("a tiebreak (fewer counted, then dropping the worst) decided a 
                  "lots decided a qualifying place")     # enums.TOUR_C_TIEBREAK, TOUR_C_LOTS
 
 
-# -- strength, level, points --------------------------------------------------------------------------
+# -- strength, level, points -----------------------------------------------------------------------
 def _mean(xs):
     return sum(xs) / len(xs)
 
@@ -130,7 +130,7 @@ def event_place_points(scn: Tour, ev: Event, n_places: int | None = None) -> lis
     return [_round_half_up(UNIT * table[p] * f) if p < len(table) else 0 for p in range(n)]
 
 
-# -- best N and the tiebreaks (seed 004 §5.4-5.5) ---------------------------------------------------
+# -- best N and the tiebreaks (seed 004 §5.4-5.5) --------------------------------------------------
 def counted(results, best_n: int) -> list[int]:
     """A player's counted results: his best ``best_n`` results that earned points, best first
     (seed 004 §5.4).  Reading "scored": a result of 0 points is not a counted tournament."""
@@ -194,7 +194,7 @@ def results_so_far(scn: Tour, done: list[bool]) -> dict[int, list]:
     return per
 
 
-# -- the standings table -----------------------------------------------------------------------------
+# -- the standings table ---------------------------------------------------------------------------
 def tables_label(scn: Tour) -> str:
     if scn.tables_illustrative:
         return ("illustrative (NOT the real ACP tables: Appendix 2 of the regulations is not in "
