@@ -237,6 +237,11 @@ def _on_dask(args, address: str):
     except ImportError:
         raise ScenarioError("--dask needs the dask extra: pip install 'simcycle[dask]'",
                             key="--dask") from None
+    import logging
+    # the cluster's own warnings (lost connections, retries) would break the one-line
+    # contract: what failed is reported once, at the end
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     cluster = None
     try:
         if address == "local":

@@ -12,9 +12,14 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS, write
 from simcycle import driver
+from simcycle import experiment as ex
 from simcycle.cli import main as cli
 from simcycle.errors import ScenarioError
-from simcycle.formats import tour
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.tour import FORMAT as TOUR
+from simcycle.formats.tour import rules
+from simcycle.formats.tour.plan import ODDS_SIMS
+from simcycle.formats.tour.scenario import Event
 from simcycle.model import load_model
 from simcycle.reference import tour as twin
 from simcycle.scenario import load_scenario
@@ -35,39 +40,39 @@ def model():
 # -- strength R and level (seed 004 §4.1) ---------------------------------------------------------
 def test_strength_round_robin_and_dortmund_mean_of_all():
     # seed 004 §4.1: RR and DS: R = mean rating of all participants; (2700+2600+2650)/3 = 2650
-    assert tour.event_strength("RR", [2700, 2600, 2650]) == pytest.approx(2650.0)
-    assert tour.event_strength("DS", [2700, 2600, 2650, 2610]) == pytest.approx(2640.0)
+    assert rules.event_strength("RR", [2700, 2600, 2650]) == pytest.approx(2650.0)
+    assert rules.event_strength("DS", [2700, 2600, 2650, 2610]) == pytest.approx(2640.0)
 
 
 def test_strength_knockout_two_thirds_top_half():
     # seed 004 §4.1: KO: R = (2 R1 + R2) / 3; R1 = (2800+2700)/2 = 2750, R2 = (2600+2500)/2 = 2550
     # -> (5500 + 2550) / 3 = 2683.333...
-    assert tour.event_strength("KO", [2800, 2700, 2600, 2500]) == pytest.approx(8050 / 3)
+    assert rules.event_strength("KO", [2800, 2700, 2600, 2500]) == pytest.approx(8050 / 3)
     # Reading: odd field, the middle player in the top half: R1 = 2750, R2 = 2600 -> 2700
-    assert tour.event_strength("KO", [2800, 2700, 2600]) == pytest.approx(2700.0)
+    assert rules.event_strength("KO", [2800, 2700, 2600]) == pytest.approx(2700.0)
 
 
 def test_strength_open_more_than_90_players_uses_ranks_1_30():
     # seed 004 §4.1: more than 90 players: R1, R2, R3 = ranks 1-10, 11-20, 21-30;
     # (3*2700 + 2*2600 + 2500)/6 + 50 = 15800/6 + 50 = 2683.333...
     top30 = [2700] * 10 + [2600] * 10 + [2500] * 10
-    assert tour.event_strength("open", top30, n_players=91) == pytest.approx(15800 / 6 + 50)
-    assert tour.event_strength("WS", top30 + [2000] * 70, n_players=100) == pytest.approx(15800 / 6 + 50)
+    assert rules.event_strength("open", top30, n_players=91) == pytest.approx(15800 / 6 + 50)
+    assert rules.event_strength("WS", top30 + [2000] * 70, n_players=100) == pytest.approx(15800 / 6 + 50)
 
 
 def test_strength_open_ninths_when_90_or_fewer():
     # seed 004 §4.1: 90 or fewer: first, second, third ninth.  27 players: ninths of 3;
     # (3*2700 + 2*2640 + 2600)/6 + 50 = 15980/6 + 50 = 2713.333...
     r = [2710, 2700, 2690, 2650, 2640, 2630, 2600, 2600, 2600] + [2400] * 18
-    assert tour.event_strength("open", r) == pytest.approx(15980 / 6 + 50)
+    assert rules.event_strength("open", r) == pytest.approx(15980 / 6 + 50)
     # exactly 90 players: ninths of 10 = ranks 1-10, 11-20, 21-30 (same numbers as above)
     top = [2700] * 10 + [2600] * 10 + [2500] * 10 + [2300] * 60
-    assert tour.event_strength("WS", top) == pytest.approx(15800 / 6 + 50)
+    assert rules.event_strength("WS", top) == pytest.approx(15800 / 6 + 50)
     # Reading: a ninth of 50 players is floor(50/9) = 5: (3*2600 + 2*2500 + 2400)/6 + 50
     r50 = [2600] * 5 + [2500] * 5 + [2400] * 5 + [2000] * 35
-    assert tour.event_strength("open", r50) == pytest.approx(15200 / 6 + 50)
+    assert rules.event_strength("open", r50) == pytest.approx(15200 / 6 + 50)
     with pytest.raises(ValueError):
-        tour.event_strength("open", [2700] * 20, n_players=120)  # needs the top 30
+        rules.event_strength("open", [2700] * 20, n_players=120)  # needs the top 30
 
 
 @pytest.mark.parametrize("r, level", [
@@ -77,28 +82,28 @@ def test_strength_open_ninths_when_90_or_fewer():
     (2625, "D"), (2626, "C"), (2650, "C"), (2651, "B"), (2675, "B"), (2676, "A"), (2850, "A"),
 ])
 def test_levels(r, level):
-    assert tour.level_of(r) == level
+    assert rules.level_of(r) == level
 
 
 def test_announced_event_keeps_at_least_level_E():
     # seed 004 §3.5: an event included before its start that falls below E keeps level E ...
-    assert tour.level_of(2500, announced=True) == "E"
+    assert rules.level_of(2500, announced=True) == "E"
     # ... and only the floor E is kept: a weakened level-B event is what its R says
-    assert tour.level_of(2610, announced=True) == "D"
+    assert rules.level_of(2610, announced=True) == "D"
 
 
 def test_shared_places_split_points():
     # Reading "split": the mean of the places covered, rounded half up to a hundredth
     pp = [10000, 7500, 6000]
-    assert tour.share_points(pp, 2, 3) == 6750          # (75 + 60) / 2 = 67.50
-    assert tour.share_points(pp, 1, 3) == 7833          # 235 / 3 = 78.333 -> 78.33
-    assert tour.share_points([1, 0], 1, 2) == 1         # 0.005 rounds half up to 0.01
-    assert tour.share_points(pp, 3, 5) == 2000          # places beyond the table earn 0
+    assert rules.share_points(pp, 2, 3) == 6750          # (75 + 60) / 2 = 67.50
+    assert rules.share_points(pp, 1, 3) == 7833          # 235 / 3 = 78.333 -> 78.33
+    assert rules.share_points([1, 0], 1, 2) == 1         # 0.005 rounds half up to 0.01
+    assert rules.share_points(pp, 3, 5) == 2000          # places beyond the table earn 0
 
 
 # -- the shipped what-if season: ACP points by hand ---------------------------------------------------
 def test_played_events_points_by_hand(scn):
-    d = tour.standings(scn, None)
+    d = TOUR.standings(scn, None)
     ev = {e["number"]: e for e in d["events"]}
     # E1: mean of its ten ratings 26887/10 = 2688.7 -> level A (seed 004 §4.1)
     assert ev[1]["strength"] == pytest.approx(2688.7) and ev[1]["level"] == "A"
@@ -119,18 +124,18 @@ def test_played_events_points_by_hand(scn):
     assert rows["Ironwood"]["qualified"] is None and "lots" in d["note"]
     # only ACP members are in the table (seed 004 §5.1): Dogwood, Kauri, Rowan are not
     assert not {"Dogwood", "Kauri", "Rowan"} & set(rows)
-    assert tour.checkpoints(scn) == ["start", "event1", "event2", "event3"]
+    assert TOUR.checkpoints(scn) == ["start", "event1", "event2", "event3"]
 
 
 def test_declined_organisers(scn):
     ev = next(e for e in scn.events if not e.joined)
     assert ev.level == "A"
-    pp = tour.event_place_points(scn, ev, 6)
+    pp = rules.event_place_points(scn, ev, 6)
     # seed 004 §3.3: level A at half points: 100 * 1.0 * 0.5 = 50.00 for 1st
     assert pp[:3] == [5000, 3750, 3000]
     # levels C-E: not counted at all
-    low = tour.Event(**{**ev.__dict__, "level": "C"})
-    assert tour.event_place_points(scn, low, 6) == [0] * 6
+    low = Event(**{**ev.__dict__, "level": "C"})
+    assert rules.event_place_points(scn, low, 6) == [0] * 6
 
 
 def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_path):
@@ -143,7 +148,7 @@ def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_p
     s = load_scenario(path)[1]
     # R = 2555 < 2576 and not included before its start: no level (seed 004 §3.5, §4.1)
     assert s.events[0].level is None
-    rows = {p["name"]: p for p in tour.standings(s, None)["players"]}
+    rows = {p["name"]: p for p in TOUR.standings(s, None)["players"]}
     assert rows["A"]["total"] == 0 and rows["A"]["counted"] == 0
     # Grand Slam as its own level: table GS [100, 50, ...] x grand-slam 0.75 = 75 for 1st
     assert s.events[1].level == "GS" and rows["C"]["total"] == 75.0
@@ -152,14 +157,14 @@ def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_p
     s2 = load_scenario(write(tmp_path, "bs.toml", text))[1]
     # by strength: R = 2695 -> level A, table A [100, 50, ...] x 0.75 = 75; 2nd 37.5
     assert s2.events[1].level == "A"
-    assert {p["name"]: p["total"] for p in tour.standings(s2, None)["players"]}["D"] == 37.5
+    assert {p["name"]: p["total"] for p in TOUR.standings(s2, None)["players"]}["D"] == 37.5
 
 
 # -- best 5 and the tiebreaks (seed 004 §5.4-5.5) ------------------------------------------------------
 def test_best_five_count():
     # seed 004 §5.4: the 5 best results count; Reading: 0-point results are not counted events
-    assert tour.counted([10, 20, 30, 40, 50, 60, 0], 5) == [60, 50, 40, 30, 20]
-    assert tour.counted([0, 0, 15], 5) == [15]
+    assert rules.counted([10, 20, 30, 40, 50, 60, 0], 5) == [60, 50, 40, 30, 20]
+    assert rules.counted([0, 0, 15], 5) == [15]
 
 
 @pytest.mark.parametrize("a, b", [
@@ -174,15 +179,15 @@ def test_best_five_count():
 ])
 def test_tiebreak_steps(a, b):
     assert sum(a) == sum(b)
-    assert tour.tiebreak_key(a) < tour.tiebreak_key(b)
-    groups = tour.rank_groups({"a": tour.tiebreak_key(a), "b": tour.tiebreak_key(b)})
+    assert rules.tiebreak_key(a) < rules.tiebreak_key(b)
+    groups = rules.rank_groups({"a": rules.tiebreak_key(a), "b": rules.tiebreak_key(b)})
     assert groups == [["a"], ["b"]]
 
 
 def test_full_tie_is_left_to_lots():
     # seed 004 §5.5.3: level on everything -> lots (one group)
-    k = tour.tiebreak_key([30, 20])
-    assert tour.rank_groups({"x": k, "y": tour.tiebreak_key([30, 20])}) == [["x", "y"]]
+    k = rules.tiebreak_key([30, 20])
+    assert rules.rank_groups({"x": k, "y": rules.tiebreak_key([30, 20])}) == [["x", "y"]]
 
 
 # -- small scenarios written on the fly -----------------------------------------------------------------
@@ -229,7 +234,7 @@ def test_tiebreaks_in_standings(tmp_path):
         ev += (f'[[events]]\nname = "e{k}"\nstart = 2004-0{k + 7}-01\nsystem = "RR"\nminutes = 120\n'
                f'field = ["P", "Q", "R", "S"]\nresults = {json.dumps(res)}\n')
     s = load_scenario(small(tmp_path, pl, ev))[1]
-    d = tour.standings(s, None)
+    d = TOUR.standings(s, None)
     got = [(p["name"], p["rank"], p["total"], p["counted"], p["without_worst"]) for p in d["players"]]
     # P and Q: 165 in 3 events, without the worst 150 each, without two 100 each -> lots;
     # R and S: 130 / 80 in 3 events.  Hand-checked from the results above.
@@ -237,7 +242,7 @@ def test_tiebreaks_in_standings(tmp_path):
                    ("R", 3, 130.0, 3, [120.0, 100.0]), ("S", 4, 80.0, 3, [70.0, 50.0])]
     assert d["players"][0]["qualified"] is True   # both fit in the 2 places
     # a complete season is certain except for lots: P and Q each first half of the time
-    plan = tour.compile(s, load_model(), None)
+    plan = TOUR.compile(s, load_model(), CompileOptions())
     res = driver.run(plan, 4000, 3, progress=False)
     p = res.tallies["place"] / res.sims
     assert p[0, 0] + p[1, 0] == 1.0 and p[2, 2] == 1.0 and p[3, 3] == 1.0
@@ -253,7 +258,7 @@ def test_fewer_events_beats_more_in_simulation_order(tmp_path):
           '[[events]]\nname = "e2"\nstart = 2004-09-01\nsystem = "RR"\nminutes = 120\n'
           'field = ["B", "C"]\nresults = [["B", 2], ["C", 1]]\n')
     s = load_scenario(small(tmp_path, pl, ev, q=1))[1]
-    d = tour.standings(s, None)
+    d = TOUR.standings(s, None)
     # A: 100 (1 event); B: 50 + 50 = 100 (2 events); C: 20 + 100 = 120 (2 events)
     assert [(p["name"], p["total"], p["counted"]) for p in d["players"]] == [
         ("C", 120.0, 2), ("A", 100.0, 1), ("B", 100.0, 2)]
@@ -261,7 +266,7 @@ def test_fewer_events_beats_more_in_simulation_order(tmp_path):
     text = (tmp_path / "t.toml").read_text(encoding="utf-8")
     s2 = load_scenario(write(tmp_path, "q2.toml",
                              text.replace("qualifying_places = 1", "qualifying_places = 2")))[1]
-    plan = tour.compile(s2, load_model(), None)
+    plan = TOUR.compile(s2, load_model(), CompileOptions())
     res = driver.run(plan, 500, 1, progress=False)
     assert list(res.tallies["qualify"]) == [500, 0, 500]            # A, B, C in file order
     assert list(res.tallies["counters"]) == [500, 0]                # tiebreak, never lots
@@ -277,10 +282,10 @@ def test_two_player_event_expected_points_closed_form(tmp_path, model):
     w1, d1, l1 = model.wdl("classical", 2750, 2650)
     l2, d2, w2 = model.wdl("classical", 2650, 2750)
     exact = 0.5 * (100 * w1 + 75 * d1 + 50 * l1) + 0.5 * (100 * w2 + 75 * d2 + 50 * l2)
-    o = tour.odds(s, model, None)
+    o = TOUR.odds(s, model, None)
     x = next(p for p in o["events"][0]["players"] if p["name"] == "X")
     sd = 25.0  # points spread at most 25 around the mean
-    assert abs(x["expected_points"] - exact) < 4 * sd / np.sqrt(tour.ODDS_SIMS)
+    assert abs(x["expected_points"] - exact) < 4 * sd / np.sqrt(ODDS_SIMS)
     # P(place 1 share) + P(place 2 share) = 1 for each player
     assert sum(x["p_place"]) == pytest.approx(1.0)
 
@@ -309,9 +314,9 @@ def test_open_listed_only_closed_form(tmp_path, model):
     win = sum(p * q for a, p in dx.items() for b, q in dy.items() if a > b)
     tie = sum(p * q for a, p in dx.items() for b, q in dy.items() if a == b)
     exact = 100 * win + 75 * tie + 50 * (1 - win - tie)
-    x = next(p for p in tour.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
-    assert abs(x["expected_points"] - exact) < 4 * 25.0 / np.sqrt(tour.ODDS_SIMS)
-    assert abs(x["p_place"][0] - (win + tie / 2)) < 4 * 0.5 / np.sqrt(tour.ODDS_SIMS)
+    x = next(p for p in TOUR.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
+    assert abs(x["expected_points"] - exact) < 4 * 25.0 / np.sqrt(ODDS_SIMS)
+    assert abs(x["p_place"][0] - (win + tie / 2)) < 4 * 0.5 / np.sqrt(ODDS_SIMS)
 
 
 def test_two_player_knockout_closed_form(tmp_path, model):
@@ -326,8 +331,8 @@ def test_two_player_knockout_closed_form(tmp_path, model):
     more = g1[0] * (g2[0] + g2[1]) + g1[1] * g2[0]
     level = g1[0] * g2[2] + g1[1] * g2[1] + g1[2] * g2[0]
     p_through = more + level / 2
-    x = next(p for p in tour.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
-    assert abs(x["p_place"][0] - p_through) < 4 * 0.5 / np.sqrt(tour.ODDS_SIMS)
+    x = next(p for p in TOUR.odds(s, model, None)["events"][0]["players"] if p["name"] == "X")
+    assert abs(x["p_place"][0] - p_through) < 4 * 0.5 / np.sqrt(ODDS_SIMS)
     assert x["expected_points"] == pytest.approx(50 + 50 * x["p_place"][0])
 
 
@@ -340,7 +345,7 @@ def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
         text = ACP.read_text(encoding="utf-8").replace('shared_places = "split"', 'shared_places = "lots"')
         s = load_scenario(write(tmp_path, "lots.toml", text))[1]
         assert s.shared_places == "lots"
-    plan = tour.compile(s, model, at, offsets=offsets)
+    plan = TOUR.compile(s, model, CompileOptions(at=at, offsets=offsets))
     n = 700
     k = plan.run_batch(11, 5, n)
     t = twin.run(plan, 11, 5, n)
@@ -360,14 +365,14 @@ def test_kernel_equals_twin_with_byes_and_places(tmp_path, model):
           '[[events]]\nname = "op"\nstart = 2004-10-01\nsystem = "WS"\nminutes = 90\nrounds = 5\n'
           f'n_players = 40\nstrength = 2660\nfield = {json.dumps(names[1:5])}\n')
     s = load_scenario(small(tmp_path, pl, ev, q=3))[1]
-    plan = tour.compile(s, model, None)
+    plan = TOUR.compile(s, model, CompileOptions())
     k = plan.run_batch(5, 0, 1500)
     t = twin.run(plan, 5, 0, 1500)
     for key in ("place", "qualify", "points", "points_sq", "counters"):
         assert np.array_equal(k[key], t[key]), key
     # KO of 6 in a bracket of 8: seeds 1 and 2 have byes and first-round losers share 5-6, so
     # seed 1 always finishes in the 4 paying places (tables of 4 above), seed 6 not always
-    o = tour.odds(s, model, None)["events"][0]
+    o = TOUR.odds(s, model, None)["events"][0]
     top = next(p for p in o["players"] if p["name"] == "P0")
     low = next(p for p in o["players"] if p["name"] == "P5")
     assert len(top["p_place"]) == 4 and sum(top["p_place"]) == pytest.approx(1.0)
@@ -377,10 +382,10 @@ def test_kernel_equals_twin_with_byes_and_places(tmp_path, model):
 
 
 def test_simulation_sums_from_start(scn, model):
-    plan = tour.compile(scn, model, "start")
+    plan = TOUR.compile(scn, model, CompileOptions(at="start"))
     res = driver.run(plan, 20000, 7, progress=False)
     p = res.tallies["place"] / res.sims
-    m = len(plan.names)
+    m = len(plan.info.names)
     assert np.allclose(p.sum(axis=1), 1.0) and np.allclose(p.sum(axis=0), 1.0)
     # seed 004 §5.4: 8 qualify (there are 21 members): the probabilities sum to 8
     assert m == 21 and res.tallies["qualify"].sum() == 8 * res.sims
@@ -394,14 +399,14 @@ def test_fewer_members_than_places(tmp_path, model):
     ev = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\ncycles = 2\n'
           'field = ["A", "B", "N"]\n')
     s = load_scenario(small(tmp_path, pl, ev, q=8))[1]
-    plan = tour.compile(s, model, None)
+    plan = TOUR.compile(s, model, CompileOptions())
     res = driver.run(plan, 3000, 1, progress=False)
-    assert plan.names == ["A", "B"]
+    assert list(plan.info.names) == ["A", "B"]
     assert res.tallies["qualify"].sum() == 2 * res.sims
 
 
 def test_odds_distributions(scn, model):
-    d = tour.odds(scn, model, None)
+    d = TOUR.odds(scn, model, None)
     assert [e["number"] for e in d["events"]] == [4, 5, 6, 7, 8, 9]
     e4 = d["events"][0]
     # 6-player RR, all 6 places pay: each player's places sum to 1, each place to 1
@@ -466,3 +471,138 @@ def test_bad_input_through_cli_is_one_line(tmp_path):
     out = CliRunner().invoke(cli, ["standings", str(p)])
     assert out.exit_code == 2 and "events[0].field[1]" in out.output
     assert "Traceback" not in out.output
+
+
+# -- the declared schema: types, ranges, unknown keys, nan and inf --------------------------------
+@pytest.mark.parametrize("old, new, key", [
+    # a tour event with minutes = nan was scored as rapid (nan >= 90 and nan < 15 are false)
+    ("minutes = 120", "minutes = nan", "events[0].minutes"),
+    ("minutes = 120", "minutes = inf", "events[0].minutes"),
+    # opponent_rating = nan turned an open into a lottery (every threshold nan)
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = nan', "events[0].opponent_rating"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = -inf', "events[0].opponent_rating"),
+    ("minutes = 120", "minutes = 120\nstrength = nan", "events[0].strength"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nn_players = 9\nstarting_ratings = [2700, nan, 2600]',
+     "events[0].starting_ratings[1]"),
+    ("rating = 2700", "rating = nan", "players[0].rating"),
+    ("rating = 2700", "rating = 2700\nrapid = inf", "players[0].rapid"),
+    ("A = [100, 50, 20, 10]", "A = [100, nan, 20, 10]", "points.A[1]"),
+    ("rapid = 0.5", "rapid = nan", "points.coefficients.rapid"),
+    ("[tour]", "[tour]\ndeclined_factor = nan", "tour.declined_factor"),
+])
+def test_nan_and_inf_refused_through_cli_in_one_line(tmp_path, old, new, key):
+    text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])
+            + GOOD_EVENT)
+    assert old in text
+    p = write(tmp_path, "nan.toml", text.replace(old, new, 1))
+    for cmd in (["standings", str(p)], ["simulate", str(p), "--sims", "10", "--no-progress"]):
+        out = CliRunner().invoke(cli, cmd)
+        assert out.exit_code == 2, out.output
+        lines = out.output.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in out.output
+        assert str(p) in lines[0] and f"{key}:" in lines[0] and "finite" in lines[0]
+        assert "(got " in lines[0] and ("nan" in lines[0] or "inf" in lines[0])
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("[tour]", "[tour]\nfoo = 1", "tour.foo"),
+    ("[points]", "[points]\nF = [1]", "points.F"),
+    ("rapid = 0.5", "rapid = 0.5\nblitz = 0.1", "points.coefficients.blitz"),
+    ('name = "A"', 'name = "A"\nclub = "x"', "players[0].club"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "games", games = 2, when = 1 }]',
+     "events[0].match[0].when"),
+    ("[tour]", '[tour]\nbest_n = "5"', "tour.best_n"),
+    ("[tour]", "[tour]\nbest_n = 0", "tour.best_n"),
+    ("[tour]", "[tour]\ndeclined_factor = 2", "tour.declined_factor"),
+    ("[tour]", '[tour]\nseason = ["2004-07-01"]', "tour.season"),
+    ("[tour]", '[tour]\nseason = ["2004-07-01", "July"]', "tour.season[1]"),
+    ("minutes = 120", 'minutes = "120"', "events[0].minutes"),
+    ("minutes = 120", "minutes = 120\ncycles = 3", "events[0].cycles"),
+    ("minutes = 120", "minutes = 120\njoined = 1", "events[0].joined"),
+    ('start = 2004-08-01', 'start = "1 August"', "events[0].start"),
+    ('field = ["A", "B"]', "field = []", "events[0].field"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "penalties" }]', "events[0].match[0].kind"),
+    ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "games" }]', "events[0].match[0].games"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1, 2], ["B", 2]]', "events[0].results[0]"),
+    ("rating = 2700", "rating = 700", "players[0].rating"),
+])
+def test_schema_refuses_with_key(tmp_path, old, new, key):
+    text = (HEAD.format(q=2, share="split") + _players([("A", 2700, True), ("B", 2600, True)])
+            + GOOD_EVENT)
+    assert old in text
+    p = write(tmp_path, "bad.toml", text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario(p)
+    assert ei.value.key == key and ei.value.file == str(p), str(ei.value)
+
+
+def test_shipped_scenario_loads_as_before(scn):
+    # every key of the shipped file is declared; what the loader derives is what the old
+    # loader derived (values printed by the code before the port)
+    assert [e.level for e in scn.events] == ["A", "A", "A", "A", "A", "GS", "C", "A", "B"]
+    assert [e.strength_from for e in scn.events] == [
+        "field", "starting_ratings", "field", "field", "field", "field", "given", "field", "field"]
+    assert [round(e.strength, 2) for e in scn.events] == [
+        2688.7, 2687.08, 2714.25, 2739.0, 2679.88, 2726.0, 2641.0, 2691.21, 2665.8]
+    assert [e.opponent_rating for e in scn.events] == pytest.approx(
+        [2688.7, 2658.818181818182, 2699.375, 2739.0, 2679.875, 2726.0, 2560.0, 2677.8125, 2665.8])
+    assert [(e.control, e.scale, e.cycles, e.rounds, e.n_players) for e in scn.events] == [
+        ("classical", "classical", 1, 0, 10), ("classical", "classical", 1, 9, 150),
+        ("rapid-25+10", "rapid", 1, 0, 8), ("classical", "classical", 2, 0, 6),
+        ("classical", "classical", 1, 0, 8), ("rapid-25+10", "grand-slam", 1, 0, 8),
+        ("classical", "classical", 1, 9, 72), ("classical", "classical", 1, 0, 16),
+        ("classical", "classical", 1, 0, 10)]
+    assert [e.steps for e in scn.events if e.steps] == [
+        ((1, "rapid-25+10", 2), (2, "armageddon-5v4", 0)),
+        ((1, "classical", 2), (1, "rapid-25+10", 2), (2, "armageddon-5v4", 0))]
+    assert scn.coefficients == {"rapid": 0.4, "grand-slam": 0.6, "classical": 1.0}
+    assert len(scn.players) == 24 and len(scn.members) == 21
+
+
+# -- optional commands: declared features only -------------------------------------------------------
+def test_features_declared_and_refused_in_one_line():
+    assert TOUR.features == frozenset()
+    r = CliRunner()
+    for args in (["swing", str(ACP)], ["whocan", str(ACP)],
+                 ["simulate", str(ACP), "--exact"], ["simulate", str(ACP), "--hot-elo"]):
+        out = r.invoke(cli, args)
+        assert out.exit_code == 2, (args, out.output)
+        lines = out.output.strip().splitlines()
+        assert len(lines) == 1 and "not available for the tour format" in lines[0], lines
+
+
+# -- experiments: the plan's ratings are its players' (members') ratings ----------------------------
+def test_plan_ratings_aligned_with_members(scn, model):
+    plan = TOUR.compile(scn, model, CompileOptions(at="start"))
+    by_name = {p.name: p.ratings["classical"] for p in scn.players}
+    assert len(plan.info.ratings) == len(plan.info.names) == 21
+    assert list(plan.info.ratings) == [by_name[n] for n in plan.info.names]
+    assert plan.info.ratings.dtype == np.float64
+
+
+def test_experiment_on_the_tour(tmp_path):
+    # `simcycle experiment` on the tour crashed (shapes (21,) (26,)): ratings of the whole
+    # field (players and simulated opponents) against the members' places
+    exp = write(tmp_path, "tour-exp.toml", f"""
+[experiment]
+name = "ACP Tour: how many results should count?"
+base = "{ACP}"
+at = "start"
+sims = 3000
+seed = 4
+[[variant]]
+name = "best 5 (as in 2004-05)"
+[[variant]]
+name = "best 3"
+set = {{ "tour.best_n" = 3 }}
+""")
+    d = ex.run_experiment(ex.load_experiment(exp), progress=False)
+    assert [v["name"] for v in d["variants"]] == ["best 5 (as in 2004-05)", "best 3"]
+    for v in d["variants"]:
+        m = v["measures"]
+        assert len(v["players"]) == 21 and v["sims"] == 3000
+        assert 0 < m["p_favourite_first"][0] < 1 and 0 < m["p_favourite_qualifies"][0] <= 1
+        assert 1 <= m["winner_rating_rank"][0] <= 21
+    out = CliRunner().invoke(cli, ["experiment", str(exp), "--sims", "500"])
+    assert out.exit_code == 0, out.output
+    assert "best 3" in out.output and "favourite (highest rated) wins, %" in out.output

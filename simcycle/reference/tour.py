@@ -1,15 +1,23 @@
-"""Plain-Python twin of ``kernels.tour_nb``: the same season, the same draws in the same order.
+"""Plain-Python twin of ``formats.tour.nb``: the same season, the same draws in the same order.
 
-Written for clarity from the rules (seed 004, see ``formats/tour.py``); the tests run both on the
-same (seed, replica) streams and expect identical tallies.
+Reads the same :class:`~simcycle.formats.tour.nb.TourArgs` (``plan.args``) and draws from
+``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor, real
+players only), the remaining events in date order, then lots among the members level on every
+tiebreak.  Written for clarity from the rules (seed 004, ``formats/tour/rules.py``); the tests
+run both on the same (seed, replica) streams and expect identical tallies.
 """
 
 from __future__ import annotations
 
-from ..formats.tour import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS,
-                            EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_OPEN, SIM_RR, tiebreak_key)
+import numpy as np
+
+from ..enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
+                     EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK)
+from ..formats.tour.rules import counted, share_points, tiebreak_key
 from .games import game, match, shuffled
 from .rng import Stream
+
+SCORE = {0: 2, 1: 1, 2: 0}   # half points of a game from the player's side (win, draw, loss)
 
 
 def places_from_scores(scores, share_lots, stream):
@@ -33,133 +41,157 @@ def places_from_scores(scores, share_lots, stream):
     return out
 
 
-def play_event(plan, e, rt, offsets, stream):
-    """(lo, hi, points) of each listed player of event row e, in field order."""
-    row = plan.ev[e]
-    params = plan.params
-    fs, fl, ci = int(row[EV_FS]), int(row[EV_FL]), int(row[EV_CI])
-    field = [int(x) for x in plan.field[fs: fs + fl]]
-    ts = int(row[EV_TS])
+class Season:
+    """One replica's games: the model's probabilities from the ratings (offsets on) or the
+    plan's threshold table (the same one draw either way)."""
 
-    def play(w, b, t):
-        """White w against Black b: with offsets the model, else the plan's thresholds row t
-        (the same one draw either way)."""
-        if offsets:
-            return game(params, rt, offsets, ci, w, b, stream)
-        u = stream.u01()
-        return 0 if u < plan.thr[t][0] else (1 if u < plan.thr[t][1] else 2)
+    def __init__(self, a, rt, stream):
+        self.a, self.rt, self.stream = a, rt, stream
+        self.params = a.params.tolist()
 
-    if row[EV_SYS] == SIM_RR:
-        scores = [0] * fl
+    def play(self, ci, w, b):
+        """White w against Black b: 0 White wins, 1 draw, 2 Black wins."""
+        if self.a.live:
+            return game(self.params, self.rt, self.a.offsets, ci, w, b, self.stream)
+        u = self.stream.u01()
+        tw, td = (float(x) for x in self.a.thr[0, ci, w, b])
+        return 0 if u < tw else (1 if u < td else 2)
+
+    def round_robin(self, row, field):
+        scores = [0] * len(field)
         cyc = int(row[EV_CYCLES])
+        ci = int(row[EV_CI])
         for c in range(cyc):
-            for i in range(fl):
-                for j in range(i + 1, fl):
-                    i_white = stream.u01() < 0.5 if cyc == 1 else c % 2 == 0
-                    if i_white:
-                        r = play(field[i], field[j], ts + i * fl + j)
-                    else:
-                        r = 2 - play(field[j], field[i], ts + j * fl + i)
-                    scores[i] += {0: 2, 1: 1, 2: 0}[r]
-                    scores[j] += {0: 0, 1: 1, 2: 2}[r]
-        places = places_from_scores(scores, plan.share_lots, stream)
-    elif row[EV_SYS] == SIM_OPEN:
-        opp = int(row[EV_OPP])
+            for i in range(len(field)):
+                for j in range(i + 1, len(field)):
+                    i_white = self.stream.u01() < 0.5 if cyc == 1 else c % 2 == 0
+                    r = (self.play(ci, field[i], field[j]) if i_white
+                         else 2 - self.play(ci, field[j], field[i]))
+                    scores[i] += SCORE[r]
+                    scores[j] += SCORE[2 - r]
+        return places_from_scores(scores, self.a.share_lots, self.stream)
+
+    def open(self, row, field):
+        opp, ci = int(row[EV_OPP]), int(row[EV_CI])
         scores = []
-        for i, a in enumerate(field):
+        for a in field:
             s = 0
             for rd in range(int(row[EV_ROUNDS])):
-                r = (play(a, opp, ts + 2 * i) if rd % 2 == 0
-                     else 2 - play(opp, a, ts + 2 * i + 1))
-                s += {0: 2, 1: 1, 2: 0}[r]
+                r = self.play(ci, a, opp) if rd % 2 == 0 else 2 - self.play(ci, opp, a)
+                s += SCORE[r]
             scores.append(s)
-        places = places_from_scores(scores, plan.share_lots, stream)
-    else:
+        return places_from_scores(scores, self.a.share_lots, self.stream)
+
+    def knockout(self, row, field):
+        a = self.a
         ss, sl = int(row[EV_SS]), int(row[EV_SL])
-        steps = [tuple(int(x) for x in plan.steps[s]) for s in range(ss, ss + sl)]
+        steps = [tuple(int(x) for x in a.steps[s]) for s in range(ss, ss + sl)]
         bs, size = int(row[EV_BS]), int(row[EV_BL])
-        alive = [int(x) for x in plan.slots[bs: bs + size]]
-        places = [None] * fl
+        alive = [int(x) for x in a.slots[bs: bs + size]]
+        places = [None] * len(field)
         while len(alive) > 1:
             nxt, losers = [], []
             for i in range(len(alive) // 2):
-                a, b = alive[2 * i], alive[2 * i + 1]
-                if a < 0 or b < 0:
-                    nxt.append(b if a < 0 else a)
+                x, y = alive[2 * i], alive[2 * i + 1]
+                if x < 0 or y < 0:
+                    nxt.append(y if x < 0 else x)
                     continue
-                won = match(params, rt, offsets, field[a], field[b], steps, [], stream)[0]
-                nxt.append(a if won == 0 else b)
-                losers.append(b if won == 0 else a)
-            surv = sum(1 for x in nxt if x >= 0)
+                won = match(self.params, self.rt, a.offsets, field[x], field[y], steps, [],
+                            self.stream)[0]
+                nxt.append(x if won == 0 else y)
+                losers.append(y if won == 0 else x)
+            surv = sum(1 for p in nxt if p >= 0)
             for p in losers:
                 places[p] = (surv + 1, surv + len(losers))
             alive = nxt
         places[alive[0]] = (1, 1)
-    ps = int(row[EV_PS])
-    pp = [int(x) for x in plan.pp[ps: ps + fl]]
-    out = []
-    for lo, hi in places:
-        k = hi - lo + 1
-        s = sum(pp[p - 1] for p in range(lo, hi + 1))
-        out.append((lo, hi, (2 * s + k) // (2 * k)))
-    return out
+        return places
+
+    def event(self, e):
+        """(lo, hi, points) of each listed player of event row e, in field order."""
+        row = self.a.ev[e]
+        fs, fl = int(row[EV_FS]), int(row[EV_FL])
+        field = [int(x) for x in self.a.field[fs: fs + fl]]
+        if row[EV_SYS] == SIM_RR:
+            places = self.round_robin(row, field)
+        elif row[EV_SYS] == SIM_OPEN:
+            places = self.open(row, field)
+        else:
+            places = self.knockout(row, field)
+        ps = int(row[EV_PS])
+        pp = [int(x) for x in self.a.pp[ps: ps + fl]]
+        return [(lo, hi, share_points(pp, lo, hi)) for lo, hi in places]
 
 
-def replica(plan, seed: int, r: int):
-    """One simulated season: (member order best first, totals, flags)."""
-    stream = Stream(seed, r)
-    rt = [list(map(float, row)) for row in plan.rt]
-    if plan.offsets:
-        for i in range(plan.n_real):
+def ratings(a, stream):
+    """[player][class] ratings of one replica: offsets drawn player-major, class-minor, for the
+    real players only."""
+    rt = [list(map(float, row)) for row in a.rt[0]]
+    if a.offsets:
+        for i in range(a.n_real):
             for cls in range(3):
-                rt[i][cls] = float(plan.rt[i][cls]) + stream.normal() * float(plan.offset_sd[cls])
-    nm = len(plan.names)
-    res = [[int(x) for x in plan.base_top[m][: plan.base_cnt[m]]] for m in range(nm)]
-    for e in range(plan.ev.shape[0]):
-        row = plan.ev[e]
-        fs = int(row[EV_FS])
-        for i, (_, _, pts) in enumerate(play_event(plan, e, rt, plan.offsets, stream)):
-            m = int(plan.member_of[plan.field[fs + i]])
-            if m >= 0 and pts > 0:
-                res[m] = sorted(res[m] + [pts], reverse=True)[: plan.best_n]
-    keys = [tiebreak_key(res[m]) for m in range(nm)]
-    order = sorted(range(nm), key=lambda m: keys[m])
-    q = plan.qualifying_places
+                rt[i][cls] = float(a.rt[0, i, cls]) + stream.normal() * float(a.offset_sd[cls])
+    return rt
+
+
+def flags_of(keys, order, q):
+    """[tiebreak, lots]: what decided the last qualifying place (seed 004 §5.5)."""
     flags = [0, 0]
-    if 0 < q < nm:
-        a, b = order[q - 1], order[q]
-        if keys[a] == keys[b]:
-            flags[1] = 1
-        elif keys[a][0] == keys[b][0]:
-            flags[0] = 1
+    if 0 < q < len(order):
+        x, y = order[q - 1], order[q]
+        if keys[x] == keys[y]:
+            flags[TOUR_C_LOTS] = 1
+        elif keys[x][0] == keys[y][0]:
+            flags[TOUR_C_TIEBREAK] = 1
+    return flags
+
+
+def lots(keys, order, stream):
+    """The order with each group level on every tiebreak shuffled, top group first."""
     final = []
     i = 0
-    while i < nm:
+    while i < len(order):
         j = i
-        while j < nm and keys[order[j]] == keys[order[i]]:
+        while j < len(order) and keys[order[j]] == keys[order[i]]:
             j += 1
         grp = order[i:j]
         final.extend(shuffled(grp, stream) if len(grp) > 1 else grp)
         i = j
-    totals = [sum(x) for x in res]
-    return final, totals, flags
+    return final
+
+
+def replica(a, seed: int, r: int):
+    """One simulated season: (member order best first, totals, flags)."""
+    stream = Stream(seed, r)
+    season = Season(a, ratings(a, stream), stream)
+    nm, best_n = a.base_top.shape
+    res = [[int(x) for x in a.base_top[m][: a.base_cnt[m]]] for m in range(nm)]
+    for e in range(a.ev.shape[0]):
+        fs = int(a.ev[e, EV_FS])
+        for i, (_, _, pts) in enumerate(season.event(e)):
+            m = int(a.member_of[a.field[fs + i]])
+            if m >= 0 and pts > 0:
+                res[m] = counted(res[m] + [pts], best_n)
+    keys = [tiebreak_key(res[m]) for m in range(nm)]
+    order = sorted(range(nm), key=lambda m: keys[m])
+    flags = flags_of(keys, order, a.n_qual)
+    return lots(keys, order, stream), [sum(x) for x in res], flags
 
 
 def run(plan, seed: int, first: int, n: int) -> dict:
     """Tallies of replicas first..first+n-1, as ``TourPlan.run_batch`` returns them."""
-    import numpy as np
-
-    nm = len(plan.names)
+    a = plan.args
+    nm = a.base_top.shape[0]
     place = np.zeros((nm, nm), np.int64)
     qual = np.zeros(nm, np.int64)
     pts = np.zeros(nm)
     pts2 = np.zeros(nm)
     counters = np.zeros(2, np.int64)
     for r in range(first, first + n):
-        order, totals, flags = replica(plan, seed, r)
+        order, totals, flags = replica(a, seed, r)
         for p, m in enumerate(order):
             place[m, p] += 1
-            if p < plan.qualifying_places:
+            if p < a.n_qual:
                 qual[m] += 1
             pts[m] += totals[m]
             pts2[m] += float(totals[m]) ** 2

@@ -1,0 +1,43 @@
+"""Format ``tour``: a season of events of several systems scored by a points table, best N
+results counting (the ACP Tour 2004-05, seed 004).
+
+Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
+``rules.py`` (strength, level, ACP points, best N, tiebreaks, standings as pure functions),
+``plan.py`` → ``nb.py`` (the kernel; the odds of each event still to play), ``render.py``
+(text).  The tour offers none of the optional commands (swing, whocan, --exact, --hot-elo):
+``features`` is empty and the base class refuses them in one line.
+"""
+
+from __future__ import annotations
+
+from ..base import CompileOptions, Format
+from . import plan, render, rules
+from .scenario import DEFAULT_KIND, Tour, load
+
+
+class TourFormat(Format):
+    name = "tour"
+    features = frozenset()
+    default_kind = DEFAULT_KIND
+
+    def load(self, raw: dict, file: str) -> Tour:
+        return load(raw, file)
+
+    def checkpoints(self, scn: Tour) -> list[str]:
+        return rules.checkpoints(scn)
+
+    def standings(self, scn: Tour, at) -> dict:
+        return rules.standings(scn, at)
+
+    def odds(self, scn: Tour, model, at) -> dict:
+        return plan.odds(scn, model, at)
+
+    def compile(self, scn: Tour, model, opts: CompileOptions) -> plan.TourPlan:
+        self.check_options(scn, opts)
+        return plan.TourPlan(scn, model, opts)
+
+    render_standings = staticmethod(render.standings)
+    render_odds = staticmethod(render.odds)
+
+
+FORMAT = TourFormat()

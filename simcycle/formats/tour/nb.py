@@ -1,0 +1,451 @@
+"""Numba code over arrays: the rest of a tour season (ACP Tour 2004-05, seed 004), event by
+event, then each member's best-N total and the seed's tiebreaks, replica-parallel with
+streaming tallies.
+
+Units: ACP points in hundredths (int64).  Games come from the shared blocks of
+``kernels/game_nb.py`` (one :class:`~simcycle.kernels.game_nb.Games`, one rating segment: the
+tour has one rating list for the season), orders from ``kernels/rank_nb.py``, tallies from
+``kernels/tally_nb.py``.  The plain-Python twin is ``simcycle.reference.tour``; both draw the
+same numbers in the same order: offsets (player-major, class-minor, real players only), then
+the remaining events in date order -- a round robin's games pair by pair (i < j, cycle by
+cycle; colours by lot in a single round robin), an open's games player by player and round by
+round, a knock-out's matches round by round in bracket-slot order -- with lots for level
+scores (``shared_places = "lots"``) after each event, top group first; then lots among members
+level on every tiebreak, top group first.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ...enums import (BLACK_WINS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS,
+                      EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_KO, SIM_RR, TOUR_C_LOTS,
+                      TOUR_C_TIEBREAK, WHITE_WINS)
+from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.game_nb import Games, game_nb, match_nb, result_of_nb
+from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
+
+SEG = 0   # the one rating segment
+
+
+class TourArgs(NamedTuple):
+    """The arguments of :func:`simulate_nb` and :func:`event_odds_nb`, built by ``plan.py``.
+
+    params, rt, thr, live, offsets   the fields of a
+                 :class:`~simcycle.kernels.game_nb.Games` with one segment (the season's
+                 ratings); the rows of ``rt`` are the players in file order, then one simulated
+                 opponent per open / Warsaw-system event still to play; flat because numba's
+                 parallel loops take no nested tuples
+    offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
+    n_real       int: players that get strength offsets (the rows of ``rt`` before the
+                 simulated opponents)
+    ev           int64 [events, N_EV_COLS]: the events still to play in date order, columns
+                 ``enums.EV_*``: EV_SYS how it is played (``enums.SIM_*``), EV_CYCLES round-robin
+                 cycles, EV_CI control row, EV_ROUNDS open rounds, EV_OPP the row of ``rt`` of an
+                 open's simulated opponent, EV_FS/EV_FL its listed field in ``field``, EV_PS its
+                 points by place in ``pp``, EV_SS/EV_SL its match steps in ``steps``,
+                 EV_BS/EV_BL its bracket in ``slots`` (EV_BL a power of two), EV_TS its first
+                 row of ``gthr`` (round robins and opens)
+    field        int64: each event's listed players (rows of ``rt``), starting-list order
+    pp           int64: each event's ACP points (hundredths) by final place 1..field size
+    steps        int64 [k, 3]: knock-out match steps (``enums.STEP_*``, control row, games)
+    slots        int64: each knock-out bracket, by position the listed player (index into the
+                 event's field) or -1 for a bye
+    gthr         float64 [k, 2]: (P White wins, P White wins or draws) of every game a round
+                 robin or open still to play can hold, rows of ``thr`` in playing order
+                 (``event_game_nb``); empty when ``live``
+    member_of    int64 [n_real]: each player's member row, -1 for a non-member
+    base_top     int64 [members, best_n]: each member's counted results so far, best first
+    base_cnt     int64 [members]: how many entries of ``base_top`` are filled
+    n_qual       int: qualifying places (at most the members)
+    share_lots   bool: level scores in a simulated round robin or open are ordered by lots
+                 (Reading shared_places = "lots"), else they share the places covered
+    max_field    int: the largest listed field (scratch size)
+    max_bracket  int: the largest knock-out bracket, at least 2 (scratch size)
+    """
+
+    params: np.ndarray
+    rt: np.ndarray
+    thr: np.ndarray
+    live: bool
+    offsets: bool
+    offset_sd: np.ndarray
+    n_real: int
+    ev: np.ndarray
+    field: np.ndarray
+    pp: np.ndarray
+    steps: np.ndarray
+    slots: np.ndarray
+    gthr: np.ndarray
+    member_of: np.ndarray
+    base_top: np.ndarray
+    base_cnt: np.ndarray
+    n_qual: int
+    share_lots: bool
+    max_field: int
+    max_bracket: int
+
+
+class Scratch(NamedTuple):
+    """Chunk-local work arrays of one event (no shared array, so nothing to contend on)."""
+
+    score: np.ndarray     # int64 [max_field]: half points of each listed player
+    order: np.ndarray     # int64 [max_field]: listed players best first
+    brk: np.ndarray       # int64 [max_field]: group starts in ``order`` (rank_nb)
+    work: np.ndarray      # int64 [max_field + 1]: lots, knock-out losers
+    alive: np.ndarray     # int64 [max_bracket]: a knock-out's players still in, by slot
+    fixed: np.ndarray     # int64 [0]: no known game results inside a simulated match
+    mout: np.ndarray      # int64 [6]: match_nb's outcome
+    lo: np.ndarray        # int64 [max_field]: first place of each listed player
+    hi: np.ndarray        # int64 [max_field]: last place (lo < hi: places shared)
+    pts: np.ndarray       # int64 [max_field]: ACP points (hundredths) of each listed player
+
+
+@ijit
+def scratch_nb(a):
+    n = a.max_field
+    return Scratch(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.zeros(n + 1, np.int64), np.zeros(a.max_bracket, np.int64),
+                   np.empty(0, np.int64), np.zeros(6, np.int64), np.zeros(n, np.int64),
+                   np.zeros(n, np.int64), np.zeros(n, np.int64))
+
+
+# -- one event ----------------------------------------------------------------------------------
+@ijit
+def add_result_nb(score, i, j, r):
+    """Half points of the game between listed players i and j, r from i's side."""
+    if r == WHITE_WINS:
+        score[i] += 2
+    elif r == BLACK_WINS:
+        score[j] += 2
+    else:
+        score[i] += 1
+        score[j] += 1
+
+
+# Round-robin and open games read their thresholds from ``TourArgs.gthr``, rows taken from the
+# shared table (``Games.thr``, ``threshold_table_nb``) once per plan in the order the games are
+# played, and draw with ``result_of_nb``; with offsets they call ``game_nb``.  Measured on the
+# shipped season from start, 1 thread, CPU time, alternating runs on the shared 2-core machine:
+# ``game_nb`` on ``Games.thr`` for every game 66,000 seasons/s, this 86,000 seasons/s, the old
+# kernel (flat per-event thresholds, no inlining) 70,000 seasons/s.  The two paths stay written
+# out at each game: one inlined helper taking the argument tuples per game cost 57 % (37,000
+# seasons/s; the tuples' arrays are reference-counted at every call).
+@ijit
+def round_robin_event_nb(a, g, e, s, st):
+    """A round robin (RR, DS) of event row e's listed field into s.score[:field]: pairs
+    i < j, cycle by cycle; colours by lot in a single round robin (drawn just before the game,
+    as ``game_nb.round_robin_nb`` draws them), alternating by cycle in a double one.  The
+    event's ``gthr`` rows: [White i][Black j] of the listed field."""
+    fs = a.ev[e, EV_FS]
+    fl = a.ev[e, EV_FL]
+    ci = a.ev[e, EV_CI]
+    cyc = a.ev[e, EV_CYCLES]
+    ts = a.ev[e, EV_TS]
+    for i in range(fl):
+        s.score[i] = 0
+    for c in range(cyc):
+        for i in range(fl):
+            p = a.field[fs + i]
+            for j in range(i + 1, fl):
+                q = a.field[fs + j]
+                if cyc == 1:
+                    i_white = u01_nb(st) < 0.5
+                else:
+                    i_white = c % 2 == 0
+                if a.live:
+                    if i_white:
+                        r = game_nb(g, SEG, ci, p, q, st)
+                    else:
+                        r = 2 - game_nb(g, SEG, ci, q, p, st)
+                elif i_white:
+                    t = ts + i * fl + j
+                    r = result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
+                else:
+                    t = ts + j * fl + i
+                    r = 2 - result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
+                add_result_nb(s.score, i, j, r)
+
+
+@ijit
+def open_event_nb(a, g, e, s, st):
+    """An open or Warsaw-system event by the Reading listed-only: each listed player plays
+    EV_ROUNDS games against the simulated opponent, White in odd rounds; half points into
+    s.score.  The event's ``gthr`` rows: listed player i White (2 i), then Black (2 i + 1)."""
+    fs = a.ev[e, EV_FS]
+    ci = a.ev[e, EV_CI]
+    opp = a.ev[e, EV_OPP]
+    nr = a.ev[e, EV_ROUNDS]
+    ts = a.ev[e, EV_TS]
+    for i in range(a.ev[e, EV_FL]):
+        p = a.field[fs + i]
+        x = 0
+        for rd in range(nr):
+            if a.live:
+                if rd % 2 == 0:
+                    r = game_nb(g, SEG, ci, p, opp, st)
+                else:
+                    r = 2 - game_nb(g, SEG, ci, opp, p, st)
+            elif rd % 2 == 0:
+                r = result_of_nb(u01_nb(st), a.gthr[ts + 2 * i, 0], a.gthr[ts + 2 * i, 1])
+            else:
+                t = ts + 2 * i + 1
+                r = 2 - result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
+            x += 2 if r == WHITE_WINS else (0 if r == BLACK_WINS else 1)
+        s.score[i] = x
+
+
+@jit
+def places_from_scores_nb(k, share_lots, s, st):
+    """Final places s.lo[i]..s.hi[i] (1-based) of k listed players from s.score: level scores
+    share the places they cover, or (share_lots) are ordered by lots, top group first."""
+    start_order_nb(s.order, s.brk, k)
+    sort_segment_nb(s.order, s.brk, s.score, 0, k)
+    i = 0
+    while i < k:
+        j = segment_end_nb(s.brk, i, k)
+        if share_lots and j - i > 1:
+            lots_segment_nb(s.order, s.brk, s.work, i, j, st)
+            for t in range(i, j):
+                s.lo[s.order[t]] = t + 1
+                s.hi[s.order[t]] = t + 1
+        else:
+            for t in range(i, j):
+                s.lo[s.order[t]] = i + 1
+                s.hi[s.order[t]] = j
+        i = j
+
+
+@ijit
+def knockout_event_nb(a, g, e, s, st):
+    """A knock-out bracket of ``match_nb`` matches, round by round in slot order; losers of a
+    round share the places below the players still in (s.lo, s.hi)."""
+    fs = a.ev[e, EV_FS]
+    bs = a.ev[e, EV_BS]
+    size = a.ev[e, EV_BL]
+    ss = a.ev[e, EV_SS]
+    steps = a.steps[ss: ss + a.ev[e, EV_SL]]
+    for t in range(size):
+        s.alive[t] = a.slots[bs + t]
+    n = size
+    while n > 1:
+        h = n // 2
+        nloss = 0
+        nsurv = 0
+        for i in range(h):
+            x = s.alive[2 * i]
+            y = s.alive[2 * i + 1]
+            if x < 0:
+                w = y
+            elif y < 0:
+                w = x
+            else:
+                match_nb(g, SEG, a.field[fs + x], a.field[fs + y], steps, s.fixed, st, s.mout)
+                w = x if s.mout[0] == 0 else y
+                s.work[nloss] = y if s.mout[0] == 0 else x
+                nloss += 1
+            s.alive[i] = w
+            if w >= 0:
+                nsurv += 1
+        for t in range(nloss):
+            s.lo[s.work[t]] = nsurv + 1
+            s.hi[s.work[t]] = nsurv + nloss
+        n = h
+    s.lo[s.alive[0]] = 1
+    s.hi[s.alive[0]] = 1
+
+
+@ijit
+def event_points_nb(a, e, s):
+    """ACP points (hundredths) of each listed player: the mean of the points of the places he
+    covers, rounded half up (``rules.share_points``)."""
+    ps = a.ev[e, EV_PS]
+    for i in range(a.ev[e, EV_FL]):
+        x = 0
+        for p in range(s.lo[i], s.hi[i] + 1):
+            x += a.pp[ps + p - 1]
+        k = s.hi[i] - s.lo[i] + 1
+        s.pts[i] = (2 * x + k) // (2 * k)
+
+
+@ijit
+def play_event_nb(a, g, e, s, st):
+    """Play event row e: places (s.lo, s.hi) and ACP points (s.pts) of its listed players."""
+    sysk = a.ev[e, EV_SYS]
+    if sysk == SIM_KO:
+        knockout_event_nb(a, g, e, s, st)
+    else:
+        if sysk == SIM_RR:
+            round_robin_event_nb(a, g, e, s, st)
+        else:
+            open_event_nb(a, g, e, s, st)
+        places_from_scores_nb(a.ev[e, EV_FL], a.share_lots, s, st)
+    event_points_nb(a, e, s)
+
+
+# -- the season's table ----------------------------------------------------------------------------
+@ijit
+def insert_nb(top, cnt, m, x, nbest):
+    """Add result x (> 0) to member m's counted list (best first, at most nbest long)."""
+    c = cnt[m]
+    if c == nbest:
+        if x <= top[m, nbest - 1]:
+            return
+        c -= 1
+    j = c
+    while j > 0 and top[m, j - 1] < x:
+        top[m, j] = top[m, j - 1]
+        j -= 1
+    top[m, j] = x
+    cnt[m] = c + 1
+
+
+@jit
+def level_left_nb(brk, n):
+    """Whether some group of order[:n] still holds two or more players."""
+    for i in range(1, n):
+        if brk[i] == 0:
+            return True
+    return False
+
+
+@jit
+def refine_nb(order, brk, val, n, top, cnt, k):
+    """Sort every group of level members by criterion k, descending: k = 0 fewer counted
+    events, k >= 1 the total without the k worst counted results (members of a group have the
+    same number counted, so k at or beyond it leaves them level)."""
+    i = 0
+    while i < n:
+        j = segment_end_nb(brk, i, n)
+        if j - i > 1:
+            for t in range(i, j):
+                p = order[t]
+                if k == 0:
+                    val[p] = -cnt[p]
+                else:
+                    x = 0
+                    for q in range(cnt[p] - k):
+                        x += top[p, q]
+                    val[p] = x
+            sort_segment_nb(order, brk, val, i, j)
+        i = j
+
+
+@jit
+def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
+    """Fill order[:members] with the final table (seed 004 §5.4-5.5): total, (1) fewer counted
+    events, (2) the total without the worst, the next worst, ..., (3) lots, top group first.
+    flags: TOUR_C_LOTS when lots, TOUR_C_TIEBREAK when (1) or (2), decided the last qualifying
+    place."""
+    nm = top.shape[0]
+    nbest = top.shape[1]
+    start_order_nb(order, brk, nm)
+    sort_segment_nb(order, brk, tot, 0, nm)
+    k = 0
+    while k < nbest and level_left_nb(brk, nm):
+        refine_nb(order, brk, val, nm, top, cnt, k)
+        k += 1
+    flags[TOUR_C_TIEBREAK] = 0
+    flags[TOUR_C_LOTS] = 0
+    q = n_qual
+    if 0 < q < nm:
+        if brk[q] == 0:
+            flags[TOUR_C_LOTS] = 1
+        elif tot[order[q - 1]] == tot[order[q]]:
+            flags[TOUR_C_TIEBREAK] = 1
+    i = 0
+    while i < nm:
+        j = segment_end_nb(brk, i, nm)
+        if j - i > 1:
+            lots_segment_nb(order, brk, work, i, j, st)
+        i = j
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
+    nm = a.base_top.shape[0]
+    nbest = a.base_top.shape[1]
+    rt0 = a.rt
+    rt = rt0.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    st = np.empty(1, np.uint64)
+    s = scratch_nb(a)
+    top = np.zeros((nm, nbest), np.int64)
+    cnt = np.zeros(nm, np.int64)
+    tot = np.zeros(nm, np.int64)
+    order = np.zeros(nm, np.int64)
+    brk = np.zeros(nm, np.int64)
+    val = np.zeros(nm, np.int64)
+    work = np.zeros(nm, np.int64)
+    qual = np.zeros(nm, np.int64)
+    prize = np.zeros(nm)
+    flags = np.zeros(out.counters.shape[1], np.int64)
+    t = local_tallies_nb(out)
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        if a.offsets:
+            for i in range(a.n_real):
+                for k in range(3):
+                    rt[SEG, i, k] = rt0[SEG, i, k] + normal_nb(st) * a.offset_sd[k]
+        for m in range(nm):
+            cnt[m] = a.base_cnt[m]
+            for k in range(nbest):
+                top[m, k] = a.base_top[m, k]
+        for e in range(a.ev.shape[0]):
+            play_event_nb(a, g, e, s, st)
+            fs = a.ev[e, EV_FS]
+            for i in range(a.ev[e, EV_FL]):
+                m = a.member_of[a.field[fs + i]]
+                if m >= 0 and s.pts[i] > 0:
+                    insert_nb(top, cnt, m, s.pts[i], nbest)
+        for m in range(nm):
+            x = 0
+            for k in range(cnt[m]):
+                x += top[m, k]
+            tot[m] = x
+        rank_members_nb(a.n_qual, top, cnt, tot, order, brk, val, work, st, flags)
+        for p in range(nm):
+            qual[order[p]] = 1 if p < a.n_qual else 0
+        tally_nb(t, order, nm, qual, tot, prize)
+        count_flags_nb(t, flags)
+    store_nb(t, out, c)
+
+
+@pjit
+def simulate_nb(seed, first, nrep, a, out):
+    """Replicas first .. first+nrep-1 of the rest of the season.
+
+    seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
+    first  int64: index of the batch's first replica
+    nrep   int64: replicas in the batch
+    a      :class:`TourArgs`
+    out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis: chunk c of
+           ``CHUNK`` replicas fills row c
+    """
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+
+
+@jit
+def event_odds_nb(seed, nrep, e, a, prob, pts_sum):
+    """Play event row ``e`` alone nrep times (replica r draws from stream (seed, r)), without
+    offsets.
+
+    prob[i, p] += the share of place p+1 that listed player i holds (1/k when k players share
+    k places); pts_sum[i] += his ACP points (hundredths)."""
+    g = Games(a.params, a.rt, a.thr, False, False)
+    st = np.empty(1, np.uint64)
+    s = scratch_nb(a)
+    for r in range(nrep):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
+        play_event_nb(a, g, e, s, st)
+        for i in range(a.ev[e, EV_FL]):
+            k = s.hi[i] - s.lo[i] + 1
+            for p in range(s.lo[i], s.hi[i] + 1):
+                prob[i, p - 1] += 1.0 / k
+            pts_sum[i] += s.pts[i]
