@@ -34,11 +34,13 @@ from ...enums import (DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYO
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
                       WHITE_WINS, BLACK_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, armageddon_nb, game_nb, match_nb, round_robin_nb, shuffle_nb
+from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, result_of_nb,
+                                round_robin_nb, shuffle_nb)
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_desc_nb, sort_segment_nb
-from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
+KEY_BASE = 1024   # > any series criterion's value (classical half points: at most 80)
 WK = 32  # int64 scratch of a group's places: [0:6] match out, [6:10] tied, [12:18] round
 #          robin of three, [20:24] rest places, [28:32] lots
 
@@ -230,7 +232,7 @@ def three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode,
     return win
 
 
-@jit
+@ijit
 def group_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st, out,
                     wk, flags):
     """Group points (sixths) of the four slots of a finished group; returns the winner's slot.
@@ -292,19 +294,23 @@ def group_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mod
 
 
 @ijit
-def group_games_nb(g, seg, ci, games, grp, score, cp, cw, st):
-    """Play a group's games (``gm[e, g]`` rows): fills score[4] (half points by slot) and
-    adds classical points and wins to cp, cw."""
+def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st):
+    """Play group gi's games (rows gm[e, gi]): fills score[4] (half points by slot) and adds
+    classical points and wins to cp, cw.  The hot loop (48 games an event): thresholds read
+    straight from the table (``game_nb`` when live)."""
     for s in range(4):
         score[s] = 0
-    for j in range(games.shape[0]):
-        ws = games[j, 1]
-        bs = games[j, 2]
-        r = games[j, 3]
+    for j in range(gm.shape[2]):
+        ws = gm[e, gi, j, 1]
+        bs = gm[e, gi, j, 2]
+        r = gm[e, gi, j, 3]
         w = grp[ws]
         b = grp[bs]
         if r == UNPLAYED:
-            r = game_nb(g, seg, ci, w, b, st)
+            if g.live:
+                r = game_nb(g, seg, ci, w, b, st)
+            else:
+                r = result_of_nb(u01_nb(st), g.thr[seg, ci, w, b, 0], g.thr[seg, ci, w, b, 1])
         if r == WHITE_WINS:
             score[ws] += 2
             cp[w] += 2
@@ -320,7 +326,7 @@ def group_games_nb(g, seg, ci, games, grp, score, cp, cw, st):
             cp[b] += 1
 
 
-@jit
+@ijit
 def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
     """A knock-out match between a and b with known classical games (f0, f1: codes from a's
     side, UNPLAYED unknown): a colour lot when ``ko_lots``, then ``match_nb``.  Leaves a's
@@ -365,13 +371,17 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
     if d == DRAW_LOTS:
         shuffle_nb(ros, 16, st)
     elif d == DRAW_BASKETS:
-        for q in range(4):
-            shuffle_nb(ros[4 * q:4 * q + 4], 4, st)
+        for q in range(4):   # shuffle_nb of basket q, by index (no view per basket)
+            for i in range(3, 0, -1):
+                j = randint_nb(st, i + 1)
+                t = ros[4 * q + i]
+                ros[4 * q + i] = ros[4 * q + j]
+                ros[4 * q + j] = t
     ci0 = a.steps[0, 1]
     for gi in range(4):
         for s in range(4):
             grp[s] = ros[4 * s + gi] if d == DRAW_BASKETS else ros[4 * gi + s]
-        group_games_nb(g, e, ci0, a.gm[e, gi], grp, score, cp, cw, st)
+        group_games_nb(g, e, ci0, a.gm, e, gi, grp, score, cp, cw, st)
         if a.grp_fixed[e, gi] >= 0:
             for s in range(4):
                 gout[s] = a.grp_gp[e, gi, s]
@@ -428,37 +438,35 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
 
 
 @ijit
-def rank_series_nb(a, gpts, tf, ts, cp, cw, order, brk, work, st, flags):
+def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
     """Order the eligible players (order[:n], returns n): points, then ``a.criteria``, then
-    lots (a shuffle of each group still level, best group first).  Sets the qualifying-place
-    flags: the last place in level on points with the next (GS_C_Q_TIEBREAK), on everything
-    (GS_C_Q_LOTS)."""
+    lots (a shuffle of each group still level, best group first).  The deterministic
+    criteria are folded into one key (``KEY_BASE`` per criterion) sorted once.  Sets the
+    qualifying-place flags: the last place in level on points with the next
+    (GS_C_Q_TIEBREAK), on everything (GS_C_Q_LOTS)."""
     n = 0
     for p in range(a.eligible.shape[0]):
         if a.eligible[p]:
+            k = gpts[p]
+            for c in range(a.criteria.shape[0]):
+                crit = a.criteria[c]
+                if crit == SER_EVENTS_WON:
+                    v = tf[p]
+                elif crit == SER_SECOND:
+                    v = ts[p]
+                elif crit == SER_CLASSICAL:
+                    v = cp[p]
+                else:   # SER_CLASSICAL_WINS
+                    v = cw[p]
+                k = k * KEY_BASE + v
+            key[p] = k
             order[n] = p
             brk[n] = 0
             n += 1
     if n == 0:
         return 0
     brk[0] = 1
-    sort_segment_nb(order, brk, gpts, 0, n)
-    for c in range(a.criteria.shape[0]):
-        crit = a.criteria[c]
-        if crit == SER_EVENTS_WON:
-            val = tf
-        elif crit == SER_SECOND:
-            val = ts
-        elif crit == SER_CLASSICAL:
-            val = cp
-        else:   # SER_CLASSICAL_WINS
-            val = cw
-        k = 0
-        while k < n:
-            e = segment_end_nb(brk, k, n)
-            if e - k > 1:
-                sort_segment_nb(order, brk, val, k, e)
-            k = e
+    sort_segment_nb(order, brk, key, 0, n)
     nq = a.n_qual
     if n > nq and nq > 0 and gpts[order[nq - 1]] == gpts[order[nq]]:
         flags[GS_C_Q_TIEBREAK] = 1
@@ -489,6 +497,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     prize = np.empty(npl)
     order = np.empty(npl, np.int64)
     brk = np.empty(npl, np.int64)
+    key = np.empty(npl, np.int64)
     work = np.empty(npl, np.int64)
     qual = np.zeros(npl, np.int64)
     ros = np.empty(16, np.int64)
@@ -515,7 +524,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
         for e in range(n_ev):
             event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
                      cw, prize, wk, flags)
-        n = rank_series_nb(a, gpts, tf, ts, cp, cw, order, brk, work, st, flags)
+        n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
         for i in range(n):
             qual[order[i]] = 1 if i < a.n_qual else 0
         tally_nb(t, order, n, qual, gpts, prize)
@@ -562,9 +571,10 @@ def simulate_group_nb(seed, first, nrep, params, thr, steps, players, games, gp6
         cw = np.zeros(thr.shape[2], np.int64)
         flags = np.zeros(4, np.int64)
         wk = np.empty(WK, np.int64)
+        gm = games.reshape((1, 1, games.shape[0], games.shape[1]))
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-            group_games_nb(g, 0, steps[0, 1], games, players, score, cp, cw, st)
+            group_games_nb(g, 0, steps[0, 1], gm, 0, 0, players, score, cp, cw, st)
             group_places_nb(g, 0, steps, players, score, gp6, places_mode, reduced_mode, st,
                             out, wk, flags)
             for s in range(4):
