@@ -19,6 +19,7 @@ from . import render, rules
 from .plan import GroupSeriesPlan, build_args
 from .scenario import GroupSeries, load
 from .schema import KO_ROUNDS
+from .whocan import whocan as whocan_rows
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
@@ -26,7 +27,6 @@ RESULTS = ("1-0", "1/2-1/2", "0-1")
 class GroupSeriesFormat(Format):
     name = "group-series"
     features = frozenset({SWING, WHOCAN})
-    default_kind = "group-series"
 
     def load(self, raw: dict, file: str) -> GroupSeries:
         return load(raw, file)
@@ -133,8 +133,7 @@ class GroupSeriesFormat(Format):
         """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
         (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
         file, hindsight)."""
-        from .whocan import whocan
-        return whocan(scn, self.check_at(scn, at), budget, draws)
+        return whocan_rows(scn, self.check_at(scn, at), budget, draws)
 
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)

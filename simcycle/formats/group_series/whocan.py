@@ -42,7 +42,7 @@ import numpy as np
 
 from ...enums import RESULT_TEXT, UNPLAYED
 from ...errors import ScenarioError
-from ...whocan.core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, PASS_LEVEL, TIMEOUT
+from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, holds
 from ...whocan.core import analyse as analyse_rows
 from ...whocan.milp import Lin, Model, question_rows
 from . import rules
@@ -99,7 +99,7 @@ class _Tallies:
     what the open results can add at most."""
 
     def __init__(self, n: int):
-        self.lin = {c: [Lin() for _ in range(n)] for c in (POINTS, *CRITERIA)}
+        self.lin = {c: [Lin() for _ in range(n)] for c in (POINTS, *CRITERIA.values())}
         self.ub = {c: [0] * n for c in self.lin}
 
     def add(self, crit: str, p: int, e, bound: int = 0) -> None:
@@ -591,7 +591,7 @@ class SeriesMILP:
         return replace(scn, events=tuple(events))
 
 
-def group_of(name, players, sched, res=None, e=None) -> Group:
+def group_of(name, players, sched) -> Group:
     """A Group of ``players`` (slot order) with the schedule's games, unplayed."""
     games = tuple((rd, players[w], players[b], UNPLAYED) for rd, w, b in sched)
     return Group(name, tuple(players), games, None)
@@ -612,3 +612,205 @@ def _playoff_of(players, sc, vals):
         places.append(same)
         k += len(same)
     return tuple(places)
+
+
+# ---- greedy complete results (seeds for the pool) -------------------------------------------
+class Greedy:
+    """One complete set of results, event by event, for player x.  ``best``: x wins every
+    game and match; in the other games the player with fewer points so far wins (``spread``)
+    or they are drawn; other play-offs and matches go to the player with fewer points so far
+    (two draws then the tiebreak).  Not ``best``: x loses everything and the player with more
+    points so far wins every other game and match 2-0.  Free draws: group g gets the g-th
+    player of each basket of four by rating, or a random draw the rule allows when ``rng`` is
+    given."""
+
+    def __init__(self, model: SeriesMILP, x: int, best: bool, spread: bool = True, rng=None):
+        self.m, self.x, self.best, self.spread = model, x, best, spread
+        self.tot = list(model.now)
+        self.res, self.playoffs, self.kos = {}, {}, {}
+        self.draws = {e: _draw(f, rng) for e, f in model.free.items()}
+
+    def prefer(self, a, b) -> bool:
+        """True if a should come out on top."""
+        x, tot = self.x, self.tot
+        if x in (a, b):
+            return (a == x) == self.best
+        return (tot[a], a) < (tot[b], b) if self.best else (tot[a], -a) > (tot[b], -b)
+
+    def rank(self, p):
+        if p == self.x:
+            return (0 if self.best else 2, 0)
+        return (1, self.tot[p] if self.best else -self.tot[p])
+
+    def run(self):
+        m = self.m
+        games = {}
+        for e, _, _, w, b, _ in m.games:
+            games.setdefault(e, []).append((w, b))
+        for e, gs in self.draws.items():
+            games[e] = [(w, b) for pl in gs for w in pl for b in pl if b != w]
+        for e in range(len(m.scn.events)):
+            self._games(e, games.get(e, ()))
+            self._playoffs(e)
+            self._matches(e)
+        return m.filled(self.res, self.playoffs, self.kos, self.draws)
+
+    def _games(self, e, games):
+        for w, b in games:
+            if self.x in (w, b) or not self.best or self.spread:
+                self.res[e, w, b] = 0 if self.prefer(w, b) else 2
+            else:
+                self.res[e, w, b] = 1
+
+    def _playoffs(self, e):
+        m = self.m
+        filled = m.filled(self.res, self.playoffs, {}, self.draws)
+        for ee, gi in m.open_groups():
+            if ee != e:
+                continue
+            fg = filled.events[e].groups[gi]
+            sc, _, _ = group_scores(fg)
+            top = max(sc)
+            tied = [fg.players[i] for i in range(4) if sc[i] == top]
+            if len(tied) > 1:
+                order = sorted(tied, key=self.rank)
+                places = [(order[0],)]
+                if len(order) == 2:
+                    places.append((order[1],))
+                elif len(order) == 3:
+                    places.append(tuple(order[1:]))
+                else:
+                    places += [(order[1],), tuple(order[2:])]
+                self.playoffs[e, gi] = tuple(places)
+                fg = replace(fg, playoff=tuple(places))
+            for p, v in zip(fg.players, group_places(fg, m.gp6)):
+                self.tot[p] += v
+
+    def _matches(self, e):
+        m = self.m
+        ev = m.filled(self.res, self.playoffs, self.kos, self.draws).events[e]
+        for ee, rd, _ in m.matches:
+            if ee != e:
+                continue
+            if rd == "final":
+                a, b = (self.kos[e, s].winner if (e, s) in self.kos else ev.knockout[s].winner
+                        for s in ("sf1", "sf2"))
+            else:
+                k = 0 if rd == "sf1" else 2
+                a, b = group_winner(ev.groups[k], m.gp6), group_winner(ev.groups[k + 1], m.gp6)
+            wa = self.prefer(a, b)
+            if self.x in (a, b) or not self.best:
+                cl = (0, 0) if wa else (2, 2)
+            else:
+                cl = (1, 1)
+            self.kos[e, rd] = Match(rd, a, b, cl, a if wa else b)
+            self.tot[a if wa else b] += m.ko6
+
+
+def _draw(f, rng):
+    """Groups (slot order) of a free-draw event: basket by basket, or a random allowed draw."""
+    o = list(f["order"])
+    if rng is None:
+        return [tuple(o[4 * k + g] for k in range(4)) for g in range(4)]
+    if f["baskets"]:
+        bks = [list(rng.permutation(o[4 * k:4 * k + 4])) for k in range(4)]
+        return [tuple(int(bks[k][g]) for k in range(4)) for g in range(4)]
+    sh = [int(p) for p in rng.permutation(o)]
+    return [tuple(sorted(sh[4 * g:4 * g + 4], key=o.index)) for g in range(4)]
+
+
+# ---- the backend ------------------------------------------------------------------------------
+def file_draw_allowed(model: SeriesMILP, scn: GroupSeries) -> bool:
+    """Are the file's groups of every free-draw event a draw the rule allows?"""
+    for e, f in model.free.items():
+        ev = scn.events[e]
+        if len(ev.groups) != 4:
+            return False
+        if f["baskets"] and any(sorted(f["bk"][p] for p in g.players) != [0, 1, 2, 3]
+                                for g in ev.groups):
+            return False
+    return True
+
+
+class SeriesBackend:
+    """The whocan backend: witnesses are complete filled scenarios."""
+
+    def __init__(self, scn: GroupSeries, at, draws="rule", order=(), seed=True):
+        self.scn = scn
+        self.model = SeriesMILP(scn, at, draws)
+        self.order = list(order)
+        self.use_seeds = seed
+        # the file's draw is one the rule allows: a question is tried on it first (a smaller
+        # MILP); its witnesses answer for the free draw too
+        self.drawn = (SeriesMILP(scn, at, "as-drawn")
+                      if seed and draws == "rule" and self.model.free
+                      and file_draw_allowed(self.model, scn) else None)
+
+    def bounds(self):
+        return self.model.lo, self.model.hi
+
+    def keys(self, witness) -> dict:
+        t, _ = rules.tally(witness, None)
+        return rules.keys(witness, t)
+
+    def path(self, witness, x) -> list[dict]:
+        return self.model.entries(witness)
+
+    def seeds(self, x):
+        if x is not None or not self.use_seeds:
+            return
+        for p in self.order:
+            if self.model.eligible[p]:
+                for best, spread in ((True, True), (True, False), (False, True)):
+                    yield Greedy(self.model, p, best, spread).run()
+
+    def solve(self, x, rivals, q, question, time_limit=None):
+        winning = question in (OUTRIGHT, LEVEL)
+        if self.model.free and self.use_seeds:
+            # other draws: a few random ones the rule allows, greedy results on each
+            rng = np.random.default_rng(1000 + x)
+            for _ in range(RANDOM_DRAWS):
+                for spread in ((True, False) if winning else (True,)):
+                    w = Greedy(self.model, x, winning, spread, rng).run()
+                    if holds(self.keys(w), x, rivals, q, question):
+                        return FEASIBLE, w
+        if self.drawn is not None:
+            s, sol = self.drawn.ask(x, rivals, q, question,
+                                    None if time_limit is None else time_limit / 2)
+            if s == FEASIBLE:
+                return s, self.drawn.filled(*self.drawn.decode(sol))
+        s, sol = self.model.ask(x, rivals, q, question, time_limit)
+        if s == FEASIBLE:
+            return s, self.model.filled(*self.model.decode(sol))
+        return s, None
+
+
+def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUESTION_LIMIT,
+           seed=True) -> dict:
+    """Rows for targets "first" and "qualify" (module doc), with the report's facts."""
+    st = rules.standings(scn, at)
+    order = [scn.index[r["name"].casefold()] for r in st["players"]]
+    backend = SeriesBackend(scn, at, draws, order, seed)
+    model = backend.model
+    el = model.eligible
+    n = len(scn.players)
+    rivals = {x: ([j for j in range(n) if j != x and el[j]] if el[x] else None)
+              for x in range(n)}
+    targets = {"first": (1, rivals)}
+    if scn.qualifying_places > 1:
+        targets["qualify"] = (scn.qualifying_places, rivals)
+    rows = analyse_rows(backend, scn.names, order, targets,
+                        DEFAULT_BUDGET if budget is None else budget, question_limit)
+    undrawn = [e + 1 for e, s in enumerate(model.states) if not s.groups_known]
+    reading = None
+    if undrawn:
+        reading = ("as-drawn" if draws == "as-drawn" else
+                   "snake" if scn.rules["draw_rule"] == "snake" else
+                   f"any {scn.rules['draw_rule']} draw")
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+            "qualifying_places": scn.qualifying_places,
+            "games_left": len(model.games) + 48 * len(model.free),
+            "matches_left": len(model.matches),
+            "undrawn_events": undrawn, "draws": reading,
+            "points": {r["name"]: r["points"] for r in st["players"]},
+            "targets": rows}
