@@ -65,6 +65,7 @@ PAIR_OUT = [(4, 2, 0, 0, (0, 2)), (3, 1, 1, 0, (0, 1)), (2, 1, 2, 1, (0, 0)),
             (2, 0, 2, 0, (1, 1)), (1, 0, 3, 1, (1, 0)), (0, 0, 4, 2, (2, 0))]
 DEFAULT_BUDGET = 20.0      # seconds for one whocan call (all rows)
 QUESTION_LIMIT = 10.0      # seconds for one MILP
+LEAN = "lean"              # greedy style: draws, but the player with more points so far loses
 RANDOM_DRAWS = 12          # random draws tried greedily before a free-draw MILP
 BIG_M = 25                 # > any difference of two players' group scores (half points)
 POINTS = "points"
@@ -657,8 +658,10 @@ class Greedy:
 
     def _games(self, e, games):
         for w, b in games:
-            if self.x in (w, b) or not self.best or self.spread:
+            if self.x in (w, b) or not self.best or self.spread is True:
                 self.res[e, w, b] = 0 if self.prefer(w, b) else 2
+            elif self.spread == LEAN and self.tot[w] != self.tot[b]:
+                self.res[e, w, b] = 0 if self.tot[w] < self.tot[b] else 2
             else:
                 self.res[e, w, b] = 1
 
@@ -759,10 +762,12 @@ class SeriesBackend:
     def seeds(self, x):
         if x is not None or not self.use_seeds:
             return
-        for p in self.order:
-            if self.model.eligible[p]:
-                for best, spread in ((True, True), (True, False), (False, True)):
-                    yield Greedy(self.model, p, best, spread).run()
+        # the file's draw first (when the rule allows it), then the rule's baskets
+        for model in ((self.drawn,) if self.drawn is not None else ()) + (self.model,):
+            for p in self.order:
+                if model.eligible[p]:
+                    for best, spread in ((True, True), (True, False), (False, True)):
+                        yield Greedy(model, p, best, spread).run()
 
     def solve(self, x, rivals, q, question, time_limit=None):
         winning = question in (OUTRIGHT, LEVEL)
