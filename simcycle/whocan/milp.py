@@ -57,8 +57,9 @@ class Model:
             self._cache = (len(self.rows), _triplets(self.rows, 0))
         return self._cache[1]
 
-    def solve(self, extra_rows=(), extra_vars=(), time_limit=None):
-        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None)."""
+    def solve(self, extra_rows=(), extra_vars=(), time_limit=None, objective=None):
+        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None).
+        ``objective`` ({variable: coefficient}, minimised) only steers the search."""
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import csr_matrix
 
@@ -75,7 +76,10 @@ class Model:
         opts = {"presolve": True}
         if time_limit is not None:
             opts["time_limit"] = max(float(time_limit), 0.05)
-        res = milp(np.zeros(len(lb)), integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
+        c = np.zeros(len(lb))
+        for v, a in (objective or {}).items():
+            c[v] += a
+        res = milp(c, integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
                    constraints=LinearConstraint(A, lo, hi), options=opts)
         if res.x is not None and res.status in (0, 1):
             return FEASIBLE, np.round(res.x).astype(np.int64)

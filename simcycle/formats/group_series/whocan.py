@@ -36,6 +36,7 @@ draw is one the rule allows) the smaller MILP on the file's draw, then the full 
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -66,6 +67,8 @@ PAIR_OUT = [(4, 2, 0, 0, (0, 2)), (3, 1, 1, 0, (0, 1)), (2, 1, 2, 1, (0, 0)),
 DEFAULT_BUDGET = 20.0      # seconds for one whocan call (all rows)
 QUESTION_LIMIT = 10.0      # seconds for one MILP
 LEAN = "lean"              # greedy style: draws, but the player with more points so far loses
+RESTRICTED_LIMIT = 5.0    # seconds for a restricted program when the question has no limit
+STEER_X = 20              # weight of x's own points in a restricted program's objective
 RANDOM_DRAWS = 12          # random draws tried greedily before a free-draw MILP
 BIG_M = 25                 # > any difference of two players' group scores (half points)
 POINTS = "points"
@@ -111,11 +114,14 @@ class _Tallies:
 class SeriesMILP:
     """The remaining results of a group series at a checkpoint, as a MILP (module doc)."""
 
-    def __init__(self, scn: GroupSeries, at, draws="rule", fix_draw=False):
+    def __init__(self, scn: GroupSeries, at, draws="rule", fix_draw=False, given=None):
         """``draws``: how groups not drawn at the checkpoint are read: "rule" (the
         scenario's ``draw_rule``: every draw it allows for ``baskets`` and ``lots``, the
         fixed groups for ``snake``) or "as-drawn" (the groups in the file).  ``fix_draw``
-        (tests): the free-draw model held to the file's draw."""
+        (tests): the free-draw model held to the file's draw.  ``given``: {event: groups
+        (player tuples in slot order)} for undrawn events, read as drawn so (one draw the
+        rule allows: a smaller program for witnesses)."""
+        self.given = given or {}
         self.scn, self.at = scn, at
         self.draws = draws
         self.fix_draw = fix_draw
@@ -134,6 +140,11 @@ class SeriesMILP:
         for e, (ev, st) in enumerate(zip(scn.events, self.states)):
             if st.groups_known:
                 self._drawn_event(e, st.groups, st)
+            elif e in self.given:
+                sched = schedule(scn.rules["schedule"])
+                self.fixed_draw[e] = [group_of("ABCD"[g], pl, sched)
+                                      for g, pl in enumerate(self.given[e])]
+                self._drawn_event(e, self.fixed_draw[e], st)
             elif draws == "rule" and scn.rules["draw_rule"] != "snake":
                 self._knockout(e, st, self._free_event(e))
             else:
@@ -475,11 +486,45 @@ class SeriesMILP:
         self.now = [lin[POINTS][p].k for p in range(n)]   # series points fixed now
 
     # ---- questions ------------------------------------------------------------------------
-    def ask(self, x, rivals, q, question, time_limit):
-        """(FEASIBLE, solution), (INFEASIBLE, None) or (TIMEOUT, None)."""
+    def ask(self, x, rivals, q, question, time_limit, restricted=False):
+        """(FEASIBLE, solution), (INFEASIBLE, None) or (TIMEOUT, None).  ``restricted``: x's
+        own open results all go his way (all won for OUTRIGHT / LEVEL, all lost for PASS /
+        PASS_LEVEL) and the search is steered by the rivals' and x's series points: a
+        smaller, easier program whose solutions are witnesses too, but whose infeasibility
+        proves nothing."""
         extra_vars, rows = question_rows(self.m, dict(enumerate(self.key)), x, rivals, q,
                                          question, self.kmax - self.kmin + 2)
-        return self.m.solve(rows, extra_vars, time_limit)
+        objective = None
+        if restricted:
+            winning = question in (OUTRIGHT, LEVEL)
+            rows += self._own_results(x, winning)
+            objective = {}
+            sign = 1 if winning else -1
+            for j in rivals:
+                for v, a in self.crit[POINTS][j].c.items():
+                    objective[v] = objective.get(v, 0) + sign * a
+            for v, a in self.crit[POINTS][x].c.items():
+                objective[v] = objective.get(v, 0) - sign * STEER_X * a
+        return self.m.solve(rows, extra_vars, time_limit, objective)
+
+    def _own_results(self, x, winning):
+        """Rows holding x's open games, pairs and matches to wins (or losses)."""
+        rows = []
+        for e, gname, rd, w, b, v in self.games:
+            if x in (w, b):
+                keep = v[0] if (w == x) == winning else v[2]
+                rows += [({u: 1}, 0, 0) for u in v if u != keep]
+        for f in self.free.values():
+            for (p, q), ov in f["o"].items():
+                if x in (p, q):
+                    keep = 0 if (p == x) == winning else len(PAIR_OUT) - 1
+                    rows += [({u: 1}, 0, 0) for k, u in enumerate(ov) if k != keep]
+        for e, rd, yv in self.matches:
+            for side in yv:
+                if x in side:
+                    keep = 0 if winning else len(KO_OUT) - 1
+                    rows += [({u: 1}, 0, 0) for k, u in enumerate(side[x]) if k != keep]
+        return rows
 
     # ---- reading a solution ---------------------------------------------------------------
     def open_groups(self):
@@ -748,6 +793,15 @@ class SeriesBackend:
         self.drawn = (SeriesMILP(scn, at, "as-drawn")
                       if seed and draws == "rule" and self.model.free
                       and file_draw_allowed(self.model, scn) else None)
+        # the restricted programs (witnesses only) read undrawn events as one allowed draw:
+        # the file's, else basket by basket
+        if self.drawn is not None:
+            self.small = self.drawn
+        elif self.model.free:
+            self.small = SeriesMILP(scn, at, draws, given={e: _draw(f, None)
+                                                           for e, f in self.model.free.items()})
+        else:
+            self.small = self.model
 
     def bounds(self):
         return self.model.lo, self.model.hi
@@ -779,12 +833,16 @@ class SeriesBackend:
                     w = Greedy(self.model, x, winning, spread, rng).run()
                     if holds(self.keys(w), x, rivals, q, question):
                         return FEASIBLE, w
-        if self.drawn is not None:
-            s, sol = self.drawn.ask(x, rivals, q, question,
-                                    None if time_limit is None else time_limit / 2)
-            if s == FEASIBLE:
-                return s, self.drawn.filled(*self.drawn.decode(sol))
-        s, sol = self.model.ask(x, rivals, q, question, time_limit)
+        # a restricted program first (on the file's draw when the rule allows it): quick
+        # witnesses; then the full program, which also proves "cannot"
+        t0 = time.monotonic()
+        small = self.small
+        s, sol = small.ask(x, rivals, q, question,
+                           RESTRICTED_LIMIT if time_limit is None else time_limit / 2, True)
+        if s == FEASIBLE:
+            return s, small.filled(*small.decode(sol))
+        left = None if time_limit is None else max(time_limit - (time.monotonic() - t0), 0.05)
+        s, sol = self.model.ask(x, rivals, q, question, left)
         if s == FEASIBLE:
             return s, self.model.filled(*self.model.decode(sol))
         return s, None
