@@ -196,6 +196,43 @@ def _group_games(g: Games, seg, ci0, games, grp, score, cp, cw, stream):
         cw[b] += r == BLACK_WINS
 
 
+def _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream):
+    """Semi-finals A v B, C v D and the final of event e (twin of the kernel's knock-out)."""
+    ko_gp6, rates = int(a.ko_gp6), a.prize_rates
+    win = []
+    for m in range(3):
+        a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
+        fx = [int(c) for c in a.ko_fixed[e, m]]
+        if a.ko_win[e, m] >= 0:
+            wa = a.ko_win[e, m] == 0
+            for c in fx:
+                if c >= 0:
+                    cp[a_] += (2, 1, 0)[c]
+                    cp[b_] += (0, 1, 2)[c]
+                    cw[a_] += c == WHITE_WINS
+                    cw[b_] += c == BLACK_WINS
+        else:
+            swap = bool(a.ko_lots) and stream.u01() >= 0.5
+            if swap:
+                fx = [2 - c if c >= 0 else c for c in fx]
+            x, y = (b_, a_) if swap else (a_, b_)
+            out = g.match(e, x, y, steps, fx, stream)
+            if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
+                flags[GS_C_ARMAGEDDON] = 1
+            cp[x] += out[2]
+            cp[y] += out[3]
+            cw[x] += out[4]
+            cw[y] += out[5]
+            wa = (out[0] == 0) != swap
+        w, lo = (a_, b_) if wa else (b_, a_)
+        gpts[w] += ko_gp6
+        prize[w] += rates[2] * ko_gp6 / 6.0
+        win.append(w)
+        if m == 2:
+            tf[w] += 1
+            ts[lo] += 1
+
+
 def series_replica(a, stream):
     """One replica of the series from the kernel's arguments ``a`` (``GroupSeriesArgs``).
     Returns (gpts, tf, ts, cp, cw, prize, flags) as lists indexed by player."""
@@ -206,7 +243,7 @@ def series_replica(a, stream):
     gpts, tf, ts, cp, cw = ([0] * npl for _ in range(5))
     prize = [0.0] * npl
     flags = [0] * 4
-    gp6, ko_gp6, rates = [int(x) for x in a.gp6], int(a.ko_gp6), a.prize_rates
+    gp6, rates = [int(x) for x in a.gp6], a.prize_rates
     ci0 = int(steps[0][1])
     for e in range(a.roster.shape[0]):
         if a.offsets:
@@ -234,38 +271,7 @@ def series_replica(a, stream):
             for s in range(4):
                 gpts[grp[s]] += gout[s]
                 prize[grp[s]] += rates[0] + rates[1] * gout[s] / 6.0
-        win = []
-        for m in range(3):
-            a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
-            fx = [int(c) for c in a.ko_fixed[e, m]]
-            if a.ko_win[e, m] >= 0:
-                wa = a.ko_win[e, m] == 0
-                for c in fx:
-                    if c >= 0:
-                        cp[a_] += (2, 1, 0)[c]
-                        cp[b_] += (0, 1, 2)[c]
-                        cw[a_] += c == WHITE_WINS
-                        cw[b_] += c == BLACK_WINS
-            else:
-                swap = bool(a.ko_lots) and stream.u01() >= 0.5
-                if swap:
-                    fx = [2 - c if c >= 0 else c for c in fx]
-                x, y = (b_, a_) if swap else (a_, b_)
-                out = g.match(e, x, y, steps, fx, stream)
-                if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
-                    flags[GS_C_ARMAGEDDON] = 1
-                cp[x] += out[2]
-                cp[y] += out[3]
-                cw[x] += out[4]
-                cw[y] += out[5]
-                wa = (out[0] == 0) != swap
-            w, lo = (a_, b_) if wa else (b_, a_)
-            gpts[w] += ko_gp6
-            prize[w] += rates[2] * ko_gp6 / 6.0
-            win.append(w)
-            if m == 2:
-                tf[w] += 1
-                ts[lo] += 1
+        _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream)
     return gpts, tf, ts, cp, cw, prize, flags
 
 

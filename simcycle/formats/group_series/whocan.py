@@ -453,7 +453,7 @@ class SeriesMILP:
     # ---- keys -----------------------------------------------------------------------------
     def _keys(self):
         """One integer key per player (criteria folded with multipliers) and its bounds."""
-        scn, m = self.scn, self.m
+        scn = self.scn
         n = len(scn.players)
         self.eligible = rules.eligible(scn)
         self.order = [POINTS, *[CRITERIA[c] for c in rules.criteria(scn)]]
@@ -461,6 +461,14 @@ class SeriesMILP:
         lo = {c: [lin[c][p].k for p in range(n)] for c in self.order}
         hi = {c: [lin[c][p].k + ub[c][p] for p in range(n)] for c in self.order}
         el = [p for p in range(n) if self.eligible[p]]
+        self._multipliers(lo, hi, el)
+        self.key = [self._key_of(p) for p in range(n)]
+        self.lo = {p: tuple(lo[c][p] for c in self.order) for p in el}
+        self.hi = {p: tuple(hi[c][p] for c in self.order) for p in el}
+        self.now = [lin[POINTS][p].k for p in range(n)]   # series points fixed now
+
+    def _multipliers(self, lo, hi, el):
+        """Each criterion's multiplier: wider than the range of everything after it."""
         mult = {}
         f = 1
         for c in reversed(self.order):
@@ -470,20 +478,17 @@ class SeriesMILP:
         self.mult = mult
         self.kmin = sum(mult[c] * min(lo[c][p] for p in el) for c in self.order) if el else 0
         self.kmax = sum(mult[c] * max(hi[c][p] for p in el) for c in self.order) if el else 0
-        self.key = []
-        for p in range(n):
-            e_ = Lin()
-            for c in self.order:
-                e_.add(lin[c][p], mult[c])
-            if e_.c:
-                kv = m.var(self.kmin, self.kmax)
-                m.row(Lin({kv: -1}).add(e_), 0, 0)
-                self.key.append(Lin({kv: 1}))
-            else:
-                self.key.append(e_)
-        self.lo = {p: tuple(lo[c][p] for c in self.order) for p in el}
-        self.hi = {p: tuple(hi[c][p] for c in self.order) for p in el}
-        self.now = [lin[POINTS][p].k for p in range(n)]   # series points fixed now
+
+    def _key_of(self, p) -> Lin:
+        """Player p's key: a constant, or one integer variable tied to the folded criteria."""
+        e_ = Lin()
+        for c in self.order:
+            e_.add(self.t.lin[c][p], self.mult[c])
+        if not e_.c:
+            return e_
+        kv = self.m.var(self.kmin, self.kmax)
+        self.m.row(Lin({kv: -1}).add(e_), 0, 0)
+        return Lin({kv: 1})
 
     # ---- questions ------------------------------------------------------------------------
     def ask(self, x, rivals, q, question, time_limit, restricted=False):
