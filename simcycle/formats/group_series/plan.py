@@ -13,9 +13,10 @@ import numpy as np
 from ...enums import (DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, GS_COUNTER_NAMES, PLACES_ELIMINATION,
                       PLACES_FIRST_ONLY, RATING_CLASSES, REDUCED_NEXT_STEP, REDUCED_RESTART,
                       SERIES_CRITERIA, STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED)
+from ...driver import ChunkTallies
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
-from .nb import GroupSeriesArgs
+from .nb import GroupSeriesArgs, simulate_nb
 from .rules import (POINT, EventState, criteria, draw_order, eligible, event_ratings,
                     group_places, schedule, snake, state)
 from .schema import KO_ROUNDS
@@ -65,6 +66,11 @@ def _known_event(x: _Arrays, e: int, st: EventState, gp6, fixed) -> None:
         if pl is not None:
             x.grp_fixed[e, g] = pl.index(gp6[0])
             x.grp_gp[e, g] = pl
+    _known_matches(x, e, st, fixed)
+
+
+def _known_matches(x: _Arrays, e: int, st: EventState, fixed) -> None:
+    """The knock-out matches of a drawn event: known results, then what-ifs."""
     winners = [gr.players[x.grp_fixed[e, g]] if x.grp_fixed[e, g] >= 0 else -1
                for g, gr in enumerate(st.groups)]
     for m_i, rd in enumerate(KO_ROUNDS):
@@ -141,9 +147,6 @@ class GroupSeriesPlan(Plan):
             counter_names=GS_COUNTER_NAMES, player_extra=extra)
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
-        from ...driver import ChunkTallies
-        from .nb import simulate_nb
-
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
         return t.summed()
