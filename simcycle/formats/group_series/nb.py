@@ -36,9 +36,9 @@ from ...enums import (DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYO
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, result_of_nb,
                                 round_robin_nb, shuffle_nb)
-from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_desc_nb, sort_segment_nb
+from ...kernels.rank_nb import sort_desc_nb
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
-from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
+from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
 
 KEY_BASE = 1024   # > any series criterion's value (classical half points: at most 80)
 WK = 32  # int64 scratch of a group's places: [0:6] match out, [6:10] tied, [12:18] round
@@ -120,7 +120,7 @@ def two_player_nb(g, seg, steps, s0, pa, pb, st, mout, flags):
     return 0 if win_x != swap else 1
 
 
-@jit
+@ijit
 def share2_nb(gp6, first_place, s1, s2, out):
     """Slots s1 and s2 share places first_place and first_place + 1."""
     v = (gp6[first_place] + gp6[first_place + 1]) // 2
@@ -128,7 +128,7 @@ def share2_nb(gp6, first_place, s1, s2, out):
     out[s2] = v
 
 
-@jit
+@ijit
 def rest_places_nb(score, gp6, out, first_place, wk):
     """Places first_place.. for the slots still without points (out == -1), by score, ties
     shared (``rules.rest_places``).  wk: int64 scratch of length >= 4."""
@@ -441,9 +441,10 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
 def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
     """Order the eligible players (order[:n], returns n): points, then ``a.criteria``, then
     lots (a shuffle of each group still level, best group first).  The deterministic
-    criteria are folded into one key (``KEY_BASE`` per criterion) sorted once.  Sets the
-    qualifying-place flags: the last place in level on points with the next
-    (GS_C_Q_TIEBREAK), on everything (GS_C_Q_LOTS)."""
+    criteria are folded into one key (``KEY_BASE`` per criterion), sorted while it is
+    computed (``rank_nb.sort_desc_nb`` order: stable, descending).  Sets the qualifying-place
+    flags: the last place in level on points with the next (GS_C_Q_TIEBREAK), on everything
+    (GS_C_Q_LOTS)."""
     n = 0
     for p in range(a.eligible.shape[0]):
         if a.eligible[p]:
@@ -460,24 +461,25 @@ def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
                     v = cw[p]
                 k = k * KEY_BASE + v
             key[p] = k
-            order[n] = p
-            brk[n] = 0
+            j = n   # one step of sort_desc_nb: insert p after the players with key >= k
+            while j > 0 and key[order[j - 1]] < k:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = p
             n += 1
-    if n == 0:
-        return 0
-    brk[0] = 1
-    sort_segment_nb(order, brk, key, 0, n)
     nq = a.n_qual
     if n > nq and nq > 0 and gpts[order[nq - 1]] == gpts[order[nq]]:
         flags[GS_C_Q_TIEBREAK] = 1
-        if brk[nq] == 0:
+        if key[order[nq - 1]] == key[order[nq]]:
             flags[GS_C_Q_LOTS] = 1
-    k = 0
-    while k < n:
-        e = segment_end_nb(brk, k, n)
-        if e - k > 1:
-            lots_segment_nb(order, brk, work, k, e, st)
-        k = e
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and key[order[j]] == key[order[i]]:
+            j += 1
+        if j - i > 1:
+            shuffle_nb(order[i:j], j - i, st)
+        i = j
     return n
 
 
@@ -499,7 +501,6 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     brk = np.empty(npl, np.int64)
     key = np.empty(npl, np.int64)
     work = np.empty(npl, np.int64)
-    qual = np.zeros(npl, np.int64)
     ros = np.empty(16, np.int64)
     grp = np.empty(4, np.int64)
     score = np.empty(4, np.int64)
@@ -525,17 +526,20 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
             event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
                      cw, prize, wk, flags)
         n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
+        # places of the players in the table; points and money of every player (those left
+        # out of the table too, so not ``tally_nb``, which counts the ordered players only)
         for i in range(n):
-            qual[order[i]] = 1 if i < a.n_qual else 0
-        tally_nb(t, order, n, qual, gpts, prize)
-        for p in range(npl):   # points and money of the players outside the table too
-            if not a.eligible[p]:
-                x = np.float64(gpts[p])
-                t.points[p] += x
-                t.points_sq[p] += x * x
-                z = prize[p]
-                t.prize[p] += z
-                t.prize_sq[p] += z * z
+            p = order[i]
+            t.place[p, i] += 1
+            if i < a.n_qual:
+                t.qualify[p] += 1
+        for p in range(npl):
+            x = np.float64(gpts[p])
+            t.points[p] += x
+            t.points_sq[p] += x * x
+            z = prize[p]
+            t.prize[p] += z
+            t.prize_sq[p] += z * z
         count_flags_nb(t, flags)
     store_nb(t, out, c)
 
