@@ -29,13 +29,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
+from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
                       GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
                       WHITE_WINS, BLACK_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, result_of_nb,
-                                round_robin_nb, shuffle_nb)
+from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, round_robin_nb,
+                                shuffle_nb)
 from ...kernels.rank_nb import sort_desc_nb
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
@@ -238,11 +238,33 @@ def group_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mod
     """Group points (sixths) of the four slots of a finished group; returns the winner's slot.
 
     players: int64[4] player ids; score: int64[4] classical half points; gp6: int64[4] points
-    of places 1-4 in sixths; wk: int64 scratch [WK].  Writes out[4].  Draws, only when
-    several are level for first: 2 level, the two-player procedure; 3 level, see
-    ``three_level_nb``; 4 level, a shuffle of the four (pairs 1-2 and 3-4), the two pairs'
-    procedures, the winners' one.
-    """
+    of places 1-4 in sixths; wk: int64 scratch [WK].  Writes out[4].  Draws only when
+    several are level for first (``tie_places_nb``)."""
+    top = score[0]
+    for s in range(1, 4):
+        if score[s] > top:
+            top = score[s]
+    k = 0
+    first = 0
+    for s in range(4):
+        out[s] = -1
+        if score[s] == top:
+            first = s
+            k += 1
+    if k == 1:
+        out[first] = gp6[0]
+        rest_places_nb(score, gp6, out, 1, wk[20:24])
+        return first
+    return tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st,
+                         out, wk, flags)
+
+
+@jit
+def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st, out, wk,
+                  flags):
+    """``group_places_nb`` when several are level for first: 2 level, the two-player
+    procedure; 3 level, see ``three_level_nb``; 4 level, a shuffle of the four (pairs 1-2
+    and 3-4), the two pairs' procedures, the winners' one."""
     mout = wk[0:6]
     tied = wk[6:10]
     for s in range(4):
@@ -309,8 +331,14 @@ def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st):
         if r == UNPLAYED:
             if g.live:
                 r = game_nb(g, seg, ci, w, b, st)
-            else:
-                r = result_of_nb(u01_nb(st), g.thr[seg, ci, w, b, 0], g.thr[seg, ci, w, b, 1])
+            else:   # result_of_nb, the draw threshold read only when White has not won
+                u = u01_nb(st)
+                if u < g.thr[seg, ci, w, b, 0]:
+                    r = WHITE_WINS
+                elif u < g.thr[seg, ci, w, b, 1]:
+                    r = DRAW
+                else:
+                    r = BLACK_WINS
         if r == WHITE_WINS:
             score[ws] += 2
             cp[w] += 2
