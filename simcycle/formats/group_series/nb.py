@@ -316,10 +316,13 @@ def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode,
 
 
 @ijit
-def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st):
+def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st, flat):
     """Play group gi's games (rows gm[e, gi]): fills score[4] (half points by slot) and adds
     classical points and wins to cp, cw.  The hot loop (48 games an event): thresholds read
-    straight from the table (``game_nb`` when live)."""
+    from ``flat``, the table ``g.thr`` as one flat view (one index to compute instead of
+    five), or ``game_nb`` when live."""
+    n = g.thr.shape[2]
+    row = (seg * g.thr.shape[1] + ci) * n
     for s in range(4):
         score[s] = 0
     for j in range(gm.shape[2]):
@@ -333,9 +336,10 @@ def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st):
                 r = game_nb(g, seg, ci, w, b, st)
             else:   # result_of_nb, the draw threshold read only when White has not won
                 u = u01_nb(st)
-                if u < g.thr[seg, ci, w, b, 0]:
+                k = 2 * ((row + w) * n + b)
+                if u < flat[k]:
                     r = WHITE_WINS
-                elif u < g.thr[seg, ci, w, b, 1]:
+                elif u < flat[k + 1]:
                     r = DRAW
                 else:
                     r = BLACK_WINS
@@ -386,7 +390,7 @@ def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
 
 @ijit
 def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp, cw,
-             prize, wk, flags):
+             prize, wk, flags, flat):
     """Event e of one replica: offsets, draw, groups, knock-out; adds to the series arrays."""
     if a.offsets:
         for i in range(16):
@@ -409,7 +413,7 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
     for gi in range(4):
         for s in range(4):
             grp[s] = ros[4 * s + gi] if d == DRAW_BASKETS else ros[4 * gi + s]
-        group_games_nb(g, e, ci0, a.gm, e, gi, grp, score, cp, cw, st)
+        group_games_nb(g, e, ci0, a.gm, e, gi, grp, score, cp, cw, st, flat)
         if a.grp_fixed[e, gi] >= 0:
             for s in range(4):
                 gout[s] = a.grp_gp[e, gi, s]
@@ -518,6 +522,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     n_ev = a.roster.shape[0]
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    flat = a.thr.reshape(a.thr.size)
     st = np.empty(1, np.uint64)
     gpts = np.empty(npl, np.int64)
     tf = np.empty(npl, np.int64)
@@ -552,7 +557,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
             prize[p] = 0.0
         for e in range(n_ev):
             event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
-                     cw, prize, wk, flags)
+                     cw, prize, wk, flags, flat)
         n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
         # places of the players in the table; points and money of every player (those left
         # out of the table too, so not ``tally_nb``, which counts the ordered players only)
@@ -604,9 +609,10 @@ def simulate_group_nb(seed, first, nrep, params, thr, steps, players, games, gp6
         flags = np.zeros(4, np.int64)
         wk = np.empty(WK, np.int64)
         gm = games.reshape((1, 1, games.shape[0], games.shape[1]))
+        flat = thr.reshape(thr.size)
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-            group_games_nb(g, 0, steps[0, 1], gm, 0, 0, players, score, cp, cw, st)
+            group_games_nb(g, 0, steps[0, 1], gm, 0, 0, players, score, cp, cw, st, flat)
             group_places_nb(g, 0, steps, players, score, gp6, places_mode, reduced_mode, st,
                             out, wk, flags)
             for s in range(4):
