@@ -16,7 +16,6 @@ from ..base import SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.matches import Step, match_probability
 from . import render, rules
-from .plan import GroupSeriesPlan, build_args
 from .scenario import GroupSeries, load
 from .schema import KO_ROUNDS
 from .whocan import whocan as whocan_rows
@@ -58,7 +57,8 @@ class GroupSeriesFormat(Format):
         return {"scenario": scn.name, "at": at or "latest", "control": cname, "games": games,
                 "notes": notes}
 
-    def compile(self, scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesPlan:
+    def compile(self, scn: GroupSeries, model, opts: CompileOptions):
+        from .plan import GroupSeriesPlan   # numba only when something is simulated
         self.check_options(scn, opts)
         return GroupSeriesPlan(scn, model, opts)
 
@@ -104,7 +104,7 @@ class GroupSeriesFormat(Format):
         """The next knock-out matches whose players are known, each under its six results
         (either player winning 2-0 or 1.5-0.5 in the classical games, or on tiebreaks after
         1-1)."""
-        a = build_args(scn, model, CompileOptions(at=at, offsets=offsets))
+        a = self.compile(scn, model, CompileOptions(at=at, offsets=offsets)).args
         todo = _next_matches(a)
         if todo is None:
             raise ScenarioError("no group game or knock-out match with known players is left "
