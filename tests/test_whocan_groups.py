@@ -592,3 +592,21 @@ def test_free_draw_model_reaches_the_real_outcome(gp):
     assert m.m.solve(rows + fixed(), [], 60)[0] == "feasible"
     for p in gp.events[2].roster[:6]:
         assert m.m.solve(rows + fixed(p), [], 60)[0] == "infeasible"
+
+
+def test_every_row_settled_where_one_event_is_all_a_substitute_plays(gp):
+    # Wojtaszek plays event 1 only (a substitute, seed 000): at event1-round4 he can reach 13
+    # points at most, so for him to be first outright both other events' winners must end on
+    # exactly 13 with fewer classical points and nobody else reach 13.  The full program with
+    # two free draws took over a minute to find it; the restricted program (his own results
+    # won, one basket draw) settles it within the default budget, and the path replays.
+    d = FORMAT.whocan(gp, "event1-round4")
+    assert all(r["status"] != "undetermined" for rows in d["targets"].values() for r in rows)
+    row = next(r for r in d["targets"]["first"] if r["name"] == "Radoslaw Wojtaszek")
+    assert (row["status"], row["via"], row["at_worst"]) == ("alive", "outright", "out")
+    filled = replay(gp, "event1-round4", row["path"])
+    crit = ["points"] + [c.replace("-", "_") for c in gp.tiebreaks if c != "lots"]
+    key = {p["name"]: tuple(p[c] for c in crit)
+           for p in rules.standings(filled, None)["players"] if p["eligible"]}
+    me = key["Radoslaw Wojtaszek"]
+    assert all(k < me for n, k in key.items() if n != "Radoslaw Wojtaszek")
