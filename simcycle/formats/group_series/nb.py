@@ -20,6 +20,18 @@ order.  Per replica, event by event:
   4. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
 then the lots between players level on every series criterion, best placed first.
 
+Hand-specialised (measured with benchmarks/bench_gp2022.py and CPU time per series, 1 thread,
+alternating with the pre-port kernel): the group-game loop reads the threshold table through
+one flat index and White's threshold first, baskets are shuffled by index (no view per
+basket), the series key is sorted while it is computed (``rank_nb.sort_desc_nb``'s insertion
+step) and lots shuffle runs of equal keys, places and points are tallied in two plain loops
+(players outside the table have points too, which ``tally_nb`` does not count).  Written with
+the shared blocks throughout (``sort_segment_nb`` per criterion, ``tally_nb``, every game
+through ``game_nb``) the kernel took 1.61 us a series at ``event3-sf`` against 1.15 us before
+the port and about 10 % more at ``start``; with these, 5.6 against 5.3 us at ``start``
+(medians of alternating runs: 178k against 186k series/s on 1 thread, 178k against 182k on 2,
+on the shared 2-core machine).
+
 ``steps`` rows (kind ``enums.STEP_*``, control row, games): classical pair, rapid pair, blitz
 pair, Armageddon: a knock-out match; the two-player tiebreak procedure is ``steps[1:]``.
 """
