@@ -19,13 +19,14 @@ from _common import best_time, generic_checks, options, report, warm_plan
 def main(argv=None):
     a = options(argv, sims=4_000_000, seed=2022)
     from simcycle import driver
+    from simcycle.formats.base import CompileOptions
     from simcycle.reference.groups import simulate_series
 
     mod, scn, model, plan = warm_plan("grand-prix-2022.toml", a)
     # check before timing: the replay gives seed 000's final table
-    replay = mod.compile(scn, model, "event3")
+    replay = mod.compile(scn, model, CompileOptions(at="event3"))
     r = driver.run(replay, 2000, a.seed, progress=False)
-    naka = replay.names.index("Hikaru Nakamura")
+    naka = replay.info.names.index("Hikaru Nakamura")
     assert r.tallies["place"][naka, 0] == 2000 and r.tallies["prize"][naka] == 42_000 * 2000
     assert r.tallies["points"][naka] == 23 * 6 * 2000  # points are tallied in sixths
     small = generic_checks(plan, a.seed)

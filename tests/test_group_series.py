@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from simcycle.cli import main
 from simcycle.errors import ScenarioError
+from simcycle.formats.base import CompileOptions
 from simcycle.model import load_model
 from simcycle.scenario import load_scenario
 
@@ -146,11 +147,11 @@ def test_readings_are_switchable(tmp_path, gp):
     assert scn.rules["playoff_places"] == "first-only" and scn.rules["draw_rule"] == "snake"
     # the 2022 play-offs were all two-player: the replay does not change
     assert [p["points"] for p in m2.standings(scn, None)["players"]][:3] == [23, 20, 17]
-    plan = m2.compile(scn, load_model(), "start")
+    plan = m2.compile(scn, load_model(), CompileOptions(at="start"))
     # snake by rating for the undrawn events 2 and 3: no random draw, groups of four
-    assert list(plan.args["draw"]) == [0, 0, 0]
-    assert sorted(plan.args["roster"][1]) == sorted(
-        scn._index[n.casefold()] for n in ("Andreikin", "Shankland", "Bacrot", "Grischuk", "Giri",
+    assert list(plan.args.draw) == [0, 0, 0]
+    assert sorted(plan.args.roster[1]) == sorted(
+        scn.index[n.casefold()] for n in ("Andreikin", "Shankland", "Bacrot", "Grischuk", "Giri",
                                            "Vitiugov", "Tabatabaei", "Harikrishna", "Rapport",
                                            "Vidit", "Shirov", "Fedoseev", "Vachier-Lagrave",
                                            "Mamedyarov", "Predke", "Yu"))

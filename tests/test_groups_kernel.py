@@ -1,4 +1,4 @@
-"""Kernel of the group-series format (simcycle.kernels.groups_nb) against its plain-Python
+"""Kernel of the group-series format (simcycle.formats.group_series.nb) against its plain-Python
 twin (simcycle.reference.groups), against exact enumeration, and on every tie shape."""
 
 import math
@@ -8,7 +8,9 @@ import pytest
 
 from simcycle.enums import STEP_ARMAGEDDON, STEP_GAMES
 from simcycle.kernels.config import CHUNK
-from simcycle.kernels.groups_nb import simulate_group_nb
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.group_series.nb import simulate_group_nb
+from simcycle.formats.group_series.rules import schedule
 from simcycle.model import load_model
 from simcycle.reference import groups as RG
 from simcycle.scenario import load_scenario
@@ -31,8 +33,12 @@ def gp():
 
 def steps_for(model):
     ctl = [model.index(c) for c in ("classical", "rapid-15+10", "blitz-3+2", "armageddon-5v4")]
-    return np.array([[STEP_GAMES, ctl[0], 2, 0], [STEP_GAMES, ctl[1], 2, 1],
-                     [STEP_GAMES, ctl[2], 2, 2], [STEP_ARMAGEDDON, ctl[3], 1, 3]], np.int64)
+    return np.array([[STEP_GAMES, ctl[0], 2], [STEP_GAMES, ctl[1], 2],
+                     [STEP_GAMES, ctl[2], 2], [STEP_ARMAGEDDON, ctl[3], 1]], np.int64)
+
+
+def compile_at(mod, scn, model, at, offsets=False):
+    return mod.compile(scn, model, CompileOptions(at=at, offsets=offsets))
 
 
 def run_group(model, tab, games, n, seed=11, places=ELIM, reduced=NEXT):
@@ -48,7 +54,6 @@ def run_group(model, tab, games, n, seed=11, places=ELIM, reduced=NEXT):
 def games_from_scores(rows):
     """rows[i][j] = (i's score with White v j, i's score with Black v j) -> 12 games
     [round, white slot, black slot, result]; rounds from the Berger schedule."""
-    from simcycle.formats.group_series import schedule
     out = []
     for rd, w, b in schedule("berger-swapped"):
         s = rows[w][b][0]
@@ -57,19 +62,23 @@ def games_from_scores(rows):
 
 
 def forced_tab(win=None, draws=(), white_wins=()):
-    """Table [4 controls, 4, 4, 2]: win[k] is a strength order (earlier always beats later,
-    with either colour); controls in ``draws`` always drawn; in ``white_wins`` White always wins."""
-    tab = np.zeros((4, 4, 4, 2))
+    """Threshold table [1 segment, model controls, 4, 4, 2] of (P White wins, P White wins or
+    draws) for the match steps' controls k = 0 classical, 1 rapid, 2 blitz, 3 Armageddon:
+    win[k] is a strength order (earlier always beats later, with either colour); controls in
+    ``draws`` always drawn; in ``white_wins`` White always wins."""
+    rows = steps_for(load_model())[:, 1]
+    tab = np.zeros((1, int(rows.max()) + 1, 4, 4, 2))
     for k in range(4):
+        ci = rows[k]
         for w in range(4):
             for b in range(4):
                 if k in draws:
-                    tab[k, w, b] = (0.0, 1.0)
+                    tab[0, ci, w, b] = (0.0, 1.0)
                 elif k in white_wins:
-                    tab[k, w, b] = (1.0, 0.0)
+                    tab[0, ci, w, b] = (1.0, 1.0)
                 else:
                     order = win[k]
-                    tab[k, w, b] = (1.0, 0.0) if order.index(w) < order.index(b) else (0.0, 0.0)
+                    tab[0, ci, w, b] = (1.0, 1.0) if order.index(w) < order.index(b) else (0.0, 0.0)
     return tab
 
 
@@ -91,25 +100,25 @@ def test_group_kernel_equals_twin(model, gp, places, reduced):
     # a real group (Belgrade group D, seed 000) with its last three rounds open, and an
     # all-drawn four-way tie, on the same seeds
     mod, scn = gp
-    plan = mod.compile(scn, model, "event2-round3")
+    plan = compile_at(mod, scn, model, "event2-round3")
     a = plan.args
-    players = a["roster"][1, 12:16].copy()
-    games = a["gm"][1, 3].copy()
-    tab = a["pt"][1]
+    players = a.roster[1, 12:16].copy()
+    games = a.gm[1, 3].copy()
+    tab = a.thr[1:2]
     n = 3000
     nc = (n + CHUNK - 1) // CHUNK
     hist = np.zeros((nc, 4, 43), np.int64)
-    simulate_group_nb(np.uint64(5), np.int64(100), np.int64(n), model.params, tab, a["steps"],
+    simulate_group_nb(np.uint64(5), np.int64(100), np.int64(n), model.params, tab, a.steps,
                       players, games, GP6, np.int64(places), np.int64(reduced), hist)
-    twin = RG.simulate_group(model.params, tab, a["steps"], list(players), games.tolist(),
+    twin = RG.simulate_group(model.params, tab, a.steps, list(players), games.tolist(),
                              list(GP6), places, reduced, 5, 100, n)
     assert hist.sum(0).tolist() == twin
-    tab4 = a["pt"][1]
+    tab4 = a.thr[1:2]
     allg = games_from_scores(ALL_DRAWN)
     hist = np.zeros((nc, 4, 43), np.int64)
-    simulate_group_nb(np.uint64(6), np.int64(0), np.int64(n), model.params, tab4, a["steps"],
+    simulate_group_nb(np.uint64(6), np.int64(0), np.int64(n), model.params, tab4, a.steps,
                       players, allg, GP6, np.int64(places), np.int64(reduced), hist)
-    twin = RG.simulate_group(model.params, tab4, a["steps"], list(players), allg.tolist(),
+    twin = RG.simulate_group(model.params, tab4, a.steps, list(players), allg.tolist(),
                              list(GP6), places, reduced, 6, 0, n)
     assert hist.sum(0).tolist() == twin
 
@@ -118,7 +127,7 @@ def test_group_kernel_equals_twin(model, gp, places, reduced):
                                         ("event2", True), ("event3-groups", False)])
 def test_series_kernel_equals_twin(model, gp, at, offsets):
     mod, scn = gp
-    plan = mod.compile(scn, model, at, offsets=offsets)
+    plan = compile_at(mod, scn, model, at, offsets=offsets)
     k = plan.run_batch(3, 500, 300)
     t = RG.simulate_series(plan.args, 3, 500, 300)
     for key in ("place", "qualify", "counters"):
@@ -134,20 +143,20 @@ def test_last_rounds_exact_vs_monte_carlo(model, gp, group, places, reduced):
     # 000 cross tables): the 6 games of rounds 4-6 open, 3^6 = 729 results, each with its
     # play-off probabilities computed exactly; Monte Carlo within 4 standard errors.
     mod, scn = gp
-    plan = mod.compile(scn, model, "event1-round3")
+    plan = compile_at(mod, scn, model, "event1-round3")
     a = plan.args
-    players = a["roster"][0, 4 * group:4 * group + 4].copy()
-    games = a["gm"][0, group].copy()
+    players = a.roster[0, 4 * group:4 * group + 4].copy()
+    games = a.gm[0, group].copy()
     assert (games[:, 3] < 0).sum() == 6
-    tab = a["pt"][0]
-    exact = RG.group_exact(tab, a["steps"], list(players), games.tolist(), list(GP6), places,
+    tab = a.thr[0:1]
+    exact = RG.group_exact(tab[0], a.steps.tolist(), list(players), games.tolist(), list(GP6), places,
                            reduced)
     for s in range(4):
         assert math.isclose(sum(exact[s]), 1.0, abs_tol=1e-12)
     n = 200_000
     nc = (n + CHUNK - 1) // CHUNK
     hist = np.zeros((nc, 4, 43), np.int64)
-    simulate_group_nb(np.uint64(2024), np.int64(0), np.int64(n), model.params, tab, a["steps"],
+    simulate_group_nb(np.uint64(2024), np.int64(0), np.int64(n), model.params, tab, a.steps,
                       players, games, GP6, np.int64(places), np.int64(reduced), hist)
     mc = hist.sum(0) / n
     for s in range(4):
@@ -164,7 +173,7 @@ def test_exact_two_player_armageddon_is_colour_lot(model):
     # rapid and blitz always drawn, Armageddon always won by White: the colour lot decides,
     # so each player wins with probability 1/2 (hand check)
     tab = forced_tab(draws=(0, 1, 2), white_wins=(3,))
-    p = RG.two_player_exact(tab, steps_for(model).tolist(), 1, 0, 1)
+    p = RG.two_player_exact(tab[0], steps_for(model).tolist(), 1, 0, 1)
     assert p == pytest.approx(0.5)
 
 
@@ -177,12 +186,12 @@ def test_no_tie_and_level_for_second_and_third(model, gp):
     # Belgrade groups B and C (seed 000): Giri 4, Vitiugov 3, Tabatabaei 3, Harikrishna 2 ->
     # 7, 3, 3, 0; Rapport 4, Vidit 3, Shirov 2.5, Fedoseev 2.5 -> 7, 4, 1, 1 (seed final table)
     mod, scn = gp
-    plan = mod.compile(scn, model, "event2-round6")
+    plan = compile_at(mod, scn, model, "event2-round6")
     a = plan.args
     for g, expect in ((1, [42, 18, 18, 0]), (2, [42, 24, 6, 6])):
         h = np.zeros((1, 4, 43), np.int64)
-        simulate_group_nb(np.uint64(1), np.int64(0), np.int64(50), model.params, a["pt"][1],
-                          a["steps"], a["roster"][1, 4 * g:4 * g + 4].copy(), a["gm"][1, g].copy(),
+        simulate_group_nb(np.uint64(1), np.int64(0), np.int64(50), model.params, a.thr[1:2],
+                          a.steps, a.roster[1, 4 * g:4 * g + 4].copy(), a.gm[1, g].copy(),
                           GP6, np.int64(0), np.int64(0), h)
         assert [int(np.argmax(h[0, s])) for s in range(4)] == expect
         assert all(h[0, s, expect[s]] == 50 for s in range(4))
@@ -234,8 +243,9 @@ def test_three_level_cut_to_two(model):
     # draw table would need colours, so: rapid all drawn except games against slot 2) ->
     # cut to 0 and 1; blitz pair: 1 always wins -> 1 first (7), 0 second (4), 2 third (2)
     tab = forced_tab(win={1: [0, 1, 2, 3], 2: [1, 0, 2, 3], 3: [1, 0, 2, 3]}, draws=(0,))
-    tab[1, 0, 1] = (0.0, 1.0)
-    tab[1, 1, 0] = (0.0, 1.0)
+    rapid = steps_for(model)[1, 1]
+    tab[0, rapid, 0, 1] = (0.0, 1.0)
+    tab[0, rapid, 1, 0] = (0.0, 1.0)
     for reduced in (NEXT, RESTART):
         h = run_group(model, tab, games_from_scores(three_level()), 40, reduced=reduced)
         # RESTART replays the rapid pair first (drawn), then blitz: same places
@@ -273,17 +283,19 @@ def test_four_level(model):
     assert (h[:, 42].sum(), h[:, 24].sum(), h[:, 6].sum()) == (n, n, 2 * n)
 
 
-# ---- the table-driven play-off functions follow games_nb draw for draw -----------------------
+# ---- the table follows the live model draw for draw ------------------------------------------
 def test_table_functions_match_games_nb(model, gp):
-    # Without offsets the kernel reads (P White, P draw) from a table filled by games_nb.wdl_nb;
-    # its pair / round robin / Armageddon / match must give games_nb's results on the same
-    # stream, and leave the stream in the same state.
-    from simcycle.kernels.games_nb import armageddon_nb, match_nb, round_robin_nb
-    from simcycle.kernels.groups_nb import tarmageddon_nb, tmatch_nb, tround_robin3_nb
+    # Without offsets the kernel reads thresholds from a table filled by game_nb.wdl_nb; a
+    # match from any step, a round robin of three and an Armageddon read from the table must
+    # give the live computation's results on the same stream, and leave the stream in the
+    # same state.
+    from simcycle.kernels.game_nb import Games, armageddon_nb, match_nb, round_robin_nb
     from simcycle.kernels.rng_nb import replica_state_nb
     mod, scn = gp
-    a = mod.compile(scn, model, "start").args
-    rt, tab, steps, params = a["rt_ev"][2], a["pt"][2], a["steps"], model.params
+    a = compile_at(mod, scn, model, "start").args
+    rt, steps, params = a.rt[2:3].copy(), a.steps, model.params
+    table = Games(params, rt, a.thr[2:3].copy(), False, False)
+    live = Games(params, rt, a.thr[2:3].copy(), True, False)
     nofix = np.empty(0, np.int64)
     pl = np.array([3, 9, 16], np.int64)
     for r in range(1500):
@@ -291,15 +303,15 @@ def test_table_functions_match_games_nb(model, gp):
         s2 = s1.copy()
         o1, o2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
         s0 = r % 4
-        match_nb(params, rt, False, 3, 9, steps[s0:, :3].copy(), nofix, s1, o1)
-        tmatch_nb(tab, params, rt, False, 3, 9, steps, s0, -1, -1, s2, o2)
-        assert o1[0] == o2[0] and o1[1] + s0 == o2[1] and list(o1[2:]) == list(o2[2:])
+        match_nb(live, 0, 3, 9, steps[s0:].copy(), nofix, s1, o1)
+        match_nb(table, 0, 3, 9, steps[s0:].copy(), nofix, s2, o2)
+        assert o1[0] == o2[0] and o1[1] == o2[1] and list(o1[2:]) == list(o2[2:])
         sc1, sc2 = np.zeros(3, np.int64), np.zeros(3, np.int64)
-        round_robin_nb(params, rt, False, steps[2, 1], pl, 3, sc1, s1)
-        tround_robin3_nb(tab, params, rt, False, 2, steps[2, 1], pl, sc2, s2)
+        round_robin_nb(live, 0, steps[2, 1], pl, 3, sc1, s1)
+        round_robin_nb(table, 0, steps[2, 1], pl, 3, sc2, s2)
         assert list(sc1) == list(sc2)
-        assert armageddon_nb(params, rt, False, steps[3, 1], 3, 16, s1) == \
-            tarmageddon_nb(tab, params, rt, False, 3, steps[3, 1], 3, 16, s2)
+        assert armageddon_nb(live, 0, steps[3, 1], 3, 16, s1) == \
+            armageddon_nb(table, 0, steps[3, 1], 3, 16, s2)
         assert s1[0] == s2[0]
 
 
@@ -311,8 +323,8 @@ def test_draw_rules_kernel_equals_twin(tmp_path, model, rule):
     f = tmp_path / "gp.toml"
     f.write_text(text, encoding="utf-8")
     mod, scn = load_scenario(f)
-    plan = mod.compile(scn, model, "event1-round2")
-    assert list(plan.args["draw"]) == ([0, 1, 1] if rule == "lots" else [0, 0, 0])
+    plan = compile_at(mod, scn, model, "event1-round2")
+    assert list(plan.args.draw) == ([0, 1, 1] if rule == "lots" else [0, 0, 0])
     k = plan.run_batch(4, 0, 200)
     t = RG.simulate_series(plan.args, 4, 0, 200)
     assert np.array_equal(k["place"], t["place"]) and np.array_equal(k["counters"], t["counters"])
@@ -332,10 +344,10 @@ def test_substitutes_left_out_of_the_table(tmp_path, model):
     assert out == ["Andrey Esipenko", "Radoslaw Wojtaszek"]   # the substitutes (seed 000)
     # Keymer no longer shares =16 with Esipenko: 15 players above him (=14 is two players)
     assert [(p["rank"], p["shared"]) for p in d["players"] if p["name"] == "Vincent Keymer"] == [(16, False)]
-    plan = mod.compile(scn, model, "start")
-    assert plan.n_places == 24
+    plan = compile_at(mod, scn, model, "start")
+    assert plan.info.n_places == 24
     k = plan.run_batch(1, 0, 500)
-    i = plan.names.index("Andrey Esipenko")
+    i = plan.info.names.index("Andrey Esipenko")
     assert k["place"][i].sum() == 0 and k["qualify"][i] == 0
     assert k["qualify"].sum() == 2 * 500
 
@@ -352,17 +364,17 @@ from hypothesis import strategies as hs  # noqa: E402
 def test_group_places_properties(gp, model, results, seed, places, reduced):
     # any finished group: exactly one winner, the 13 points (seed 000: 7 + 4 + 2 + 0) are all
     # handed out, and a higher classical score never earns fewer GP points
-    from simcycle.formats.group_series import schedule
     from simcycle.reference.rng import Stream
     mod, scn = gp
-    a = mod.compile(scn, model, "start").args
+    a = compile_at(mod, scn, model, "start").args
     players = [9, 6, 1, 23]
     score = [0] * 4
     for (rd, w, b), r in zip(schedule("berger-swapped"), results):
         score[w] += (2, 1, 0)[r]
         score[b] += (0, 1, 2)[r]
-    win, out = RG.group_places(a["pt"][0], model.params, None, False, a["steps"], players, score,
-                               list(GP6), places, reduced, Stream(seed, 0), [0] * 4)
+    g = RG.Games(model.params, None, a.thr, False, False)
+    win, out = RG.group_places(g, 0, a.steps.tolist(), players, score, list(GP6), places,
+                               reduced, Stream(seed, 0), [0] * 4)
     assert out.count(42) == 1 and out[win] == 42
     assert sum(out) == 78
     for s in range(4):

@@ -55,8 +55,7 @@ def test_swing_cli_for_series_and_refusals():
 
 
 def test_group_swing_mixes_back_to_the_unconditional_odds():
-    from simcycle.formats import group_series as gs
-    scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")[1]
+    gs, scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")
     n = 30000
     # the last group round of event 3: a fixed result completes a group (its places follow)
     d = gs.swing(scn, load_model(), "event3-round5", sims=n, seed=5)
@@ -79,8 +78,7 @@ def test_group_swing_mixes_back_to_the_unconditional_odds():
 
 
 def test_group_series_knockout_swing_mixes_back():
-    from simcycle.formats import group_series as gs
-    scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")[1]
+    gs, scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")
     n = 30000
     for at, rounds in (("event2-groups", ["sf1", "sf2"]), ("event2-sf", ["final"])):
         d = gs.swing(scn, load_model(), at, sims=n, seed=8)

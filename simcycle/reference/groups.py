@@ -1,4 +1,5 @@
-"""Plain-Python twin of ``kernels.groups_nb``: same rules, same draws from the same stream.
+"""Plain-Python twin of ``formats.group_series.nb``: same rules, same draws from the same
+stream, reading the same :class:`~simcycle.formats.group_series.nb.GroupSeriesArgs`.
 
 Also holds ``group_exact``: the exact distribution of a group's points (sixths) by slot,
 enumerating the unplayed games and every play-off branch, for checks of the Monte Carlo.
@@ -10,106 +11,146 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 
-from ..enums import STEP_ARMAGEDDON, STEP_GAMES
+import numpy as np
+
+from ..enums import (BLACK_WINS, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
+                     GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
+                     SER_CLASSICAL, SER_CLASSICAL_WINS, SER_EVENTS_WON, SER_SECOND,
+                     STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED, WHITE_WINS)
+from ..formats.group_series.rules import rest_places
 from . import games as G
-
-PLACES_ELIMINATION, PLACES_FIRST_ONLY = 0, 1
-REDUCED_NEXT_STEP, REDUCED_RESTART = 0, 1
-DRAW_FIXED, DRAW_LOTS, DRAW_BASKETS = 0, 1, 2
-C_GROUP_PLAYOFF, C_ARMAGEDDON, C_Q_TIEBREAK, C_Q_LOTS = range(4)
-TB_EVENTS_WON, TB_SECOND_PLACES, TB_CLASSICAL_POINTS, TB_CLASSICAL_WINS = 1, 2, 3, 4
-TB_BASE = 1024
+from .rng import Stream
 
 
-def tgame(tab, params, rt, offsets, k, ci, w, b, stream):
-    """Twin of ``tgame_nb``: 0 White won, 1 draw, 2 Black won."""
-    if offsets:
-        return G.game(params, rt, offsets, ci, w, b, stream)
-    u = stream.u01()
-    pw, pd = tab[k, w, b, 0], tab[k, w, b, 1]
-    return 0 if u < pw else (1 if u < pw + pd else 2)
+class Games:
+    """Twin of ``kernels.game_nb.Games`` for one replica: thresholds from the table, or live
+    from the replica's ratings ``rt[segment][player][class]``."""
 
+    def __init__(self, params, rt, thr, live, offsets):
+        self.params = [list(map(float, row)) for row in params]
+        self.rt = rt
+        self.thr = thr
+        self.live = live
+        self.offsets = offsets
 
-def tarmageddon(tab, params, rt, offsets, k, ci, a, b, stream):
-    w, bl = (a, b) if stream.u01() < 0.5 else (b, a)
-    return w if tgame(tab, params, rt, offsets, k, ci, w, bl, stream) == 0 else bl
-
-
-def tround_robin3(tab, params, rt, offsets, k, ci, players, stream):
-    sc = [0, 0, 0]
-    for i in range(3):
-        for j in range(i + 1, 3):
-            wi, bi = (i, j) if stream.u01() < 0.5 else (j, i)
-            r = tgame(tab, params, rt, offsets, k, ci, players[wi], players[bi], stream)
-            sc[wi] += (2, 1, 0)[r]
-            sc[bi] += (0, 1, 2)[r]
-    return sc
-
-
-def tmatch(tab, params, rt, offsets, a, b, steps, s0, fixed, stream):
-    """Twin of ``tmatch_nb``: [winner (0 a, 1 b), deciding step, a's and b's half points,
-    a's and b's wins (in step s0)]."""
-    out = [0] * 6
-    g = 0
-    diff = 0
-    for s in range(s0, len(steps)):
-        kind, ci, n, k = (int(x) for x in steps[s])
-        if s > s0 and diff != 0:
-            break
-        out[1] = s
-        if kind == STEP_GAMES:
-            for j in range(n):
-                known = fixed[g] if g < len(fixed) else -1
-                if known >= 0:
-                    ra = known
-                elif j % 2 == 0:
-                    ra = tgame(tab, params, rt, offsets, k, ci, a, b, stream)
-                else:
-                    ra = 2 - tgame(tab, params, rt, offsets, k, ci, b, a, stream)
-                g += 1
-                diff += (2, 0, -2)[ra]
-                if s == s0:
-                    out[2] += (2, 1, 0)[ra]
-                    out[3] += (0, 1, 2)[ra]
-                    out[4] += ra == 0
-                    out[5] += ra == 2
-        elif kind == STEP_ARMAGEDDON:
-            diff = 1 if tarmageddon(tab, params, rt, offsets, k, ci, a, b, stream) == a else -1
-            g += 1
+    def game(self, seg, ci, w, b, stream):
+        """0 White won, 1 draw, 2 Black won: one uniform."""
+        if self.live:
+            cls = int(self.params[ci][4])
+            pw, pd = G.wdl(self.params, ci, self.rt[seg][w][cls], self.rt[seg][b][cls],
+                           self.offsets)
+            tw, td = pw, pw + pd
         else:
+            tw, td = float(self.thr[seg, ci, w, b, 0]), float(self.thr[seg, ci, w, b, 1])
+        u = stream.u01()
+        return 0 if u < tw else (1 if u < td else 2)
+
+    def armageddon(self, seg, ci, a, b, stream):
+        w, bl = (a, b) if stream.u01() < 0.5 else (b, a)
+        return w if self.game(seg, ci, w, bl, stream) == 0 else bl
+
+    def round_robin3(self, seg, ci, players, stream):
+        sc = [0, 0, 0]
+        for i in range(3):
+            for j in range(i + 1, 3):
+                wi, bi = (i, j) if stream.u01() < 0.5 else (j, i)
+                r = self.game(seg, ci, players[wi], players[bi], stream)
+                sc[wi] += (2, 1, 0)[r]
+                sc[bi] += (0, 1, 2)[r]
+        return sc
+
+    def match(self, seg, a, b, steps, fixed, stream):
+        """Twin of ``match_nb``: [winner (0 a, 1 b), deciding step, a's and b's half points,
+        a's and b's wins (in step 0)]."""
+        out = [0] * 6
+        g = 0
+        diff = 0
+        for s in range(len(steps)):
+            kind, ci, n = (int(x) for x in steps[s][:3])
+            if s > 0 and diff != 0:
+                break
+            out[1] = s
+            if kind == STEP_GAMES:
+                for j in range(n):
+                    known = fixed[g] if g < len(fixed) else UNPLAYED
+                    if known != UNPLAYED:
+                        ra = known
+                    elif j % 2 == 0:
+                        ra = self.game(seg, ci, a, b, stream)
+                    else:
+                        ra = 2 - self.game(seg, ci, b, a, stream)
+                    g += 1
+                    diff += (2, 0, -2)[ra]
+                    if s == 0:
+                        out[2] += (2, 1, 0)[ra]
+                        out[3] += (0, 1, 2)[ra]
+                        out[4] += ra == 0
+                        out[5] += ra == 2
+            elif kind == STEP_ARMAGEDDON:
+                diff = 1 if self.armageddon(seg, ci, a, b, stream) == a else -1
+                g += 1
+            else:
+                diff = 1 if stream.u01() < 0.5 else -1
+        if diff == 0:
+            out[1] = len(steps)
             diff = 1 if stream.u01() < 0.5 else -1
-    if diff == 0:
-        out[1] = len(steps)
-        diff = 1 if stream.u01() < 0.5 else -1
-    out[0] = 0 if diff > 0 else 1
-    return out
+        out[0] = 0 if diff > 0 else 1
+        return out
 
 
-def two_player(tab, params, rt, offsets, steps, s0, pa, pb, stream, flags):
+def two_player(g: Games, seg, steps, s0, pa, pb, stream, flags):
     """0 if pa wins the two-player procedure from step s0, else 1."""
     swap = not stream.u01() < 0.5
     x, y = (pb, pa) if swap else (pa, pb)
-    out = tmatch(tab, params, rt, offsets, x, y, steps, s0, [], stream)
-    if steps[out[1]][0] == STEP_ARMAGEDDON:
-        flags[C_ARMAGEDDON] = 1
+    out = g.match(seg, x, y, steps[s0:], [], stream)
+    if s0 + out[1] < len(steps) and steps[s0 + out[1]][0] == STEP_ARMAGEDDON:
+        flags[GS_C_ARMAGEDDON] = 1
     return 0 if (out[0] == 0) != swap else 1
 
 
-def rest_places(score, gp6, out, first_place):
-    rest = sorted([s for s in range(4) if out[s] < 0], key=lambda s: -score[s])
-    q = first_place
-    i = 0
-    while i < len(rest):
-        run = [s for s in rest[i:] if score[s] == score[rest[i]]]
-        v = sum(gp6[q:q + len(run)]) // len(run)
-        for s in run:
-            out[s] = v
-        q += len(run)
-        i += len(run)
+def _three_level(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, stream, flags,
+                 out):
+    share = (gp6[1] + gp6[2]) // 2
+    pl = [players[s] for s in tied]
+    for stp in range(2):
+        sc = g.round_robin3(seg, int(steps[1 + stp][1]), pl, stream)
+        m = max(sc)
+        best = [i for i in range(3) if sc[i] == m]
+        if len(best) == 1:
+            win = tied[best[0]]
+            out[win] = gp6[0]
+            o0, o1 = [i for i in range(3) if sc[i] != m]
+            if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
+                hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
+                out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
+            else:
+                out[tied[o0]] = out[tied[o1]] = share
+            return win
+        if len(best) == 2:
+            p0, p1 = best
+            left = next(i for i in range(3) if sc[i] != m)
+            nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+            r = two_player(g, seg, steps, nxt, pl[p0], pl[p1], stream, flags)
+            wi, li = (p0, p1) if r == 0 else (p1, p0)
+            win = tied[wi]
+            out[win] = gp6[0]
+            if places_mode == PLACES_ELIMINATION:
+                out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
+            else:
+                out[tied[li]] = out[tied[left]] = share
+            return win
+    idx = G.shuffled([0, 1, 2], stream)
+    flags[GS_C_ARMAGEDDON] = 1
+    w = g.armageddon(seg, int(steps[3][1]), pl[idx[0]], pl[idx[1]], stream)
+    wi, li = (idx[0], idx[1]) if w == pl[idx[0]] else (idx[1], idx[0])
+    win = tied[wi]
+    out[win] = gp6[0]
+    out[tied[li]] = out[tied[idx[2]]] = share
+    return win
 
 
-def group_places(tab, params, rt, offsets, steps, players, score, gp6, places_mode,
-                 reduced_mode, stream, flags):
+def group_places(g: Games, seg, steps, players, score, gp6, places_mode, reduced_mode, stream,
+                 flags):
     """Twin of ``group_places_nb``: returns (winner slot, points by slot in sixths)."""
     out = [-1] * 4
     top = max(score)
@@ -118,162 +159,128 @@ def group_places(tab, params, rt, offsets, steps, players, score, gp6, places_mo
         out[tied[0]] = gp6[0]
         rest_places(score, gp6, out, 1)
         return tied[0], out
-    flags[C_GROUP_PLAYOFF] = 1
+    flags[GS_C_GROUP_PLAYOFF] = 1
     if len(tied) == 2:
-        r = two_player(tab, params, rt, offsets, steps, 1, players[tied[0]], players[tied[1]],
-                       stream, flags)
+        r = two_player(g, seg, steps, 1, players[tied[0]], players[tied[1]], stream, flags)
         out[tied[r]] = gp6[0]
         out[tied[1 - r]] = gp6[1]
         rest_places(score, gp6, out, 2)
         return tied[r], out
-    share = (gp6[1] + gp6[2]) // 2
     if len(tied) == 3:
-        pl = [players[s] for s in tied]
-        win = -1
-        for stp in range(2):
-            sc = tround_robin3(tab, params, rt, offsets, int(steps[1 + stp][3]),
-                               int(steps[1 + stp][1]), pl, stream)
-            m = max(sc)
-            best = [i for i in range(3) if sc[i] == m]
-            if len(best) == 1:
-                win = tied[best[0]]
-                out[win] = gp6[0]
-                o0, o1 = [i for i in range(3) if sc[i] != m]
-                if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
-                    hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
-                    out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
-                else:
-                    out[tied[o0]] = out[tied[o1]] = share
-                break
-            if len(best) == 2:
-                p0, p1 = best
-                left = next(i for i in range(3) if sc[i] != m)
-                nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
-                r = two_player(tab, params, rt, offsets, steps, nxt, pl[p0], pl[p1], stream, flags)
-                wi, li = (p0, p1) if r == 0 else (p1, p0)
-                win = tied[wi]
-                out[win] = gp6[0]
-                if places_mode == PLACES_ELIMINATION:
-                    out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
-                else:
-                    out[tied[li]] = out[tied[left]] = share
-                break
-            if stp == 1:
-                idx = G.shuffled([0, 1, 2], stream)
-                flags[C_ARMAGEDDON] = 1
-                w = tarmageddon(tab, params, rt, offsets, int(steps[3][3]), int(steps[3][1]),
-                                pl[idx[0]], pl[idx[1]], stream)
-                wi, li = (idx[0], idx[1]) if w == pl[idx[0]] else (idx[1], idx[0])
-                win = tied[wi]
-                out[win] = gp6[0]
-                out[tied[li]] = out[tied[idx[2]]] = share
+        win = _three_level(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, stream,
+                           flags, out)
         rest_places(score, gp6, out, 3)
         return win, out
     idx = G.shuffled([0, 1, 2, 3], stream)
-    r1 = two_player(tab, params, rt, offsets, steps, 1, players[idx[0]], players[idx[1]], stream, flags)
-    r2 = two_player(tab, params, rt, offsets, steps, 1, players[idx[2]], players[idx[3]], stream, flags)
+    r1 = two_player(g, seg, steps, 1, players[idx[0]], players[idx[1]], stream, flags)
+    r2 = two_player(g, seg, steps, 1, players[idx[2]], players[idx[3]], stream, flags)
     w1, l1 = idx[r1], idx[1 - r1]
     w2, l2 = idx[2 + r2], idx[3 - r2]
-    r = two_player(tab, params, rt, offsets, steps, 1, players[w1], players[w2], stream, flags)
+    r = two_player(g, seg, steps, 1, players[w1], players[w2], stream, flags)
     win, second = (w1, w2) if r == 0 else (w2, w1)
     out[win], out[second] = gp6[0], gp6[1]
     out[l1] = out[l2] = (gp6[2] + gp6[3]) // 2
     return win, out
 
 
-def series_replica(a: dict, stream):
-    """One replica of the series from the kernel's arrays ``a`` (the Plan's ``args``).
+def _group_games(g: Games, seg, ci0, games, grp, score, cp, cw, stream):
+    for _, ws, bs, r in games:
+        w, b = grp[ws], grp[bs]
+        if r < 0:
+            r = g.game(seg, ci0, w, b, stream)
+        score[ws] += (2, 1, 0)[r]
+        score[bs] += (0, 1, 2)[r]
+        cp[w] += (2, 1, 0)[r]
+        cp[b] += (0, 1, 2)[r]
+        cw[w] += r == WHITE_WINS
+        cw[b] += r == BLACK_WINS
+
+
+def _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream):
+    """Semi-finals A v B, C v D and the final of event e (twin of the kernel's knock-out)."""
+    ko_gp6, rates = int(a.ko_gp6), a.prize_rates
+    win = []
+    for m in range(3):
+        a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
+        fx = [int(c) for c in a.ko_fixed[e, m]]
+        if a.ko_win[e, m] >= 0:
+            wa = a.ko_win[e, m] == 0
+            for c in fx:
+                if c >= 0:
+                    cp[a_] += (2, 1, 0)[c]
+                    cp[b_] += (0, 1, 2)[c]
+                    cw[a_] += c == WHITE_WINS
+                    cw[b_] += c == BLACK_WINS
+        else:
+            swap = bool(a.ko_lots) and stream.u01() >= 0.5
+            if swap:
+                fx = [2 - c if c >= 0 else c for c in fx]
+            x, y = (b_, a_) if swap else (a_, b_)
+            out = g.match(e, x, y, steps, fx, stream)
+            if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
+                flags[GS_C_ARMAGEDDON] = 1
+            cp[x] += out[2]
+            cp[y] += out[3]
+            cw[x] += out[4]
+            cw[y] += out[5]
+            wa = (out[0] == 0) != swap
+        w, lo = (a_, b_) if wa else (b_, a_)
+        gpts[w] += ko_gp6
+        prize[w] += rates[2] * ko_gp6 / 6.0
+        win.append(w)
+        if m == 2:
+            tf[w] += 1
+            ts[lo] += 1
+
+
+def series_replica(a, stream):
+    """One replica of the series from the kernel's arguments ``a`` (``GroupSeriesArgs``).
     Returns (gpts, tf, ts, cp, cw, prize, flags) as lists indexed by player."""
-    params, rt_ev, offsets, steps = a["params"], a["rt_ev"], a["offsets"], a["steps"]
-    npl = rt_ev.shape[1]
+    steps = a.steps.tolist()
+    npl = a.rt.shape[1]
+    rt = a.rt.tolist()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
     gpts, tf, ts, cp, cw = ([0] * npl for _ in range(5))
     prize = [0.0] * npl
     flags = [0] * 4
-    gp6, ko_gp6, rates = [int(x) for x in a["gp6"]], int(a["ko_gp6"]), a["prize_rates"]
+    gp6, rates = [int(x) for x in a.gp6], a.prize_rates
     ci0 = int(steps[0][1])
-    for e in range(a["roster"].shape[0]):
-        tab = a["pt"][e]
-        rt = None
-        if offsets:
-            rt = [[float(x) for x in row] for row in rt_ev[e]]
-            for p in a["roster"][e]:
+    for e in range(a.roster.shape[0]):
+        if a.offsets:
+            for p in a.roster[e]:
                 for c in range(3):
-                    rt[p][c] = float(rt_ev[e, p, c]) + stream.normal() * float(a["offset_sd"][c])
-        ros = [int(x) for x in a["roster"][e]]
-        d = a["draw"][e]
+                    rt[e][p][c] = float(a.rt[e, p, c]) + stream.normal() * float(a.offset_sd[c])
+        ros = [int(x) for x in a.roster[e]]
+        d = a.draw[e]
         if d == DRAW_LOTS:
             ros = G.shuffled(ros, stream)
         elif d == DRAW_BASKETS:
             ros = [x for q in range(4) for x in G.shuffled(ros[4 * q:4 * q + 4], stream)]
         gwin = []
-        for g in range(4):
-            grp = [ros[4 * s + g] for s in range(4)] if d == DRAW_BASKETS else ros[4 * g:4 * g + 4]
+        for gi in range(4):
+            grp = [ros[4 * s + gi] for s in range(4)] if d == DRAW_BASKETS else \
+                ros[4 * gi:4 * gi + 4]
             score = [0] * 4
-            for _, ws, bs, r in a["gm"][e, g]:
-                w, b = grp[ws], grp[bs]
-                if r < 0:
-                    r = tgame(tab, params, rt, offsets, 0, ci0, w, b, stream)
-                score[ws] += (2, 1, 0)[r]
-                score[bs] += (0, 1, 2)[r]
-                cp[w] += (2, 1, 0)[r]
-                cp[b] += (0, 1, 2)[r]
-                cw[w] += r == 0
-                cw[b] += r == 2
-            if a["grp_fixed"][e, g] >= 0:
-                ws, gout = int(a["grp_fixed"][e, g]), [int(x) for x in a["grp_gp"][e, g]]
+            _group_games(g, e, ci0, a.gm[e, gi].tolist(), grp, score, cp, cw, stream)
+            if a.grp_fixed[e, gi] >= 0:
+                ws, gout = int(a.grp_fixed[e, gi]), [int(x) for x in a.grp_gp[e, gi]]
             else:
-                ws, gout = group_places(tab, params, rt, offsets, steps, grp, score, gp6,
-                                        a["places_mode"], a["reduced_mode"], stream, flags)
+                ws, gout = group_places(g, e, steps, grp, score, gp6, a.places_mode,
+                                        a.reduced_mode, stream, flags)
             gwin.append(grp[ws])
             for s in range(4):
                 gpts[grp[s]] += gout[s]
                 prize[grp[s]] += rates[0] + rates[1] * gout[s] / 6.0
-        win = []
-        for m in range(3):
-            a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
-            fx = [int(c) for c in a["ko_fixed"][e, m]]
-            if a["ko_win"][e, m] >= 0:
-                wa = a["ko_win"][e, m] == 0
-                for c in fx:
-                    if c >= 0:
-                        cp[a_] += (2, 1, 0)[c]
-                        cp[b_] += (0, 1, 2)[c]
-                        cw[a_] += c == 0
-                        cw[b_] += c == 2
-            else:
-                swap = bool(a["ko_lots"]) and stream.u01() >= 0.5
-                if swap:
-                    fx = [2 - c if c >= 0 else c for c in fx]
-                x, y = (b_, a_) if swap else (a_, b_)
-                out = tmatch(tab, params, rt, offsets, x, y, steps, 0, fx, stream)
-                if steps[out[1]][0] == STEP_ARMAGEDDON:
-                    flags[C_ARMAGEDDON] = 1
-                cp[x] += out[2]
-                cp[y] += out[3]
-                cw[x] += out[4]
-                cw[y] += out[5]
-                wa = (out[0] == 0) != swap
-            w, lo = (a_, b_) if wa else (b_, a_)
-            gpts[w] += ko_gp6
-            prize[w] += rates[2] * ko_gp6 / 6.0
-            win.append(w)
-            if m == 2:
-                tf[w] += 1
-                ts[lo] += 1
+        _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream)
     return gpts, tf, ts, cp, cw, prize, flags
 
 
-def rank_series(a: dict, gpts, tf, ts, cp, cw, stream):
-    """Eligible players best first, and their keys (points, criteria, lots at the end)."""
-    vals = {TB_EVENTS_WON: tf, TB_SECOND_PLACES: ts, TB_CLASSICAL_POINTS: cp, TB_CLASSICAL_WINS: cw}
-    key = {}
-    for p in range(len(gpts)):
-        if a["eligible"][p]:
-            k = gpts[p]
-            for code in a["tb_codes"]:
-                k = k * TB_BASE + vals[int(code)][p]
-            key[p] = k
-    order = sorted(key, key=lambda p: -key[p])  # stable: equal keys keep player order
+def rank_series(a, gpts, tf, ts, cp, cw, stream):
+    """Eligible players best first, and their keys (points, criteria; lots at the end)."""
+    vals = {SER_EVENTS_WON: tf, SER_SECOND: ts, SER_CLASSICAL: cp, SER_CLASSICAL_WINS: cw}
+    key = {p: (gpts[p], *[vals[int(c)][p] for c in a.criteria])
+           for p in range(len(gpts)) if a.eligible[p]}
+    order = sorted(key, key=lambda p: tuple(-v for v in key[p]))  # stable: player order
     out = []
     i = 0
     while i < len(order):
@@ -283,14 +290,11 @@ def rank_series(a: dict, gpts, tf, ts, cp, cw, stream):
     return out, key
 
 
-def simulate_series(a: dict, seed: int, first: int, n: int) -> dict:
-    """Twin of ``simulate_series_nb`` summed over replicas: the same tallies."""
-    import numpy as np
-
-    from .rng import Stream
-    npl = a["rt_ev"].shape[1]
-    nq = int(a["n_qual"])
-    t = {"place": np.zeros((npl, int(np.sum(a["eligible"]))), np.int64),
+def simulate_series(a, seed: int, first: int, n: int) -> dict:
+    """Twin of ``simulate_nb`` summed over replicas: the same tallies."""
+    npl = a.rt.shape[1]
+    nq = int(a.n_qual)
+    t = {"place": np.zeros((npl, int(np.sum(a.eligible))), np.int64),
          "qualify": np.zeros(npl, np.int64), "points": np.zeros(npl), "points_sq": np.zeros(npl),
          "prize": np.zeros(npl), "prize_sq": np.zeros(npl), "counters": np.zeros(4, np.int64)}
     for r in range(n):
@@ -304,9 +308,9 @@ def simulate_series(a: dict, seed: int, first: int, n: int) -> dict:
         if len(order) > nq > 0:
             pa, pb = order[nq - 1], order[nq]
             if gpts[pa] == gpts[pb]:
-                flags[C_Q_TIEBREAK] = 1
+                flags[GS_C_Q_TIEBREAK] = 1
                 if key[pa] == key[pb]:
-                    flags[C_Q_LOTS] = 1
+                    flags[GS_C_Q_LOTS] = 1
         for p in range(npl):
             t["points"][p] += gpts[p]
             t["points_sq"][p] += float(gpts[p]) ** 2
@@ -316,44 +320,43 @@ def simulate_series(a: dict, seed: int, first: int, n: int) -> dict:
     return t
 
 
-def simulate_group(params, tab, steps, players, games, gp6, places_mode, reduced_mode, seed,
+def simulate_group(params, thr, steps, players, games, gp6, places_mode, reduced_mode, seed,
                    first, n):
-    """Twin of ``simulate_group_nb``: hist[s][v] replicas where slot s got v sixths."""
-    from .rng import Stream
+    """Twin of ``simulate_group_nb`` (segment 0 of ``thr``): hist[s][v] replicas where slot
+    s got v sixths."""
+    steps = [list(map(int, row)) for row in steps]
+    g = Games(params, None, thr, False, False)
     hist = [[0] * (max(gp6) + 1) for _ in range(4)]
     for r in range(n):
         stream = Stream(seed, first + r)
         score = [0] * 4
-        for _, ws, bs, res in games:
-            if res < 0:
-                res = tgame(tab, params, None, False, 0, int(steps[0][1]), players[ws],
-                            players[bs], stream)
-            score[ws] += (2, 1, 0)[res]
-            score[bs] += (0, 1, 2)[res]
-        _, out = group_places(tab, params, None, False, steps, players, score, gp6,
-                              places_mode, reduced_mode, stream, [0] * 4)
+        cp, cw = defaultdict(int), defaultdict(int)
+        _group_games(g, 0, steps[0][1], games, players, score, cp, cw, stream)
+        _, out = group_places(g, 0, steps, players, score, gp6, places_mode, reduced_mode,
+                              stream, [0] * 4)
         for s in range(4):
             hist[s][out[s]] += 1
     return hist
 
 
 # ---- exact distribution (no offsets) ----------------------------------------------------
-
-def _wdl(tab, k, w, b):
-    pw, pd = float(tab[k, w, b, 0]), float(tab[k, w, b, 1])
-    return pw, pd, 1.0 - pw - pd
+def _wdl(tab, ci, w, b):
+    """(P White wins, P draw, P Black wins) from one segment's threshold table."""
+    tw, td = float(tab[ci, w, b, 0]), float(tab[ci, w, b, 1])
+    return tw, td - tw, 1.0 - td
 
 
 def two_player_exact(tab, steps, s0, pa, pb):
-    """P(pa wins the two-player procedure from step s0), colour lot included."""
+    """P(pa wins the two-player procedure from step s0), colour lot included.  ``tab``: one
+    segment of a threshold table, [controls, players, players, 2]."""
     total = 0.0
     for x, y, is_a in ((pa, pb, True), (pb, pa, False)):
         p_x = 0.0
         level = 1.0
-        for kind, _ci, _n, k in steps[s0:]:
+        for kind, ci, *_ in steps[s0:]:
             if kind == STEP_GAMES:
-                g1 = _wdl(tab, k, x, y)     # x White
-                g2 = _wdl(tab, k, y, x)     # y White
+                g1 = _wdl(tab, ci, x, y)     # x White
+                g2 = _wdl(tab, ci, y, x)     # y White
                 d = defaultdict(float)
                 for r1, q1 in enumerate(g1):
                     for r2, q2 in enumerate(g2):
@@ -361,20 +364,20 @@ def two_player_exact(tab, steps, s0, pa, pb):
                 p_x += level * sum(q for v, q in d.items() if v > 0)
                 level *= d.get(0, 0.0)
             elif kind == STEP_ARMAGEDDON:
-                p_x += level * 0.5 * (_wdl(tab, k, x, y)[0] + 1.0 - _wdl(tab, k, y, x)[0])
+                p_x += level * 0.5 * (_wdl(tab, ci, x, y)[0] + 1.0 - _wdl(tab, ci, y, x)[0])
                 level = 0.0
         p_x += level * 0.5  # lots after the last step (unreachable with an Armageddon)
         total += 0.5 * (p_x if is_a else 1.0 - p_x)
     return total
 
 
-def _rr3_outcomes(tab, k, pl):
+def _rr3_outcomes(tab, ci, pl):
     """[(probability, scores)] of a single round robin of three, colours by lot."""
     games = []
     for i in range(3):
         for j in range(i + 1, 3):
-            a = _wdl(tab, k, pl[i], pl[j])
-            b = _wdl(tab, k, pl[j], pl[i])
+            a = _wdl(tab, ci, pl[i], pl[j])
+            b = _wdl(tab, ci, pl[j], pl[i])
             games.append((i, j, (0.5 * a[0] + 0.5 * b[2], 0.5 * a[1] + 0.5 * b[1],
                                  0.5 * a[2] + 0.5 * b[0])))
     res = []
@@ -387,6 +390,52 @@ def _rr3_outcomes(tab, k, pl):
             sc[j] += (0, 1, 2)[r]
         res.append((p, sc))
     return res
+
+
+def _three_exact(tab, steps, players, tied, gp6, places_mode, reduced_mode, finish):
+    share = (gp6[1] + gp6[2]) // 2
+    pl = [players[s] for s in tied]
+
+    def step(stp, p):
+        for q, sc in _rr3_outcomes(tab, steps[1 + stp][1], pl):
+            m = max(sc)
+            best = [i for i in range(3) if sc[i] == m]
+            if len(best) == 1:
+                out = [-1] * 4
+                out[tied[best[0]]] = gp6[0]
+                o0, o1 = [i for i in range(3) if sc[i] != m]
+                if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
+                    hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
+                    out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
+                else:
+                    out[tied[o0]] = out[tied[o1]] = share
+                finish(out, 3, p * q)
+            elif len(best) == 2:
+                p0, p1 = best
+                left = next(i for i in range(3) if sc[i] != m)
+                nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+                pw = two_player_exact(tab, steps, nxt, pl[p0], pl[p1])
+                for wi, li, qq in ((p0, p1, pw), (p1, p0, 1.0 - pw)):
+                    out = [-1] * 4
+                    out[tied[wi]] = gp6[0]
+                    if places_mode == PLACES_ELIMINATION:
+                        out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
+                    else:
+                        out[tied[li]] = out[tied[left]] = share
+                    finish(out, 3, p * q * qq)
+            elif stp == 0:
+                step(1, p * q)
+            else:
+                ci = steps[3][1]
+                for x, y, left in itertools.permutations(range(3)):
+                    wx = 0.5 * (_wdl(tab, ci, pl[x], pl[y])[0] + 1.0
+                                - _wdl(tab, ci, pl[y], pl[x])[0])
+                    for wi, li, qq in ((x, y, wx), (y, x, 1.0 - wx)):
+                        out = [-1] * 4
+                        out[tied[wi]] = gp6[0]
+                        out[tied[li]] = out[tied[left]] = share
+                        finish(out, 3, p * q * qq / 6.0)
+    step(0, 1.0)
 
 
 def places_exact(tab, steps, players, score, gp6, places_mode, reduced_mode):
@@ -405,58 +454,20 @@ def places_exact(tab, steps, players, score, gp6, places_mode, reduced_mode):
         out = [-1] * 4
         out[tied[0]] = gp6[0]
         finish(out, 1, 1.0)
-        return dist
-    if len(tied) == 2:
+    elif len(tied) == 2:
         pa = two_player_exact(tab, steps, 1, players[tied[0]], players[tied[1]])
         for r, q in ((0, pa), (1, 1.0 - pa)):
             out = [-1] * 4
             out[tied[r]], out[tied[1 - r]] = gp6[0], gp6[1]
             finish(out, 2, q)
-        return dist
-    share = (gp6[1] + gp6[2]) // 2
-    if len(tied) == 3:
-        pl = [players[s] for s in tied]
+    elif len(tied) == 3:
+        _three_exact(tab, steps, players, tied, gp6, places_mode, reduced_mode, finish)
+    else:
+        _four_exact(tab, steps, players, gp6, dist)
+    return dist
 
-        def step(stp, p):
-            for q, sc in _rr3_outcomes(tab, steps[1 + stp][3], pl):
-                m = max(sc)
-                best = [i for i in range(3) if sc[i] == m]
-                if len(best) == 1:
-                    out = [-1] * 4
-                    out[tied[best[0]]] = gp6[0]
-                    o0, o1 = [i for i in range(3) if sc[i] != m]
-                    if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
-                        hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
-                        out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
-                    else:
-                        out[tied[o0]] = out[tied[o1]] = share
-                    finish(out, 3, p * q)
-                elif len(best) == 2:
-                    p0, p1 = best
-                    left = next(i for i in range(3) if sc[i] != m)
-                    nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
-                    pw = two_player_exact(tab, steps, nxt, pl[p0], pl[p1])
-                    for wi, li, qq in ((p0, p1, pw), (p1, p0, 1.0 - pw)):
-                        out = [-1] * 4
-                        out[tied[wi]] = gp6[0]
-                        if places_mode == PLACES_ELIMINATION:
-                            out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
-                        else:
-                            out[tied[li]] = out[tied[left]] = share
-                        finish(out, 3, p * q * qq)
-                elif stp == 0:
-                    step(1, p * q)
-                else:
-                    k = steps[3][3]
-                    for x, y, left in itertools.permutations(range(3)):
-                        wx = 0.5 * (_wdl(tab, k, pl[x], pl[y])[0] + 1.0 - _wdl(tab, k, pl[y], pl[x])[0])
-                        for wi, li, qq in ((x, y, wx), (y, x, 1.0 - wx)):
-                            out = [-1] * 4
-                            out[tied[wi]] = gp6[0]
-                            out[tied[li]] = out[tied[left]] = share
-                            finish(out, 3, p * q * qq / 6.0)
-        step(0, 1.0)
-        return dist
+
+def _four_exact(tab, steps, players, gp6, dist):
     for a0, a1, b0, b1 in itertools.permutations(range(4)):
         pa = two_player_exact(tab, steps, 1, players[a0], players[a1])
         pb = two_player_exact(tab, steps, 1, players[b0], players[b1])
@@ -468,19 +479,20 @@ def places_exact(tab, steps, players, score, gp6, places_mode, reduced_mode):
                     out[w], out[s2] = gp6[0], gp6[1]
                     out[l1] = out[l2] = (gp6[2] + gp6[3]) // 2
                     dist[tuple(out)] += q1 * q2 * q3 / 24.0
-    return dist
 
 
 def group_exact(tab, steps, players, games, gp6, places_mode, reduced_mode):
     """Exact P(slot s gets v sixths): enumerates the 3^k results of the k unplayed games and
-    every play-off branch.  Returns [4][max(gp6)+1] floats."""
+    every play-off branch.  ``tab``: one segment of a threshold table.  Returns
+    [4][max(gp6)+1] floats."""
+    ci0 = int(steps[0][1])
     open_ = [(int(ws), int(bs)) for _, ws, bs, r in games if r < 0]
     base = [0] * 4
     for _, ws, bs, r in games:
         if r >= 0:
             base[ws] += (2, 1, 0)[r]
             base[bs] += (0, 1, 2)[r]
-    probs = [_wdl(tab, 0, players[ws], players[bs]) for ws, bs in open_]
+    probs = [_wdl(tab, ci0, players[ws], players[bs]) for ws, bs in open_]
     hist = [[0.0] * (max(gp6) + 1) for _ in range(4)]
     for combo in itertools.product(range(3), repeat=len(open_)):
         p = 1.0

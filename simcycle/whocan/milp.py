@@ -40,6 +40,7 @@ class Model:
         self.lb: list[float] = []
         self.ub: list[float] = []
         self.rows: list[tuple[dict, float, float]] = []
+        self._cache = None
 
     def var(self, lo=0, hi=1) -> int:
         self.lb.append(lo)
@@ -49,34 +50,56 @@ class Model:
     def row(self, e: Lin, lo, hi) -> None:
         self.rows.append((dict(e.c), lo - e.k, hi - e.k))
 
-    def solve(self, extra_rows=(), extra_vars=(), time_limit=None):
-        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None)."""
+    def _triplets(self):
+        """The rows as sparse triplets and bounds, built once per row count (every question
+        adds its few rows to the same model)."""
+        if self._cache is None or self._cache[0] != len(self.rows):
+            self._cache = (len(self.rows), _triplets(self.rows, 0))
+        return self._cache[1]
+
+    def solve(self, extra_rows=(), extra_vars=(), time_limit=None, objective=None):
+        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None).
+        ``objective`` ({variable: coefficient}, minimised) only steers the search."""
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import csr_matrix
 
-        rows = list(self.rows) + list(extra_rows)
         lb = np.array(self.lb + [v[0] for v in extra_vars], float)
         ub = np.array(self.ub + [v[1] for v in extra_vars], float)
-        r, c, a = [], [], []
-        for i, (d, _, _) in enumerate(rows):
-            for v, x in d.items():
-                if x:
-                    r.append(i)
-                    c.append(v)
-                    a.append(x)
-        A = csr_matrix((a, (r, c)), shape=(len(rows), len(lb)))
-        lo = np.array([x[1] for x in rows], float)
-        hi = np.array([x[2] for x in rows], float)
+        base = self._triplets()
+        extra = _triplets(extra_rows, len(self.rows))
+        A = csr_matrix((np.concatenate([base[2], extra[2]]),
+                        (np.concatenate([base[0], extra[0]]),
+                         np.concatenate([base[1], extra[1]]))),
+                       shape=(len(self.rows) + len(extra_rows), len(lb)))
+        lo = np.concatenate([base[3], extra[3]])
+        hi = np.concatenate([base[4], extra[4]])
         opts = {"presolve": True}
         if time_limit is not None:
             opts["time_limit"] = max(float(time_limit), 0.05)
-        res = milp(np.zeros(len(lb)), integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
+        c = np.zeros(len(lb))
+        for v, a in (objective or {}).items():
+            c[v] += a
+        res = milp(c, integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
                    constraints=LinearConstraint(A, lo, hi), options=opts)
         if res.x is not None and res.status in (0, 1):
             return FEASIBLE, np.round(res.x).astype(np.int64)
         if res.status == 2:
             return INFEASIBLE, None
         return TIMEOUT, None
+
+
+def _triplets(rows, first: int):
+    """(row indices, columns, coefficients, lower bounds, upper bounds) of ``rows``
+    numbered from ``first``."""
+    r, c, a = [], [], []
+    for i, (d, _, _) in enumerate(rows):
+        for v, x in d.items():
+            if x:
+                r.append(first + i)
+                c.append(v)
+                a.append(x)
+    return (np.array(r, np.int64), np.array(c, np.int64), np.array(a, float),
+            np.array([x[1] for x in rows], float), np.array([x[2] for x in rows], float))
 
 
 def question_rows(model: Model, key: dict, x: int, rivals, q: int, question: str, big: int):

@@ -1,0 +1,206 @@
+"""Format ``group-series``: a series of events, each groups of four (double round robin)
+feeding semi-finals and a final, with a points race over the series (FIDE Grand Prix 2022).
+
+Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
+``rules.py`` (schedule, checkpoints, group places, standings as pure functions), ``plan.py``
+→ ``nb.py`` (the kernel), ``whocan.py`` (backend), ``render.py`` (text).  Rules and the
+named readings are documented in ``docs/format-group-series.md``.
+"""
+
+from __future__ import annotations
+
+from ... import driver
+from ...enums import STEP_ARMAGEDDON, STEP_GAMES
+from ...errors import ScenarioError
+from ..base import SWING, WHOCAN, CompileOptions, Format
+from ..shared import swing as swing_
+from ..shared.matches import Step, match_probability
+from . import render, rules
+from .scenario import DEFAULT_KIND, GroupSeries, load
+from .schema import KO_ROUNDS
+from .whocan import whocan as whocan_rows
+
+RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+class GroupSeriesFormat(Format):
+    name = "group-series"
+    default_kind = DEFAULT_KIND
+    features = frozenset({SWING, WHOCAN})
+
+    def load(self, raw: dict, file: str) -> GroupSeries:
+        return load(raw, file)
+
+    def checkpoints(self, scn: GroupSeries) -> list[str]:
+        return rules.checkpoints(scn)
+
+    def standings(self, scn: GroupSeries, at) -> dict:
+        return rules.standings(scn, at)
+
+    def odds(self, scn: GroupSeries, model, at) -> dict:
+        cname = scn.controls["classical"]
+        games, notes = [], []
+        for e, (ev, st) in enumerate(zip(scn.events, rules.state(scn, at))):
+            if not st.groups_known:
+                notes.append(f"event {e + 1} ({ev.name}): groups not drawn at this checkpoint "
+                             f"(draw rule: {scn.rules['draw_rule']})")
+                continue
+            ratings = rules.event_ratings(scn, e)
+            for gr in st.groups:
+                for rd, w, b, r in gr.games:
+                    if r >= 0:
+                        continue
+                    pw, pd, pb = model.wdl(cname, model.rating(ratings[w], cname),
+                                           model.rating(ratings[b], cname))
+                    games.append({"event": e + 1, "group": gr.name, "round": rd,
+                                  "white": scn.players[w].name, "black": scn.players[b].name,
+                                  "p_white": pw, "p_draw": pd, "p_black": pb})
+        return {"scenario": scn.name, "at": at or "latest", "control": cname, "games": games,
+                "notes": notes}
+
+    def compile(self, scn: GroupSeries, model, opts: CompileOptions):
+        from .plan import GroupSeriesPlan   # numba only when something is simulated
+        self.check_options(scn, opts)
+        return GroupSeriesPlan(scn, model, opts)
+
+    # ---- swing ----------------------------------------------------------------------------
+    def swing(self, scn: GroupSeries, model, at, *, sims, seed, offsets=False,
+              round_no=None) -> dict:
+        """What each group game of the next round (or of group round ``round_no``) swings:
+        every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
+        random numbers.  After the group stage: the next knock-out matches."""
+        target = _next_group_round(scn, at, round_no)
+        if target is None and round_no is None:
+            return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets)
+        if target is None or not target[1]:
+            raise ScenarioError("no group game of that round is left to play at this "
+                                "checkpoint", file=scn.file, key="--round", value=round_no)
+        e, games, rn = target
+        cname = scn.controls["classical"]
+        ratings = rules.event_ratings(scn, e)
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+                          sims, seed, progress=False)
+        groups = rules.state(scn, at)[e].groups
+        out = []
+        for g, j, rd, w, b in games:
+            probs = model.wdl(cname, model.rating(ratings[w], cname),
+                              model.rating(ratings[b], cname))
+            outcomes = [[({(e, g, j): code}, 1.0)] for code in range(3)]
+            players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
+                                  offsets=offsets)
+            for p in players:
+                p["p_first"] = dict(zip(RESULTS, p["p_first"]))
+                p["p_qualify"] = dict(zip(RESULTS, p["p_qualify"]))
+            out.append({"event": e + 1, "group": groups[g].name, "round": rd,
+                        "white": scn.players[w].name, "black": scn.players[b].name,
+                        "p_white": probs[0], "p_draw": probs[1], "p_black": probs[2],
+                        "players": players})
+        out.sort(key=lambda x: -swing_.weight(x["players"]))
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "event": e + 1,
+                "round": rn, "sims": sims, "seed": seed,
+                "qualifying_places": scn.qualifying_places, "now": swing_.now(base),
+                "games": out}
+
+    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets) -> dict:
+        """The next knock-out matches whose players are known, each under its six results
+        (either player winning 2-0 or 1.5-0.5 in the classical games, or on tiebreaks after
+        1-1)."""
+        a = self.compile(scn, model, CompileOptions(at=at, offsets=offsets)).args
+        todo = _next_matches(a)
+        if todo is None:
+            raise ScenarioError("no group game or knock-out match with known players is left "
+                                "to play at this checkpoint", file=scn.file, key="--at",
+                                value=at or "latest")
+        e, matches = todo
+        ratings = rules.event_ratings(scn, e)
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+                          sims, seed, progress=False)
+        out = []
+        for m_i, lead, other in matches:
+            outcomes = _match_outcomes(scn, model, e, m_i, ratings[lead], ratings[other],
+                                       scn.players[lead].name, scn.players[other].name)
+            rows = swing_.rows(self, scn, model, at, [mix for _, _, mix in outcomes],
+                               sims=sims, seed=seed, offsets=offsets)
+            out.append({"event": scn.events[e].name, "round": KO_ROUNDS[m_i],
+                        "players": [scn.players[lead].name, scn.players[other].name],
+                        "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
+                        "swing": rows})
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
+                "seed": seed, "qualifying_places": scn.qualifying_places,
+                "now": swing_.now(base), "matches": out}
+
+    # ---- whocan ---------------------------------------------------------------------------
+    def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule") -> dict:
+        """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
+        (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
+        file, hindsight)."""
+        return whocan_rows(scn, self.check_at(scn, at), budget, draws)
+
+    render_standings = staticmethod(render.standings)
+    render_odds = staticmethod(render.odds)
+    render_swing = staticmethod(render.swing)
+    render_whocan = staticmethod(render.whocan)
+
+
+def _next_group_round(scn: GroupSeries, at, round_no):
+    """(event, [(group, game index, round, White, Black)], round) of the first event with
+    group games still to play, or None."""
+    for e, st in enumerate(rules.state(scn, at)):
+        if not st.groups_known:
+            continue
+        open_games = [(g, j, rd, w, b) for g, gr in enumerate(st.groups)
+                      for j, (rd, w, b, r) in enumerate(gr.games) if r < 0]
+        if open_games:
+            rn = round_no if round_no is not None else min(x[2] for x in open_games)
+            return e, [x for x in open_games if x[2] == rn], rn
+    return None
+
+
+def _next_matches(a):
+    """(event, [(match index, leading player, other)]) of the next knock-out matches whose
+    players are known, or None."""
+    for e in range(a.roster.shape[0]):
+        if (a.grp_fixed[e] < 0).any():
+            continue
+        win = [int(a.roster[e, 4 * g + a.grp_fixed[e, g]]) for g in range(4)]
+        sf = [(0, win[0], win[1]), (1, win[2], win[3])]
+        open_sf = [x for x in sf if a.ko_win[e, x[0]] < 0]
+        if open_sf:
+            return e, open_sf
+        if a.ko_win[e, 2] < 0:
+            fin = [x[1] if a.ko_win[e, x[0]] == 0 else x[2] for x in sf]
+            return e, [(2, fin[0], fin[1])]
+    return None
+
+
+def _match_outcomes(scn, model, e, m_i, r_lead, r_other, ln, on):
+    """[(label, probability, mixture of what-ifs)] of a knock-out match's six results."""
+    ctl = scn.controls
+    steps = [Step(STEP_GAMES, ctl["classical"], 2, "classical"),
+             Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
+             Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
+             Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
+    white = None if scn.rules["knockout_colours"] == "lots" else 0
+    mp = match_probability(steps, model, r_lead, r_other, white)
+    p_ltb = mp["p_first"] - mp["p_classical"]
+    # a 1-1 is two draws or a win each (the latter counts in the classical-wins criterion):
+    # a tiebreak column mixes both, weighted by their probabilities
+    c = ctl["classical"]
+    rl, ro = model.rating(r_lead, c), model.rating(r_other, c)
+    w1, d1, b1 = model.wdl(c, rl, ro)
+    w2, d2, b2 = model.wdl(c, ro, rl)
+    q_draws = d1 * d2 / (d1 * d2 + w1 * w2 + b1 * b2)
+
+    def fx(mix, lw):
+        return [({(e, m_i): (codes, lw)}, wt) for codes, wt in mix]
+
+    tb = [((1, 1), q_draws), ((0, 2), 1.0 - q_draws)]
+    return [(f"{ln} wins 2-0", mp["p_2_0"], fx([((0, 0), 1.0)], True)),
+            (f"{ln} wins 1.5-0.5", mp["p_15_05"], fx([((0, 1), 1.0)], True)),
+            (f"{ln} wins on tiebreaks (1-1)", p_ltb, fx(tb, True)),
+            (f"{on} wins on tiebreaks (1-1)", mp["p_tiebreak"] - p_ltb, fx(tb, False)),
+            (f"{on} wins 1.5-0.5", mp["p_05_15"], fx([((2, 1), 1.0)], False)),
+            (f"{on} wins 2-0", mp["p_0_2"], fx([((2, 2), 1.0)], False))]
+
+
+FORMAT = GroupSeriesFormat()

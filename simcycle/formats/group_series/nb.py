@@ -1,0 +1,631 @@
+"""Numba code over arrays: a series of events, each groups of four (double round robin) feeding
+semi-finals and a final (FIDE Grand Prix 2022), replica-parallel with streaming tallies.
+
+Units: group and series points in sixths of a point (so that points shared by two or three
+players stay integers), game points in half points, money as floats.
+
+Built on the shared blocks: games, play-off round robins, Armageddon and the knock-out match
+(``match_nb``: a match from a later step is the slice ``steps[s0:]``, known classical games
+the ``fixed`` array) from ``kernels.game_nb`` with a :class:`~simcycle.kernels.game_nb.Games`
+whose segment is the event; the series order from ``kernels.rank_nb``; tallies from
+``kernels.tally_nb``.
+
+The plain-Python twin is ``simcycle.reference.groups``; both draw the same numbers in the same
+order.  Per replica, event by event:
+  1. offsets (when on): roster order, then rating class;
+  2. the draw of groups not yet drawn (lots: one shuffle of the 16; baskets: a shuffle of each
+     basket of four, strongest basket first);
+  3. group A to D: the group's unplayed games in schedule order, then its play-off for first
+     when one is needed (see ``group_places_nb``);
+  4. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
+then the lots between players level on every series criterion, best placed first.
+
+Hand-specialised (measured with benchmarks/bench_gp2022.py and CPU time per series, 1 thread,
+alternating with the pre-port kernel): the group-game loop reads the threshold table through
+one flat index and White's threshold first, baskets are shuffled by index (no view per
+basket), the series key is sorted while it is computed (``rank_nb.sort_desc_nb``'s insertion
+step) and lots shuffle runs of equal keys, places and points are tallied in two plain loops
+(players outside the table have points too, which ``tally_nb`` does not count).  Written with
+the shared blocks throughout (``sort_segment_nb`` per criterion, ``tally_nb``, every game
+through ``game_nb``) the kernel took 1.61 us a series at ``event3-sf`` against 1.15 us before
+the port and about 10 % more at ``start``; with these, 5.6 against 5.3 us at ``start``
+(medians of alternating runs: 178k against 186k series/s on 1 thread, 178k against 182k on 2,
+on the shared 2-core machine).
+
+``steps`` rows (kind ``enums.STEP_*``, control row, games): classical pair, rapid pair, blitz
+pair, Armageddon: a knock-out match; the two-player tiebreak procedure is ``steps[1:]``.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
+                      GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
+                      SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
+                      WHITE_WINS, BLACK_WINS)
+from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, round_robin_nb,
+                                shuffle_nb)
+from ...kernels.rank_nb import sort_desc_nb
+from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
+from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
+
+KEY_BASE = 1024   # > any series criterion's value (classical half points: at most 80)
+WK = 32  # int64 scratch of a group's places: [0:6] match out, [6:10] tied, [12:18] round
+#          robin of three, [20:24] rest places, [28:32] lots
+
+
+class GroupSeriesArgs(NamedTuple):
+    """The arguments of :func:`simulate_nb`, built by ``plan.py``.
+
+    params, rt, thr, live, offsets   the fields of a
+                 :class:`~simcycle.kernels.game_nb.Games` (segment = event: rt [events,
+                 players, 3] holds each event's ratings), flat because numba's parallel
+                 loops take no nested tuples
+    offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
+    steps        int64 [4, 3]: (``enums.STEP_*``, control row, games) of a knock-out match:
+                 classical pair, rapid pair, blitz pair, Armageddon
+    roster       int64 [events, 16]: group g is roster[4g:4g+4] in slot order when drawn
+                 (DRAW_FIXED); else the roster by rating (baskets are its runs of four)
+    draw         int64 [events]: ``enums.DRAW_FIXED``, ``DRAW_LOTS`` or ``DRAW_BASKETS``
+    gm           int64 [events, 4, 12, 4]: each group's games (round, White slot, Black slot,
+                 result ``enums`` code or UNPLAYED) in schedule order
+    grp_fixed    int64 [events, 4]: winner's slot of a group whose places are known, else -1
+    grp_gp       int64 [events, 4, 4]: the known places' points by slot (sixths)
+    ko_fixed     int64 [events, 3, 2]: known classical games of semi-final 1, 2 and the final
+                 from the leading player's side (group A's / C's winner, semi-final 1's
+                 winner), UNPLAYED if not known
+    ko_win       int64 [events, 3]: 0 the leading player won the match, 1 the other, -1 open
+    gp6          int64 [4]: points of group places 1-4 (sixths)
+    ko_gp6       int: points for a knock-out match won (sixths)
+    prize_rates  float64 [3]: money per player, per group point, per knock-out point
+    places_mode  int: ``enums.PLACES_*``
+    reduced_mode int: ``enums.REDUCED_*``
+    ko_lots      bool: a colour lot before each simulated knock-out match
+    eligible     bool [players]: in the series table
+    criteria     int64 [k]: series criteria after points (``enums.SER_*``), in order
+    n_qual       int: qualifying places
+    """
+
+    params: np.ndarray
+    rt: np.ndarray
+    thr: np.ndarray
+    live: bool
+    offsets: bool
+    offset_sd: np.ndarray
+    steps: np.ndarray
+    roster: np.ndarray
+    draw: np.ndarray
+    gm: np.ndarray
+    grp_fixed: np.ndarray
+    grp_gp: np.ndarray
+    ko_fixed: np.ndarray
+    ko_win: np.ndarray
+    gp6: np.ndarray
+    ko_gp6: int
+    prize_rates: np.ndarray
+    places_mode: int
+    reduced_mode: int
+    ko_lots: bool
+    eligible: np.ndarray
+    criteria: np.ndarray
+    n_qual: int
+
+
+@jit
+def two_player_nb(g, seg, steps, s0, pa, pb, st, mout, flags):
+    """The two-player tiebreak procedure from step s0 (1 = rapid pair, 2 = blitz pair,
+    3 = Armageddon) between players pa and pb: a colour lot (who is White in the first game
+    of each pair), then ``match_nb`` over steps[s0:].  Returns 0 if pa wins, 1 if pb wins."""
+    if u01_nb(st) < 0.5:
+        x, y, swap = pa, pb, False
+    else:
+        x, y, swap = pb, pa, True
+    nofix = mout[6:6]
+    match_nb(g, seg, x, y, steps[s0:], nofix, st, mout)
+    d = s0 + mout[1]
+    if d < steps.shape[0] and steps[d, 0] == STEP_ARMAGEDDON:
+        flags[GS_C_ARMAGEDDON] = 1
+    win_x = mout[0] == 0
+    return 0 if win_x != swap else 1
+
+
+@ijit
+def share2_nb(gp6, first_place, s1, s2, out):
+    """Slots s1 and s2 share places first_place and first_place + 1."""
+    v = (gp6[first_place] + gp6[first_place + 1]) // 2
+    out[s1] = v
+    out[s2] = v
+
+
+@ijit
+def rest_places_nb(score, gp6, out, first_place, wk):
+    """Places first_place.. for the slots still without points (out == -1), by score, ties
+    shared (``rules.rest_places``).  wk: int64 scratch of length >= 4."""
+    m = 0
+    for s in range(4):
+        if out[s] < 0:
+            wk[m] = s
+            m += 1
+    sort_desc_nb(wk, 0, m, score)
+    q = first_place
+    i = 0
+    while i < m:
+        j = i + 1
+        while j < m and score[wk[j]] == score[wk[i]]:
+            j += 1
+        tot = 0
+        for t in range(j - i):
+            tot += gp6[q + t]
+        for t in range(i, j):
+            out[wk[t]] = tot // (j - i)
+        q += j - i
+        i = j
+
+
+@jit
+def three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, st, out, wk,
+                   flags):
+    """Three level for first: a rapid round robin, then a blitz one (colours by lot inside),
+    then lots pick two for an Armageddon (the third shares second with its loser); a round
+    robin that cuts the tie to two hands it to the two-player procedure.  Returns the
+    winner's slot."""
+    mout = wk[0:6]
+    pl = wk[12:15]
+    sc = wk[15:18]
+    for i in range(3):
+        pl[i] = players[tied[i]]
+    win = -1
+    for stp in range(2):
+        round_robin_nb(g, seg, steps[1 + stp, 1], pl, 3, sc, st)
+        m = max(sc[0], max(sc[1], sc[2]))
+        nw = 0
+        for i in range(3):
+            if sc[i] == m:
+                nw += 1
+        if nw == 1:
+            o0 = -1
+            o1 = -1
+            for i in range(3):
+                if sc[i] == m:
+                    win = tied[i]
+                elif o0 < 0:
+                    o0 = i
+                else:
+                    o1 = i
+            out[win] = gp6[0]
+            if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
+                if sc[o0] > sc[o1]:
+                    out[tied[o0]] = gp6[1]
+                    out[tied[o1]] = gp6[2]
+                else:
+                    out[tied[o1]] = gp6[1]
+                    out[tied[o0]] = gp6[2]
+            else:
+                share2_nb(gp6, 1, tied[o0], tied[o1], out)
+            return win
+        if nw == 2:
+            p0 = -1
+            p1 = -1
+            left = 0
+            for i in range(3):
+                if sc[i] != m:
+                    left = i
+                elif p0 < 0:
+                    p0 = i
+                else:
+                    p1 = i
+            nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
+            r = two_player_nb(g, seg, steps, nxt, pl[p0], pl[p1], st, mout, flags)
+            wi = p0 if r == 0 else p1
+            li = p1 if r == 0 else p0
+            win = tied[wi]
+            out[win] = gp6[0]
+            if places_mode == PLACES_ELIMINATION:
+                out[tied[li]] = gp6[1]
+                out[tied[left]] = gp6[2]
+            else:
+                share2_nb(gp6, 1, tied[li], tied[left], out)
+            return win
+    # still three level after the blitz round robin: lots pick two
+    idx = wk[28:31]
+    for i in range(3):
+        idx[i] = i
+    shuffle_nb(idx, 3, st)
+    flags[GS_C_ARMAGEDDON] = 1
+    w = armageddon_nb(g, seg, steps[3, 1], pl[idx[0]], pl[idx[1]], st)
+    wi = idx[0] if w == pl[idx[0]] else idx[1]
+    li = idx[1] if wi == idx[0] else idx[0]
+    win = tied[wi]
+    out[win] = gp6[0]
+    share2_nb(gp6, 1, tied[li], tied[idx[2]], out)
+    return win
+
+
+@ijit
+def group_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st, out,
+                    wk, flags):
+    """Group points (sixths) of the four slots of a finished group; returns the winner's slot.
+
+    players: int64[4] player ids; score: int64[4] classical half points; gp6: int64[4] points
+    of places 1-4 in sixths; wk: int64 scratch [WK].  Writes out[4].  Draws only when
+    several are level for first (``tie_places_nb``)."""
+    top = score[0]
+    for s in range(1, 4):
+        if score[s] > top:
+            top = score[s]
+    k = 0
+    first = 0
+    for s in range(4):
+        out[s] = -1
+        if score[s] == top:
+            first = s
+            k += 1
+    if k == 1:
+        out[first] = gp6[0]
+        rest_places_nb(score, gp6, out, 1, wk[20:24])
+        return first
+    return tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st,
+                         out, wk, flags)
+
+
+@jit
+def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st, out, wk,
+                  flags):
+    """``group_places_nb`` when several are level for first: 2 level, the two-player
+    procedure; 3 level, see ``three_level_nb``; 4 level, a shuffle of the four (pairs 1-2
+    and 3-4), the two pairs' procedures, the winners' one."""
+    mout = wk[0:6]
+    tied = wk[6:10]
+    for s in range(4):
+        out[s] = -1
+    top = score[0]
+    for s in range(1, 4):
+        if score[s] > top:
+            top = score[s]
+    k = 0
+    for s in range(4):
+        if score[s] == top:
+            tied[k] = s
+            k += 1
+    if k == 1:
+        out[tied[0]] = gp6[0]
+        rest_places_nb(score, gp6, out, 1, wk[20:24])
+        return tied[0]
+    flags[GS_C_GROUP_PLAYOFF] = 1
+    if k == 2:
+        r = two_player_nb(g, seg, steps, 1, players[tied[0]], players[tied[1]], st, mout,
+                          flags)
+        win = tied[r]
+        out[win] = gp6[0]
+        out[tied[1 - r]] = gp6[1]
+        rest_places_nb(score, gp6, out, 2, wk[20:24])
+        return win
+    if k == 3:
+        win = three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, st,
+                             out, wk, flags)
+        rest_places_nb(score, gp6, out, 3, wk[20:24])
+        return win
+    # four level: lots make two pairs
+    idx = wk[28:32]
+    for i in range(4):
+        idx[i] = i
+    shuffle_nb(idx, 4, st)
+    r1 = two_player_nb(g, seg, steps, 1, players[idx[0]], players[idx[1]], st, mout, flags)
+    r2 = two_player_nb(g, seg, steps, 1, players[idx[2]], players[idx[3]], st, mout, flags)
+    w1 = idx[r1]
+    l1 = idx[1 - r1]
+    w2 = idx[2 + r2]
+    l2 = idx[3 - r2]
+    r = two_player_nb(g, seg, steps, 1, players[w1], players[w2], st, mout, flags)
+    win = w1 if r == 0 else w2
+    out[win] = gp6[0]
+    out[w2 if r == 0 else w1] = gp6[1]
+    share2_nb(gp6, 2, l1, l2, out)
+    return win
+
+
+@ijit
+def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st, flat):
+    """Play group gi's games (rows gm[e, gi]): fills score[4] (half points by slot) and adds
+    classical points and wins to cp, cw.  The hot loop (48 games an event): thresholds read
+    from ``flat``, the table ``g.thr`` as one flat view (one index to compute instead of
+    five), or ``game_nb`` when live."""
+    n = g.thr.shape[2]
+    row = (seg * g.thr.shape[1] + ci) * n
+    for s in range(4):
+        score[s] = 0
+    for j in range(gm.shape[2]):
+        ws = gm[e, gi, j, 1]
+        bs = gm[e, gi, j, 2]
+        r = gm[e, gi, j, 3]
+        w = grp[ws]
+        b = grp[bs]
+        if r == UNPLAYED:
+            if g.live:
+                r = game_nb(g, seg, ci, w, b, st)
+            else:   # result_of_nb, the draw threshold read only when White has not won
+                u = u01_nb(st)
+                k = 2 * ((row + w) * n + b)
+                if u < flat[k]:
+                    r = WHITE_WINS
+                elif u < flat[k + 1]:
+                    r = DRAW
+                else:
+                    r = BLACK_WINS
+        if r == WHITE_WINS:
+            score[ws] += 2
+            cp[w] += 2
+            cw[w] += 1
+        elif r == BLACK_WINS:
+            score[bs] += 2
+            cp[b] += 2
+            cw[b] += 1
+        else:
+            score[ws] += 1
+            score[bs] += 1
+            cp[w] += 1
+            cp[b] += 1
+
+
+@ijit
+def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
+    """A knock-out match between a and b with known classical games (f0, f1: codes from a's
+    side, UNPLAYED unknown): a colour lot when ``ko_lots``, then ``match_nb``.  Leaves a's
+    and b's classical half points and wins in mout[2:6] (a's side first); returns True if a
+    wins."""
+    swap = False
+    if ko_lots:
+        swap = u01_nb(st) >= 0.5
+    if swap:
+        x, y = b, a
+        fx[0] = 2 - f0 if f0 >= 0 else f0
+        fx[1] = 2 - f1 if f1 >= 0 else f1
+    else:
+        x, y = a, b
+        fx[0] = f0
+        fx[1] = f1
+    match_nb(g, seg, x, y, steps, fx, st, mout)
+    if mout[1] < steps.shape[0] and steps[mout[1], 0] == STEP_ARMAGEDDON:
+        flags[GS_C_ARMAGEDDON] = 1
+    if swap:
+        t = mout[2]
+        mout[2] = mout[3]
+        mout[3] = t
+        t = mout[4]
+        mout[4] = mout[5]
+        mout[5] = t
+    return (mout[0] == 0) != swap
+
+
+@ijit
+def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp, cw,
+             prize, wk, flags, flat):
+    """Event e of one replica: offsets, draw, groups, knock-out; adds to the series arrays."""
+    if a.offsets:
+        for i in range(16):
+            p = a.roster[e, i]
+            for c in range(3):
+                rt[e, p, c] = a.rt[e, p, c] + normal_nb(st) * a.offset_sd[c]
+    for i in range(16):
+        ros[i] = a.roster[e, i]
+    d = a.draw[e]
+    if d == DRAW_LOTS:
+        shuffle_nb(ros, 16, st)
+    elif d == DRAW_BASKETS:
+        for q in range(4):   # shuffle_nb of basket q, by index (no view per basket)
+            for i in range(3, 0, -1):
+                j = randint_nb(st, i + 1)
+                t = ros[4 * q + i]
+                ros[4 * q + i] = ros[4 * q + j]
+                ros[4 * q + j] = t
+    ci0 = a.steps[0, 1]
+    for gi in range(4):
+        for s in range(4):
+            grp[s] = ros[4 * s + gi] if d == DRAW_BASKETS else ros[4 * gi + s]
+        group_games_nb(g, e, ci0, a.gm, e, gi, grp, score, cp, cw, st, flat)
+        if a.grp_fixed[e, gi] >= 0:
+            for s in range(4):
+                gout[s] = a.grp_gp[e, gi, s]
+            ws = a.grp_fixed[e, gi]
+        else:
+            ws = group_places_nb(g, e, a.steps, grp, score, a.gp6, a.places_mode,
+                                 a.reduced_mode, st, gout, wk, flags)
+        gwin[gi] = grp[ws]
+        for s in range(4):
+            p = grp[s]
+            gpts[p] += gout[s]
+            prize[p] += a.prize_rates[0] + a.prize_rates[1] * gout[s] / 6.0
+    # knock-out: A v B, C v D, final
+    a1 = 0
+    a2 = 0
+    for m in range(3):
+        if m == 0:
+            pa, pb = gwin[0], gwin[1]
+        elif m == 1:
+            pa, pb = gwin[2], gwin[3]
+        else:
+            pa, pb = a1, a2
+        f0 = a.ko_fixed[e, m, 0]
+        f1 = a.ko_fixed[e, m, 1]
+        if a.ko_win[e, m] >= 0:
+            wa = a.ko_win[e, m] == 0
+            for c in (f0, f1):
+                if c == WHITE_WINS:
+                    cp[pa] += 2
+                    cw[pa] += 1
+                elif c == BLACK_WINS:
+                    cp[pb] += 2
+                    cw[pb] += 1
+                elif c != UNPLAYED:
+                    cp[pa] += 1
+                    cp[pb] += 1
+        else:
+            wa = ko_match_nb(g, e, a.steps, pa, pb, f0, f1, a.ko_lots, st, mout, fx, flags)
+            cp[pa] += mout[2]
+            cp[pb] += mout[3]
+            cw[pa] += mout[4]
+            cw[pb] += mout[5]
+        w = pa if wa else pb
+        lo = pb if wa else pa
+        gpts[w] += a.ko_gp6
+        prize[w] += a.prize_rates[2] * a.ko_gp6 / 6.0
+        if m == 0:
+            a1 = w
+        elif m == 1:
+            a2 = w
+        else:
+            tf[w] += 1
+            ts[lo] += 1
+
+
+@ijit
+def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
+    """Order the eligible players (order[:n], returns n): points, then ``a.criteria``, then
+    lots (a shuffle of each group still level, best group first).  The deterministic
+    criteria are folded into one key (``KEY_BASE`` per criterion), sorted while it is
+    computed (``rank_nb.sort_desc_nb`` order: stable, descending).  Sets the qualifying-place
+    flags: the last place in level on points with the next (GS_C_Q_TIEBREAK), on everything
+    (GS_C_Q_LOTS)."""
+    n = 0
+    for p in range(a.eligible.shape[0]):
+        if a.eligible[p]:
+            k = gpts[p]
+            for c in range(a.criteria.shape[0]):
+                crit = a.criteria[c]
+                if crit == SER_EVENTS_WON:
+                    v = tf[p]
+                elif crit == SER_SECOND:
+                    v = ts[p]
+                elif crit == SER_CLASSICAL:
+                    v = cp[p]
+                else:   # SER_CLASSICAL_WINS
+                    v = cw[p]
+                k = k * KEY_BASE + v
+            key[p] = k
+            j = n   # one step of sort_desc_nb: insert p after the players with key >= k
+            while j > 0 and key[order[j - 1]] < k:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = p
+            n += 1
+    nq = a.n_qual
+    if n > nq and nq > 0 and gpts[order[nq - 1]] == gpts[order[nq]]:
+        flags[GS_C_Q_TIEBREAK] = 1
+        if key[order[nq - 1]] == key[order[nq]]:
+            flags[GS_C_Q_LOTS] = 1
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and key[order[j]] == key[order[i]]:
+            j += 1
+        if j - i > 1:
+            shuffle_nb(order[i:j], j - i, st)
+        i = j
+    return n
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
+    npl = a.rt.shape[1]
+    n_ev = a.roster.shape[0]
+    rt = a.rt.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    flat = a.thr.reshape(a.thr.size)
+    st = np.empty(1, np.uint64)
+    gpts = np.empty(npl, np.int64)
+    tf = np.empty(npl, np.int64)
+    ts = np.empty(npl, np.int64)
+    cp = np.empty(npl, np.int64)
+    cw = np.empty(npl, np.int64)
+    prize = np.empty(npl)
+    order = np.empty(npl, np.int64)
+    brk = np.empty(npl, np.int64)
+    key = np.empty(npl, np.int64)
+    work = np.empty(npl, np.int64)
+    ros = np.empty(16, np.int64)
+    grp = np.empty(4, np.int64)
+    score = np.empty(4, np.int64)
+    gout = np.empty(4, np.int64)
+    gwin = np.empty(4, np.int64)
+    mout = np.empty(6, np.int64)
+    fx = np.empty(2, np.int64)
+    wk = np.empty(WK, np.int64)
+    flags = np.zeros(out.counters.shape[1], np.int64)
+    t = local_tallies_nb(out)
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        for i in range(flags.shape[0]):
+            flags[i] = 0
+        for p in range(npl):
+            gpts[p] = 0
+            tf[p] = 0
+            ts[p] = 0
+            cp[p] = 0
+            cw[p] = 0
+            prize[p] = 0.0
+        for e in range(n_ev):
+            event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
+                     cw, prize, wk, flags, flat)
+        n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
+        # places of the players in the table; points and money of every player (those left
+        # out of the table too, so not ``tally_nb``, which counts the ordered players only)
+        for i in range(n):
+            p = order[i]
+            t.place[p, i] += 1
+            if i < a.n_qual:
+                t.qualify[p] += 1
+        for p in range(npl):
+            x = np.float64(gpts[p])
+            t.points[p] += x
+            t.points_sq[p] += x * x
+            z = prize[p]
+            t.prize[p] += z
+            t.prize_sq[p] += z * z
+        count_flags_nb(t, flags)
+    store_nb(t, out, c)
+
+
+@pjit
+def simulate_nb(seed, first, nrep, a, out):
+    """Replicas first .. first+nrep-1 of the series.
+
+    seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
+    first  int64: index of the batch's first replica
+    nrep   int64: replicas in the batch
+    a      :class:`GroupSeriesArgs`
+    out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis: chunk c of
+           ``CHUNK`` replicas fills row c
+    """
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+
+
+@pjit
+def simulate_group_nb(seed, first, nrep, params, thr, steps, players, games, gp6, places_mode,
+                      reduced_mode, hist_out):
+    """One group alone (no offsets, segment 0 of ``thr``): its unplayed games then its
+    places; hist_out[c, s, v] counts replicas where slot s got v sixths (tests)."""
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        g = Games(params, np.zeros((1, players.shape[0], 3)), thr, False, False)
+        st = np.empty(1, np.uint64)
+        score = np.empty(4, np.int64)
+        out = np.empty(4, np.int64)
+        cp = np.zeros(thr.shape[2], np.int64)
+        cw = np.zeros(thr.shape[2], np.int64)
+        flags = np.zeros(4, np.int64)
+        wk = np.empty(WK, np.int64)
+        gm = games.reshape((1, 1, games.shape[0], games.shape[1]))
+        flat = thr.reshape(thr.size)
+        for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
+            st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+            group_games_nb(g, 0, steps[0, 1], gm, 0, 0, players, score, cp, cw, st, flat)
+            group_places_nb(g, 0, steps, players, score, gp6, places_mode, reduced_mode, st,
+                            out, wk, flags)
+            for s in range(4):
+                hist_out[c, s, out[s]] += 1

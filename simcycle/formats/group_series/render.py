@@ -1,0 +1,98 @@
+"""Text of the group-series reports: standings, odds, swing (group games or knock-out
+matches), whocan."""
+
+from __future__ import annotations
+
+from ...whocan.render import render_targets
+from ..roundrobin import render as rr_render
+
+
+def standings(d: dict) -> str:
+    n_ev = len(d["events"])
+    head = (f"{'rank':>5}  {'player':<24}" + "".join(f"{'E' + str(i + 1):>6}" for i in range(n_ev))
+            + f"{'total':>7}{'TF':>4}{'TS':>4}{'GP':>6}{'GW':>4}"
+            + f"{'prize ' + (d['currency'] or ''):>14}")
+    lines = [f"{d['scenario']}  at {d['at']}", "", head, "-" * len(head)]
+    for r in d["players"]:
+        rk = "" if r["rank"] is None else (("=" if r["shared"] else "") + str(r["rank"]))
+        evs = "".join(f"{'' if v is None else v:>6}" for v in r["events"])
+        lines.append(f"{rk:>5}  {r['name'][:24]:<24}{evs}{r['points']:>7}{r['events_won']:>4}"
+                     f"{r['second_places']:>4}{r['classical_points']:>6}{r['classical_wins']:>4}"
+                     f"{r['prize']:>14,.0f}")
+    lines += ["", f"prize money paid: {d['prize_total']:,.0f}; top {d['qualifying_places']} "
+              "qualify; TF events won, TS second places, GP classical game points, GW classical "
+              "wins"]
+    for e, ev in enumerate(d["events"]):
+        for g in ev["groups"]:
+            if g["playoff_pending"]:
+                lines.append(f"event {e + 1} group {g['name']}: play-off for first not "
+                             "entered yet")
+    return "\n".join(lines)
+
+
+def odds(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}  ({d['control']} games still to play)", ""]
+    if d["games"]:
+        lines.append(f"{'ev':>3} {'grp':>4} {'rd':>3}  {'White':<24}{'Black':<24}{'1-0':>7}"
+                     f"{'draw':>7}{'0-1':>7}")
+        for g in d["games"]:
+            lines.append(f"{g['event']:>3} {g['group']:>4} {g['round']:>3}  "
+                         f"{g['white'][:23]:<24}{g['black'][:23]:<24}{100 * g['p_white']:6.1f}%"
+                         f"{100 * g['p_draw']:6.1f}%{100 * g['p_black']:6.1f}%")
+    else:
+        lines.append("no group games left to play with known pairings")
+    lines += d["notes"]
+    return "\n".join(lines)
+
+
+def _swing_matches(d: dict) -> str:
+    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
+             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    for m in d["matches"]:
+        lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
+        for k, o in enumerate(m["outcomes"]):
+            lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
+        k = len(m["outcomes"])
+        cols = "/".join(f"({i + 1})" for i in range(k))
+        lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
+                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
+        for p in m["swing"]:
+            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+                continue
+            f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
+            q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
+            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def swing(d: dict) -> str:
+    if "matches" in d:
+        return _swing_matches(d)
+    return rr_render.swing(dict(d, scenario=f"{d['scenario']} (event {d['event']}, group round)"))
+
+
+def whocan(d: dict) -> str:
+    header = [(f"{d['scenario']}  at {d['at']}: {d['games_left']} group games and "
+               f"{d['matches_left']} knock-out matches left")]
+    if d.get("draws"):
+        ev = ", ".join(map(str, d["undrawn_events"]))
+        header.append(f"groups of event(s) {ev} not drawn yet: "
+                      + ("taken as drawn in the file" if d["draws"] == "as-drawn" else
+                         "the snake groups" if d["draws"] == "snake" else
+                         f"{d['draws']} considered"))
+
+    def path(r):
+        ko = [g for g in r["path"] if "players" in g]
+        if not ko or len(ko) > 9:
+            return []
+        return ["e.g. " + "; ".join(
+            f"ev{g['event']} {g['stage']} {g['winner']} beats "
+            f"{next(p for p in g['players'] if p != g['winner'])}" for g in ko)]
+
+    text = render_targets(d, header,
+                          qualify_title=f"a qualifying place (top {d['qualifying_places']})",
+                          level="lots decide", path_lines=path)
+    if any(r["status"] == "undetermined" for rows in d["targets"].values() for r in rows):
+        text += "\n\nundetermined: the exact search hit its time budget for these rows"
+    return text
