@@ -204,3 +204,34 @@ def test_bad_input_exit_2(tmp_path, old, new, msg):
     assert msg in str(e.value) and str(f) in str(e.value)
     r = CliRunner().invoke(main, ["standings", str(f)])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_points_for_classical_wins(tmp_path):
+    # [points] classical_win = 1 (a what-if rule, not the 2022 regulations): every player's
+    # series total grows by exactly his classical wins (group games and knock-out classical
+    # games, the table's GW column); the kernel equals its twin under the rule; whocan says
+    # plainly that it does not model it.
+    from simcycle.reference import groups as twin
+
+    text = TEXT.replace("[points]", "[points]\nclassical_win = 1", 1)
+    assert text != TEXT
+    f = tmp_path / "gp-bonus.toml"
+    f.write_text(text, encoding="utf-8")
+    fmt, bonus = load_scenario(f)
+    _, plain = load_scenario(SCENARIO)
+    a = {r["name"]: r for r in fmt.standings(plain, None)["players"]}
+    b = {r["name"]: r for r in fmt.standings(bonus, None)["players"]}
+    for name, r in a.items():
+        assert b[name]["points"] == r["points"] + r["classical_wins"], name
+    model = load_model()
+    plan = fmt.compile(bonus, model, CompileOptions(at="event2-round4"))
+    k = plan.run_batch(5, 0, 1500)
+    t = twin.simulate_series(plan.args, 5, 0, 1500)
+    assert (k["place"] == t["place"]).all() and (k["points"] == t["points"]).all()
+    # at the end every replica is the final table: expected points = the table's
+    final = plan.__class__(bonus, model, CompileOptions(at=None))
+    res = final.run_batch(1, 0, 200)
+    for i, name in enumerate(final.info.names):
+        assert res["points"][i] / 200 / 6 == pytest.approx(b[name]["points"]), name
+    with pytest.raises(ScenarioError, match="classical wins"):
+        fmt.whocan(bonus, "event3")

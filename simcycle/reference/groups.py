@@ -300,6 +300,7 @@ def simulate_series(a, seed: int, first: int, n: int) -> dict:
     for r in range(n):
         stream = Stream(seed, first + r)
         gpts, tf, ts, cp, cw, prize, flags = series_replica(a, stream)
+        gpts = [x + int(a.win_gp6) * w for x, w in zip(gpts, cw)]   # classical-win points
         order, key = rank_series(a, gpts, tf, ts, cp, cw, stream)
         for i, p in enumerate(order):
             t["place"][p, i] += 1

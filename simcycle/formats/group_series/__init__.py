@@ -131,6 +131,10 @@ class GroupSeriesFormat(Format):
 
     # ---- whocan ---------------------------------------------------------------------------
     def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule") -> dict:
+        if scn.win_points:
+            raise ScenarioError("whocan does not model points for classical wins yet "
+                                "([points] classical_win)", file=scn.file,
+                                key="points.classical_win", value=scn.win_points)
         """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
         (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
         file, hindsight)."""

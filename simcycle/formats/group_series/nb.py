@@ -80,6 +80,7 @@ class GroupSeriesArgs(NamedTuple):
     ko_win       int64 [events, 3]: 0 the leading player won the match, 1 the other, -1 open
     gp6          int64 [4]: points of group places 1-4 (sixths)
     ko_gp6       int: points for a knock-out match won (sixths)
+    win_gp6      int: points per classical game won, group and knock-out (sixths)
     prize_rates  float64 [3]: money per player, per group point, per knock-out point
     places_mode  int: ``enums.PLACES_*``
     reduced_mode int: ``enums.REDUCED_*``
@@ -105,6 +106,7 @@ class GroupSeriesArgs(NamedTuple):
     ko_win: np.ndarray
     gp6: np.ndarray
     ko_gp6: int
+    win_gp6: int
     prize_rates: np.ndarray
     places_mode: int
     reduced_mode: int
@@ -570,6 +572,9 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
         for e in range(n_ev):
             event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
                      cw, prize, wk, flags, flat)
+        if a.win_gp6:
+            for p in range(npl):
+                gpts[p] += a.win_gp6 * cw[p]
         n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
         # places of the players in the table; points and money of every player (those left
         # out of the table too, so not ``tally_nb``, which counts the ordered players only)

@@ -124,6 +124,7 @@ def build_args(scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesArgs
         steps=match_steps(scn, model), roster=x.roster, draw=x.draw, gm=x.gm,
         grp_fixed=x.grp_fixed, grp_gp=x.grp_gp, ko_fixed=x.ko_fixed, ko_win=x.ko_win,
         gp6=np.array(gp6, np.int64), ko_gp6=POINT * scn.ko_points,
+        win_gp6=POINT * scn.win_points,
         prize_rates=np.array([pr["per_player"], pr["per_group_point"],
                               pr["per_knockout_point"]]),
         places_mode=PLACES_MODE[scn.rules["playoff_places"]],

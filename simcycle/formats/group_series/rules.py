@@ -223,17 +223,26 @@ class Tally:
                 "classical-wins": self.cw}[crit][p]
 
 
+def _win_points(scn, t: Tally, e: int, p: int, wins: int) -> None:
+    """The series points of ``wins`` classical games won (``[points] classical_win``)."""
+    if scn.win_points and wins:
+        x = POINT * scn.win_points * int(wins)
+        t.pts[p] += x
+        t.evp[p][e] = (t.evp[p][e] or 0) + x
+
+
 def _count_group(scn, t: Tally, e: int, gr, gp6) -> dict:
     score, wins, complete = group_scores(gr)
     for s, p in enumerate(gr.players):
         t.cp[p] += score[s]
         t.cw[p] += wins[s]
+        _win_points(scn, t, e, p, wins[s])
     pl = group_places(gr, gp6) if complete else None
     rows = []
     for s, p in enumerate(gr.players):
         if pl is not None:
             t.pts[p] += pl[s]
-            t.evp[p][e] = pl[s]
+            t.evp[p][e] = (t.evp[p][e] or 0) + pl[s]
             t.prize[p] += scn.prizes["per_group_point"] * pl[s] / POINT
         rows.append({"name": scn.players[p].name, "score": score[s] / 2, "wins": wins[s],
                      "points": None if pl is None else num(pl[s])})
@@ -253,6 +262,8 @@ def _count_match(scn, t: Tally, e: int, rd: str, m) -> dict:
         t.cp[m.b] += sb
         t.cw[m.a] += c == WHITE_WINS
         t.cw[m.b] += c == BLACK_WINS
+        _win_points(scn, t, e, m.a, c == WHITE_WINS)
+        _win_points(scn, t, e, m.b, c == BLACK_WINS)
     t.pts[m.winner] += ko6
     t.evp[m.winner][e] = (t.evp[m.winner][e] or 0) + ko6
     t.prize[m.winner] += scn.prizes["per_knockout_point"] * scn.ko_points

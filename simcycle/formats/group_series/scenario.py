@@ -70,6 +70,7 @@ class GroupSeries:
     rules: dict               # reading name -> chosen reading (schema.READINGS)
     group_points: tuple       # points of group places 1-4
     ko_points: int            # points for a knock-out match won
+    win_points: int           # series points per classical game won (group and knock-out)
     prizes: dict              # per_player, per_group_point, per_knockout_point
     qualifying_places: int
     tiebreaks: tuple          # criterion names (schema.CRITERIA), "lots" last when given
@@ -143,6 +144,7 @@ def load(raw: dict, file: str) -> GroupSeries:
         source=src, players=players, events=events,
         rules={k: getattr(doc.rules, k) for k in doc.rules.__struct_fields__},
         group_points=tuple(doc.points.group), ko_points=doc.points.knockout_match_won,
+        win_points=doc.points.classical_win,
         prizes={"per_player": float(pr.per_player), "per_group_point": float(pr.per_group_point),
                 "per_knockout_point": float(pr.per_knockout_point)},
         qualifying_places=doc.series.qualifying_places, tiebreaks=tuple(doc.series.tiebreaks),

@@ -48,6 +48,7 @@ class Series(Table):
 class PointsTable(Table):
     group: tuple[GroupPoint, GroupPoint, GroupPoint, GroupPoint] = (7, 4, 2, 0)
     knockout_match_won: GroupPoint = 3
+    classical_win: GroupPoint = 0      # series points per classical game won (a what-if rule)
 
 
 class Prizes(Table):
