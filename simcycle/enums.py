@@ -99,11 +99,15 @@ RR_CRITERIA: dict[str, RRCriterion] = {
     "playoff": TB_PLAYOFF,
 }
 
+# the two counters every format keeps, named alike so experiments compare them across formats
+Q_TIEBREAK = "a qualifying place decided on tiebreaks"  # the last in level on points with the next
+Q_LOTS = "a qualifying place decided by lots"           # ... and level on every criterion
+
 # round-robin counters (one flag per replica, summed)
 RR_C_PLAYOFF, RR_C_STAGE2, RR_C_STAGE3, RR_C_LOTS, RR_C_Q_TIEBREAK, RR_C_Q_LOTS = range(6)
 RR_COUNTER_NAMES = ("play-off for first needed", "play-off reached its second stage",
-                    "play-off reached its third stage", "lots decided a place",
-                    "a qualifying place decided on tiebreaks", "a qualifying place decided by lots")
+                    "play-off reached its third stage", "lots decided a place", Q_TIEBREAK,
+                    Q_LOTS)
 
 # ---- series criteria (players level on series points) ----------------------------------------
 SeriesCriterion: TypeAlias = int
@@ -136,8 +140,8 @@ DRAW_LOTS: DrawRule = 1
 DRAW_BASKETS: DrawRule = 2
 # group-series counters
 GS_C_GROUP_PLAYOFF, GS_C_ARMAGEDDON, GS_C_Q_TIEBREAK, GS_C_Q_LOTS = 0, 1, 2, 3
-GS_COUNTER_NAMES = ("group-playoff", "armageddon", "qualifying-on-tiebreak",
-                    "qualifying-by-lots")
+GS_COUNTER_NAMES = ("a group needed a play-off for first", "an Armageddon game was played",
+                    Q_TIEBREAK, Q_LOTS)
 
 # ---- tours (season of events, best-N counting) ------------------------------------------------
 TourSim: TypeAlias = int
@@ -149,3 +153,4 @@ SIM_OPEN: TourSim = 2
  EV_TS) = range(13)
 N_EV_COLS = 13
 TOUR_C_TIEBREAK, TOUR_C_LOTS = 0, 1
+TOUR_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)   # tiebreaks: fewer counted, then dropping the worst

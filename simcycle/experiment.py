@@ -77,6 +77,8 @@ def _walk(doc, parts, file, key, path):
 
 
 def set_path(doc: dict, path: str, value, file: str, key: str) -> None:
+    """Set the key or list entry at ``path``; an index one past the end appends (a new
+    event, player or round)."""
     parts = parse_path(path, file, key)
     parent = _walk(doc, parts[:-1], file, key, path)
     last = parts[-1]
@@ -84,6 +86,8 @@ def set_path(doc: dict, path: str, value, file: str, key: str) -> None:
         parent[last] = copy.deepcopy(value)
     elif isinstance(last, int) and isinstance(parent, list) and last < len(parent):
         parent[last] = copy.deepcopy(value)
+    elif isinstance(last, int) and isinstance(parent, list) and last == len(parent):
+        parent.append(copy.deepcopy(value))
     else:
         raise ScenarioError("no such table, key or list entry in the base scenario", file=file,
                             key=key, value=path)
@@ -169,10 +173,14 @@ def measure(name: str, info, res) -> dict:
     n = res.sims
     place = res.tallies["place"] / n
     qual = res.tallies["qualify"] / n
-    ratings = np.asarray(info.ratings, float)
-    order = np.argsort(-ratings, kind="stable")
-    rrank = np.empty(len(ratings), int)
-    rrank[order] = np.arange(len(ratings))
+    rating = np.asarray(info.ratings, float)
+    active = np.array(info.active or [True] * len(rating), bool)
+    # the favourite and the rating ranks among those who take part (a player who plays no
+    # event of a series cannot be the best player of its field)
+    order = np.argsort(-np.where(active, rating, -np.inf), kind="stable")
+    rrank = np.empty(len(rating), int)
+    rrank[order] = np.arange(len(rating))
+    who = np.flatnonzero(active)
     fav = int(order[0])
 
     def prob(p):
@@ -180,21 +188,22 @@ def measure(name: str, info, res) -> dict:
 
     win = place[:, 0]
     k = place.shape[1]
-    disp = sum(place[i, q] * abs(q - rrank[i]) for i in range(len(ratings)) for q in range(k))
+    disp = sum(place[i, q] * abs(q - rrank[i]) for i in who for q in range(k))
     nz = win[win > 0]
     measures = {
         "p_favourite_first": prob(win[fav]),
         "p_favourite_qualifies": prob(qual[fav]),
         "winner_rating_rank": (float((win * (rrank + 1)).sum()), None),
-        "mean_displacement": (float(disp / len(ratings)), None),
+        "mean_displacement": (float(disp / len(who)), None),
         "winner_entropy_bits": (float(-(nz * np.log2(nz)).sum()), None),
     }
     for key, v in res.counters().items():
         measures[key] = (v["p"], v["se"])
     return {"name": name, "sims": n, "favourite": info.names[fav],
             "qualifying_places": info.qualifying_places,
-            "players": [{"name": nm, "rating": float(ratings[i]), "p_first": prob(win[i]),
-                         "p_qualify": prob(qual[i])} for i, nm in enumerate(info.names)],
+            "players": [{"name": nm, "rating": float(rating[i]), "p_first": prob(win[i]),
+                         "p_qualify": prob(qual[i])} for i, nm in enumerate(info.names)
+                        if active[i]],
             "measures": measures}
 
 
@@ -338,15 +347,20 @@ def render(d: dict) -> str:
     for nm in names:
         cells = [f"{_pct(*b[nm]['p_qualify']):>14}" if nm in b else f"{'-':>14}" for b in by]
         lines.append(f"{nm[:25]:<26}" + "".join(cells))
-    lines += ["", "percentages with one standard error; '-' = not in that variant"]
+    lines += ["", "percentages with one standard error; 0 = never in the runs; <0.1 = below "
+              "0.05 %; '-' = not in that variant (or plays no part in it)"]
     for wmsg in d.get("warnings") or []:
         lines.append("warning: " + wmsg)
     return "\n".join(lines)
 
 
 def _pct(p: float, se: float | None) -> str:
+    """A probability in percent with its standard error; 0 = never in the runs, "<0.1" below
+    0.05 %."""
     if p == 0.0:
         return "0"
+    if p < 0.0005:
+        return "<0.1"
     if se is None or se == 0:
         return f"{100 * p:.1f}"
     return f"{100 * p:.1f} ±{100 * se:.1f}"

@@ -6,6 +6,7 @@ from click.testing import CliRunner
 from conftest import SCENARIOS, write
 from simcycle import experiment as ex
 from simcycle.cli import main
+from simcycle.enums import Q_LOTS, Q_TIEBREAK
 
 EXP = SCENARIOS / "experiments" / "candidates-formats.toml"
 
@@ -127,3 +128,53 @@ def test_ctrl_c_keeps_the_finished_variants(monkeypatch):
     assert "V2  Sonneborn-Berger" in r.output and "triple" not in r.output
     assert r.output.strip().splitlines()[-1] == ("simcycle: error: interrupted after 2 of 4 "
                                                  "variants; the figures above cover those")
+
+
+GP22 = SCENARIOS / "experiments" / "grand-prix-2022-formats.toml"
+
+
+def test_grand_prix_experiment_compares_draws_scoring_and_events():
+    # scenarios/experiments/grand-prix-2022-formats.toml: every variant of a group series
+    # runs, each reports the fairness measures and every player's P(qualify); the variants
+    # really change the format
+    d = ex.run_experiment(ex.load_experiment(GP22), sims=20_000, progress=False)
+    v = d["variants"]
+    assert len(v) == 5 and not d["incomplete"]
+    for x in v:
+        m = x["measures"]
+        assert {"p_favourite_first", "p_favourite_qualifies", Q_TIEBREAK, Q_LOTS} <= set(m)
+        assert abs(sum(p["p_qualify"][0] for p in x["players"]) - 2) < 1e-9   # two places
+        assert x["favourite"] != "Ding Liren"      # he played no event: not the favourite
+    tb = [x["measures"][Q_TIEBREAK] for x in v]
+    # a point per classical win separates players: fewer ties at the qualifying cut (the
+    # difference is many standard errors)
+    assert tb[0][0] - tb[3][0] > 6 * (tb[0][1] ** 2 + tb[3][1] ** 2) ** 0.5
+    # the fourth event: its 16 players get a third event, the others do not
+    four = {p["name"]: p["p_qualify"][0] for p in v[4]["players"]}
+    asp = {p["name"]: p["p_qualify"][0] for p in v[0]["players"]}
+    assert four["Levon Aronian"] > asp["Levon Aronian"]
+    assert four["Vladimir Fedoseev"] < asp["Vladimir Fedoseev"]
+    text = ex.render(d)
+    assert "P(qualify) % by player" in text and "V5  four events" in text
+
+
+def test_experiment_on_a_knockout_series(tmp_path):
+    # the Grand Prix 2019 (knock-out series): the fairness figures exist and the favourite is
+    # one of the players who count
+    exp = write(tmp_path, "ko.toml", f"""
+[experiment]
+name = "Grand Prix 2019: the classical-win bonus"
+base = "{SCENARIOS / 'grand-prix-2019.toml'}"
+at = "start"
+sims = 5000
+[[variant]]
+name = "as played"
+[[variant]]
+name = "no bonus for a match won in classical games"
+set = {{ "series.classical_win_bonus" = 0 }}
+""")
+    d = ex.run_experiment(ex.load_experiment(exp), progress=False)
+    for x in d["variants"]:
+        m = x["measures"]
+        assert 0 < m["p_favourite_qualifies"][0] < 1
+        assert abs(sum(p["p_qualify"][0] for p in x["players"]) - 2) < 1e-9

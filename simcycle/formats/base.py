@@ -67,6 +67,8 @@ class PlanInfo:
     counter_names      events counted once per replica (a play-off was needed, ...)
     extra_probabilities  per-player probabilities tallied besides place and qualify
     player_extra       per-player facts for the reports (events played, eligibility, ...)
+    active             per player: takes part (plays a game or match of the event or series);
+                       empty = everyone.  Experiments look for the favourite among them.
     """
 
     names: tuple[str, ...]
@@ -79,6 +81,7 @@ class PlanInfo:
     counter_names: tuple[str, ...] = ()
     extra_probabilities: tuple[str, ...] = ()
     player_extra: tuple[dict, ...] = ()
+    active: tuple[bool, ...] = ()
 
 
 class Plan(ABC):

@@ -145,7 +145,8 @@ class GroupSeriesPlan(Plan):
             names=tuple(scn.names), ratings=np.array([p.rating for p in scn.players], float),
             n_places=int(el.sum()), points_scale=float(POINT), points_label="GP points",
             qualifying_places=scn.qualifying_places, currency=scn.currency,
-            counter_names=GS_COUNTER_NAMES, player_extra=extra)
+            counter_names=GS_COUNTER_NAMES, player_extra=extra,
+            active=tuple(bool(x["events"]) for x in extra))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         t = ChunkTallies(n, self.info)

@@ -17,6 +17,8 @@ import datetime as _dt
 import math
 from typing import TYPE_CHECKING
 
+from ...enums import TOUR_COUNTER_NAMES
+
 if TYPE_CHECKING:   # pragma: no cover
     from .scenario import Event, Tour
 
@@ -36,8 +38,7 @@ QUALIFYING = 8                                             # seed 004 §5.4
 OPEN_BIG_FIELD = 90                                        # seed 004 §4.1 (Open/WS formula)
 UNIT = 100  # ACP points are held in hundredths (integers) so that ties are exact
 
-COUNTER_NAMES = ("a tiebreak (fewer counted, then dropping the worst) decided a qualifying place",
-                 "lots decided a qualifying place")     # enums.TOUR_C_TIEBREAK, TOUR_C_LOTS
+COUNTER_NAMES = TOUR_COUNTER_NAMES
 
 
 # -- strength, level, points -----------------------------------------------------------------------
