@@ -1,0 +1,337 @@
+"""Numba code over arrays: series of knock-out events (brackets of ``match_nb`` matches), the
+points race, the series tiebreaks, qualification and prize money, replica-parallel with
+streaming tallies.
+
+Units: GP points whole, classical points in half points, money in the currency.  A rating
+segment is an event (``Games.rt[e]``, ``Games.thr[e]``): the rating list in force at it.
+The plain-Python twin is ``simcycle.reference.knockout``; both draw the same numbers in the
+same order: for each event in turn, the strength offsets of its players (bracket order,
+class-minor, only with offsets on), then its undecided matches in playing order (round by
+round, slot by slot), each drawing first the lot for White in game 1 (unless the colours are
+known) and then the match's own draws (``game_nb.match_nb``); after the last event, lots in
+the series tiebreaks, top group first.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ...enums import SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
+from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.game_nb import Games, match_nb
+from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.tally_nb import local_tallies_nb, store_nb, tally_nb
+
+KNOWN_NONE = 0       # kstat: nothing known of the match
+KNOWN_RESULT = 1     # the match is decided (kwin, kstep, kcls)
+KNOWN_GAMES = 2      # in progress: some of its games are known (kfixed)
+PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
+
+
+class KnockoutArgs(NamedTuple):
+    """The arguments of :func:`simulate_nb`, built by ``plan.py``.
+
+    Players are indexed two ways: *field* players (everyone who plays any event; the rows of
+    ``rt``) and *plan* players (those who count in the standings; the rows of every tally).
+
+    params, rt, thr, live, offsets   the fields of a
+                 :class:`~simcycle.kernels.game_nb.Games` (segments = events), flat because
+                 numba's parallel loops take no nested tuples
+    offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
+    steps        int64 [k, 3]: the match steps (``enums.STEP_*``, control row, games)
+    ev_size      int64 [E]: players of each event (a power of two)
+    ev_rounds    int64 [E]: rounds of each event (log2 of its size)
+    pos          int64 [E, S]: field player at each bracket position (-1 pads)
+    kstat        int64 [E, S-1]: per match slot in playing order (``shared.brackets.flat_slot``)
+                 KNOWN_NONE, KNOWN_RESULT or KNOWN_GAMES
+    kwin         int64 [E, S-1]: winner of a decided match (0 upper, 1 lower)
+    kstep        int64 [E, S-1]: its deciding step (0 = classical; ``enums.UNKNOWN_TB_STEP``)
+    kcls         int64 [E, S-1, 2]: its classical half points (upper, lower)
+    kwhite       int64 [E, S-1]: who had White in classical game 1 (0 upper, 1 lower, -1 lots)
+    kfixed       int64 [E, S-1, G]: known games of a match in progress, from the upper
+                 player's side (-1 = to play); G = games of every step
+    place_pts    int64 [R+1]: GP points by rounds from the end (0 = the winner)
+    place_prize  float64 [R+1]: event money by rounds from the end
+    bonus        int: GP points per match won in the classical games
+    overall      float64 [n]: overall money by final series place (plan players)
+    criteria     int64 [c]: series tiebreaks after GP points (``enums.SER_*``), ends with
+                 SER_LOTS
+    n_packed     int: how many leading criteria (plain numbers: events won, second places,
+                 classical points) sort together with GP points as one packed key (values
+                 fit in 16 bits each and the key in 63 bits; chosen by the plan)
+    plan_index   int64 [F]: plan index of each field player (-1: does not count)
+    qual_else    int64 [n]: 1 for plan players qualified elsewhere (skipped for the places)
+    n_qual       int: qualifying places
+    n_matches    int: matches in the whole series (the head-to-head log)
+    """
+
+    params: np.ndarray
+    rt: np.ndarray
+    thr: np.ndarray
+    live: bool
+    offsets: bool
+    offset_sd: np.ndarray
+    steps: np.ndarray
+    ev_size: np.ndarray
+    ev_rounds: np.ndarray
+    pos: np.ndarray
+    kstat: np.ndarray
+    kwin: np.ndarray
+    kstep: np.ndarray
+    kcls: np.ndarray
+    kwhite: np.ndarray
+    kfixed: np.ndarray
+    place_pts: np.ndarray
+    place_prize: np.ndarray
+    bonus: int
+    overall: np.ndarray
+    criteria: np.ndarray
+    n_packed: int
+    plan_index: np.ndarray
+    qual_else: np.ndarray
+    n_qual: int
+    n_matches: int
+
+
+@ijit
+def criterion_value_nb(crit, p, won, second, cls):
+    """A plan player's value for a plain-number criterion."""
+    if crit == SER_EVENTS_WON:
+        return won[p]
+    if crit == SER_SECOND:
+        return second[p]
+    return cls[p]
+
+
+@ijit
+def rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk, val, work,
+                   ingrp, st):
+    """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
+    group (head-to-head once among all level on the criteria before it), lots last."""
+    # GP points and the leading plain-number criteria as one key: one stable sort on it
+    # orders exactly as refining group by group with stable sorts
+    start_order_nb(order, brk, n)
+    for i in range(n):
+        key = np.int64(pts[i])
+        for ci in range(a.n_packed):
+            key = key * PACK + criterion_value_nb(a.criteria[ci], i, won, second, cls)
+        val[i] = key
+    sort_segment_nb(order, brk, val, 0, n)
+    for ci in range(a.n_packed, a.criteria.shape[0]):
+        crit = a.criteria[ci]
+        k = 0
+        while k < n:
+            e = segment_end_nb(brk, k, n)
+            if e - k > 1:
+                if crit == SER_LOTS:
+                    lots_segment_nb(order, brk, work, k, e, st)
+                elif crit == SER_H2H:
+                    for i in range(k, e):
+                        val[order[i]] = 0
+                        ingrp[order[i]] = 1
+                    for t in range(nm):
+                        pa = a.plan_index[la[t]]
+                        pb = a.plan_index[lb[t]]
+                        if pa >= 0 and pb >= 0 and ingrp[pa] == 1 and ingrp[pb] == 1:
+                            val[pa] += lca[t]
+                            val[pb] += lcb[t]
+                    for i in range(k, e):
+                        ingrp[order[i]] = 0
+                    sort_segment_nb(order, brk, val, k, e)
+                else:
+                    for i in range(k, e):
+                        p = order[i]
+                        val[p] = criterion_value_nb(crit, p, won, second, cls)
+                    sort_segment_nb(order, brk, val, k, e)
+            k = e
+
+
+@ijit
+def overall_prizes_nb(a, n, order, pts, prize):
+    """Overall money: players level on GP points share the prizes of their places."""
+    k = 0
+    while k < n:
+        e = k + 1
+        while e < n and pts[order[e]] == pts[order[k]]:
+            e += 1
+        s = 0.0
+        for i in range(k, e):
+            s += a.overall[i]
+        s /= e - k
+        for i in range(k, e):
+            prize[order[i]] += s
+        k = e
+
+
+@ijit
+def qualifiers_nb(a, n, order, qualified, wild):
+    """Walking the final order and skipping players qualified elsewhere: the first
+    ``n_qual`` qualify (qualified[i] = 1), the next one is the wildcard claimant (wild[i])."""
+    q = 0
+    wild_done = False
+    for p in range(n):
+        i = order[p]
+        qualified[i] = 0
+        if a.qual_else[i] == 0:
+            if q < a.n_qual:
+                qualified[i] = 1
+                q += 1
+            elif not wild_done:
+                wild[i] += 1
+                wild_done = True
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``.  One call per
+    chunk: the per-replica helpers are inlined here, so no reference counts are touched per
+    game."""
+    n = a.qual_else.shape[0]
+    S = a.pos.shape[1]
+    G = a.kfixed.shape[2]
+    n_ev = a.pos.shape[0]
+    rt0 = a.rt
+    rt = rt0.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    st = np.empty(1, np.uint64)
+    alive = np.empty(S, np.int64)
+    fx = np.empty(G, np.int64)
+    nofx = np.empty(0, np.int64)
+    out6 = np.empty(6, np.int64)
+    pts = np.empty(n, np.int64)
+    won = np.empty(n, np.int64)
+    second = np.empty(n, np.int64)
+    cls = np.empty(n, np.int64)
+    prize = np.empty(n, np.float64)
+    nmax = max(a.n_matches, 1)
+    la = np.empty(nmax, np.int64)
+    lb = np.empty(nmax, np.int64)
+    lca = np.empty(nmax, np.int64)
+    lcb = np.empty(nmax, np.int64)
+    order = np.empty(n, np.int64)
+    brk = np.empty(n, np.int64)
+    val = np.empty(n, np.int64)
+    work = np.empty(n, np.int64)
+    ingrp = np.zeros(n, np.int64)
+    qualified = np.empty(n, np.int64)
+    t = local_tallies_nb(out)
+    wild = t.extra[0]
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        for i in range(n):
+            pts[i] = 0
+            won[i] = 0
+            second[i] = 0
+            cls[i] = 0
+            prize[i] = 0.0
+        nm = 0
+        for e in range(n_ev):
+            # ---- event e: offsets, then its matches in playing order
+            size = a.ev_size[e]
+            if a.offsets:
+                for k in range(size):
+                    p = a.pos[e, k]
+                    for cc in range(3):
+                        rt[e, p, cc] = rt0[e, p, cc] + normal_nb(st) * a.offset_sd[cc]
+            for k in range(size):
+                alive[k] = a.pos[e, k]
+            n_rounds = a.ev_rounds[e]
+            m = size
+            flat = 0
+            for rd in range(n_rounds):
+                half = m // 2
+                for j in range(half):
+                    up = alive[2 * j]
+                    dn = alive[2 * j + 1]
+                    f = flat + j
+                    ks = a.kstat[e, f]
+                    if ks == KNOWN_RESULT:
+                        wside = a.kwin[e, f]
+                        step = a.kstep[e, f]
+                        cu = a.kcls[e, f, 0]
+                        cl = a.kcls[e, f, 1]
+                    else:
+                        wh = a.kwhite[e, f]
+                        if wh < 0:
+                            wh = 0 if u01_nb(st) < 0.5 else 1
+                        if wh == 0:
+                            pa = up
+                            pb = dn
+                        else:
+                            pa = dn
+                            pb = up
+                        if ks == KNOWN_GAMES:
+                            for q in range(G):
+                                v = a.kfixed[e, f, q]
+                                fx[q] = v if (v < 0 or wh == 0) else 2 - v
+                            match_nb(g, e, pa, pb, a.steps, fx, st, out6)
+                        else:
+                            match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
+                        step = out6[1]
+                        if wh == 0:
+                            wside = out6[0]
+                            cu = out6[2]
+                            cl = out6[3]
+                        else:
+                            wside = 1 - out6[0]
+                            cu = out6[3]
+                            cl = out6[2]
+                    if wside == 0:
+                        w = up
+                        l_ = dn
+                    else:
+                        w = dn
+                        l_ = up
+                    la[nm] = up
+                    lb[nm] = dn
+                    lca[nm] = cu
+                    lcb[nm] = cl
+                    nm += 1
+                    iu = a.plan_index[up]
+                    il = a.plan_index[dn]
+                    if iu >= 0:
+                        cls[iu] += cu
+                    if il >= 0:
+                        cls[il] += cl
+                    iw = a.plan_index[w]
+                    if step == 0 and iw >= 0:
+                        pts[iw] += a.bonus
+                    ix = a.plan_index[l_]
+                    back = n_rounds - rd
+                    if ix >= 0:
+                        pts[ix] += a.place_pts[back]
+                        prize[ix] += a.place_prize[back]
+                        if back == 1:
+                            second[ix] += 1
+                    alive[j] = w
+                flat += half
+                m = half
+            ic = a.plan_index[alive[0]]
+            if ic >= 0:
+                pts[ic] += a.place_pts[0]
+                prize[ic] += a.place_prize[0]
+                won[ic] += 1
+        rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk, val,
+                       work, ingrp, st)
+        overall_prizes_nb(a, n, order, pts, prize)
+        qualifiers_nb(a, n, order, qualified, wild)
+        tally_nb(t, order, n, qualified, pts, prize)
+    store_nb(t, out, c)
+
+
+@pjit
+def simulate_nb(seed, first, nrep, a, out):
+    """Replicas first .. first+nrep-1 of the series.
+
+    seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
+    first  int64: index of the batch's first replica
+    nrep   int64: replicas in the batch
+    a      :class:`KnockoutArgs`
+    out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis: chunk c of
+           ``CHUNK`` replicas fills row c; ``extra[:, 0]`` counts the wildcard claimant
+    """
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
