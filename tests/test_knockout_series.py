@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from simcycle.cli import main
 from simcycle.errors import ScenarioError
-from simcycle.formats import knockout_series as ks
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.shared.brackets import seeding_order
 from simcycle.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,7 +221,7 @@ def test_world_cup_seeding_when_no_bracket(tmp_path):
     mod, scn = load_scenario(mini(tmp_path))
     names = [scn.players[i].name for i in scn.events[0].positions]
     assert names == ["A", "D", "B", "C"]
-    assert ks.world_cup_order(16)[:4] == [0, 15, 7, 8]
+    assert seeding_order(16)[:4] == [0, 15, 7, 8]
 
 
 def test_partial_entries_accepted(tmp_path):
@@ -233,7 +234,7 @@ def test_partial_entries_accepted(tmp_path):
     assert got["D"]["points"] == 3
     assert got["B"]["classical_points"] == 0.5                               # game 1 counted
     from simcycle.model import load_model
-    plan = mod.compile(scn, load_model(), None)
+    plan = mod.compile(scn, load_model(), CompileOptions())
     t = plan.run_batch(1, 0, 1000)
     assert t["place"].sum() == 4000
     # one game known plus the match score: classical points from the score

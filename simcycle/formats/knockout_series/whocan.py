@@ -28,7 +28,10 @@ before it believes it.
 
 from __future__ import annotations
 
-from ...whocan.core import FEASIBLE, INFEASIBLE, TIMEOUT
+import time
+
+from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, PASS_LEVEL,
+                            TIMEOUT, holds)
 from ...whocan.milp import Lin, Model, question_rows
 from ..shared.brackets import place_value, round_name
 from .rules import (FIELD, counted_matches, det_criteria, det_key, n_rounds, series_table,
@@ -76,7 +79,10 @@ class SeriesBackend:
         self.cats = ([(True, v) for v in range(n + 1, 2 * n + 1)] + [(True, n), (False, n)]
                      + [(False, v) for v in range(0, n)])
         self.counting = scn.counting
-        self.model = Model()
+        # presolve off: HiGHS finds a feasible point of these models at the root in a few
+        # milliseconds, and presolve costs ten times that (GP 2019, all 17 checkpoints:
+        # 4.9 s instead of 21 s with the points-only questions below)
+        self.model = Model(presolve=False)
         self.a: dict = {}        # (e, i, r) -> variable
         self.o: dict = {}        # (e, i, r) -> [variable per category]
         self.slots: list = []    # the open matches (e, r, j)
@@ -186,6 +192,9 @@ class SeriesBackend:
             mult[f] = m_
             m_ *= hi[f] - lo[f] + 1
         self.key_range = m_          # every key difference is < key_range in absolute value
+        self.points_key = {p: self.expr[p]["points"] for p in self.counting}
+        self.points_range = hi["points"] - lo["points"] + 1
+        self.points_memo: dict = {}
         self.key = {}
         for p in self.counting:
             k = Lin()
@@ -195,12 +204,46 @@ class SeriesBackend:
 
     # ---- the backend protocol ----------------------------------------------------------------
     def solve(self, x, rivals, q, question, time_limit=None):
+        """The question on GP points alone first, twice: relaxed (x in: at most q-1 rivals
+        with more points; x out: at least q rivals with as many), then restricted (x in: at
+        most q-1 rivals with as many; x out: at least q with more).  Their big-M is small, so
+        HiGHS settles them 10-25 times faster than the packed-key question: the relaxation
+        infeasible, the question is; a witness of either that answers the question is kept.
+        Only when neither settles it is the packed-key question solved."""
+        t0 = time.monotonic()
+
+        def left():
+            return None if time_limit is None else max(time_limit - (time.monotonic() - t0), 0.0)
+
+        if len(self.fields) > 1:
+            relaxed, restricted = ((LEVEL, OUTRIGHT) if question in (OUTRIGHT, LEVEL)
+                                   else (PASS_LEVEL, PASS))
+            for points_q in (relaxed, restricted):
+                status, w = self._on_points(x, rivals, q, points_q, left())
+                if status == TIMEOUT or (status == INFEASIBLE and points_q == relaxed):
+                    return status, None
+                if status == FEASIBLE and holds(self.keys(w), x, rivals, q, question):
+                    return FEASIBLE, w
         extra_vars, rows = question_rows(self.model, self.key, x, rivals, q, question,
                                          self.key_range + 1)
-        status, sol = self.model.solve(rows, extra_vars, time_limit)
+        status, sol = self.model.solve(rows, extra_vars, left())
         if status == FEASIBLE:
             return FEASIBLE, self.outcomes(sol)
         return (INFEASIBLE, None) if status == INFEASIBLE else (TIMEOUT, None)
+
+    def _on_points(self, x, rivals, q, question, time_limit):
+        """``question`` asked on GP points alone (memoised)."""
+        k = (x, tuple(rivals), q, question)
+        if k not in self.points_memo:
+            if time_limit is not None and time_limit <= 0:
+                return TIMEOUT, None
+            extra_vars, rows = question_rows(self.model, self.points_key, x, rivals, q,
+                                             question, self.points_range + 1)
+            status, sol = self.model.solve(rows, extra_vars, time_limit)
+            if status == TIMEOUT:
+                return TIMEOUT, None
+            self.points_memo[k] = (status, self.outcomes(sol) if status == FEASIBLE else None)
+        return self.points_memo[k]
 
     def keys(self, witness) -> dict:
         rows = replay(self.scn, self.known, witness)
@@ -241,6 +284,8 @@ class SeriesBackend:
             yield self.priority_outcomes([y] + others + rest[::-1], winner_classical=False)
 
     def bounds(self):
+        """None: every "cannot" comes from a MILP's proof (the points-only questions make
+        them cheap)."""
         return None
 
     # ---- witnesses ---------------------------------------------------------------------------
