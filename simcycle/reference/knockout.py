@@ -8,11 +8,9 @@ them from a table), so the tests comparing the two check the table as well.
 
 from __future__ import annotations
 
-from ..enums import SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
+from ..enums import KO_DECIDED, SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
 from . import games as G
 from .rng import Stream
-
-KNOWN_RESULT = 1     # nb.KNOWN_RESULT: the match is decided
 
 
 def _flat(size, r, j):
@@ -41,7 +39,7 @@ def _event(a, e, rt, s, pidx, acc, log):
         for j in range(len(alive) // 2):
             up, lo = alive[2 * j], alive[2 * j + 1]
             f = _flat(size, rd, j)
-            if a.kstat[e, f] == KNOWN_RESULT:
+            if a.kstat[e, f] == KO_DECIDED:
                 wside = int(a.kwin[e, f])
                 step = int(a.kstep[e, f])
                 cu, cl = int(a.kcls[e, f, 0]), int(a.kcls[e, f, 1])

@@ -17,16 +17,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
+from ...enums import (KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND,
+                      STEP_GAMES)
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, match_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
-from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import local_tallies_nb, store_nb, tally_nb
 
-KNOWN_NONE = 0       # kstat: nothing known of the match
-KNOWN_RESULT = 1     # the match is decided (kwin, kstep, kcls)
-KNOWN_GAMES = 2      # in progress: some of its games are known (kfixed)
 PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
 
 
@@ -45,7 +43,7 @@ class KnockoutArgs(NamedTuple):
     ev_rounds    int64 [E]: rounds of each event (log2 of its size)
     pos          int64 [E, S]: field player at each bracket position (-1 pads)
     kstat        int64 [E, S-1]: per match slot in playing order (``shared.brackets.flat_slot``)
-                 KNOWN_NONE, KNOWN_RESULT or KNOWN_GAMES
+                 ``enums.KO_OPEN``, ``KO_DECIDED`` or ``KO_IN_PROGRESS``
     kwin         int64 [E, S-1]: winner of a decided match (0 upper, 1 lower)
     kstep        int64 [E, S-1]: its deciding step (0 = classical; ``enums.UNKNOWN_TB_STEP``)
     kcls         int64 [E, S-1, 2]: its classical half points (upper, lower)
@@ -65,6 +63,8 @@ class KnockoutArgs(NamedTuple):
     qual_else    int64 [n]: 1 for plan players qualified elsewhere (skipped for the places)
     n_qual       int: qualifying places
     n_matches    int: matches in the whole series (the head-to-head log)
+    fast         bool: matches with no known game go through ``fmatch_nb`` (offsets off and
+                 every step games or Armageddon)
     """
 
     params: np.ndarray
@@ -93,34 +93,100 @@ class KnockoutArgs(NamedTuple):
     qual_else: np.ndarray
     n_qual: int
     n_matches: int
+    fast: bool
 
 
 @ijit
-def criterion_value_nb(crit, p, won, second, cls):
-    """A plan player's value for a plain-number criterion."""
-    if crit == SER_EVENTS_WON:
-        return won[p]
-    if crit == SER_SECOND:
-        return second[p]
-    return cls[p]
+def fmatch_nb(thr, seg, a, b, steps, state):
+    """``game_nb.match_nb`` over the table ``thr`` = ``Games.thr`` for a match with no known
+    game whose steps are games and Armageddon only (``KnockoutArgs.fast``), the stream state
+    kept in a register.  Returns (winner 0 = a / 1 = b, deciding step, a's and b's classical
+    half points, state); the same draws in the same order as ``match_nb``.
+
+    The one hand-specialised copy of a match, kept because the benchmark needs it:
+    ``match_nb`` over a ``Games`` record, inlined per match and per game, pays reference-count
+    updates on the record's arrays and keeps the stream state in memory.  GP 2019 from
+    ``start`` (bench_gp2019.py's kernel, CPU time per series, 2-core machine): the old kernel
+    204,000 series/s on 1 thread and 407,000 on 2; every match through ``match_nb`` 120,000 and
+    238,000 (below the 250,000 target); with this copy 202,000 and 406,000."""
+    diff = 0
+    ca = 0
+    cb = 0
+    step = 0
+    for s in range(steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        if s > 0 and diff != 0:
+            break
+        step = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                state = state + GOLDEN
+                u = np.float64(mix64_nb(state) >> S11) * INV53
+                if j % 2 == 0:
+                    w = a
+                    bl = b
+                else:
+                    w = b
+                    bl = a
+                if u < thr[seg, ci, w, bl, 0]:
+                    d = 2
+                elif u < thr[seg, ci, w, bl, 1]:
+                    d = 0
+                else:
+                    d = -2
+                if j % 2 == 1:
+                    d = -d
+                diff += d
+                if s == 0:
+                    if d == 2:
+                        ca += 2
+                    elif d == -2:
+                        cb += 2
+                    else:
+                        ca += 1
+                        cb += 1
+        else:   # STEP_ARMAGEDDON: colours by lot, a draw goes to Black
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            if u < 0.5:
+                w = a
+                bl = b
+            else:
+                w = b
+                bl = a
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            win = w if u < thr[seg, ci, w, bl, 0] else bl
+            diff = 1 if win == a else -1
+    if diff == 0:   # a cascade without a decisive last step: lots
+        step = steps.shape[0]
+        state = state + GOLDEN
+        u = np.float64(mix64_nb(state) >> S11) * INV53
+        diff = 1 if u < 0.5 else -1
+    return (0 if diff > 0 else 1), step, ca, cb, state
 
 
 @ijit
-def rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk, val, work,
-                   ingrp, st):
+def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la, lb, lca, lcb,
+                   nm, order, brk, val, work, ingrp, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
-    group (head-to-head once among all level on the criteria before it), lots last."""
+    group (head-to-head once among all level on the criteria before it), lots last.  The
+    match log la, lb (field players), lca, lcb (their classical half points) has nm entries.
+    Takes the shared arrays it needs, not the whole ``KnockoutArgs`` (reference counts)."""
     # GP points and the leading plain-number criteria as one key: one stable sort on it
     # orders exactly as refining group by group with stable sorts
     start_order_nb(order, brk, n)
     for i in range(n):
         key = np.int64(pts[i])
-        for ci in range(a.n_packed):
-            key = key * PACK + criterion_value_nb(a.criteria[ci], i, won, second, cls)
+        for ci in range(n_packed):
+            crit = criteria[ci]
+            v = won[i] if crit == SER_EVENTS_WON else (second[i] if crit == SER_SECOND else cls[i])
+            key = key * PACK + v
         val[i] = key
     sort_segment_nb(order, brk, val, 0, n)
-    for ci in range(a.n_packed, a.criteria.shape[0]):
-        crit = a.criteria[ci]
+    for ci in range(n_packed, criteria.shape[0]):
+        crit = criteria[ci]
         k = 0
         while k < n:
             e = segment_end_nb(brk, k, n)
@@ -132,8 +198,8 @@ def rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk
                         val[order[i]] = 0
                         ingrp[order[i]] = 1
                     for t in range(nm):
-                        pa = a.plan_index[la[t]]
-                        pb = a.plan_index[lb[t]]
+                        pa = plan_index[la[t]]
+                        pb = plan_index[lb[t]]
                         if pa >= 0 and pb >= 0 and ingrp[pa] == 1 and ingrp[pb] == 1:
                             val[pa] += lca[t]
                             val[pb] += lcb[t]
@@ -143,13 +209,14 @@ def rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk
                 else:
                     for i in range(k, e):
                         p = order[i]
-                        val[p] = criterion_value_nb(crit, p, won, second, cls)
+                        val[p] = (won[p] if crit == SER_EVENTS_WON else
+                                  (second[p] if crit == SER_SECOND else cls[p]))
                     sort_segment_nb(order, brk, val, k, e)
             k = e
 
 
 @ijit
-def overall_prizes_nb(a, n, order, pts, prize):
+def overall_prizes_nb(overall, n, order, pts, prize):
     """Overall money: players level on GP points share the prizes of their places."""
     k = 0
     while k < n:
@@ -158,7 +225,7 @@ def overall_prizes_nb(a, n, order, pts, prize):
             e += 1
         s = 0.0
         for i in range(k, e):
-            s += a.overall[i]
+            s += overall[i]
         s /= e - k
         for i in range(k, e):
             prize[order[i]] += s
@@ -166,7 +233,7 @@ def overall_prizes_nb(a, n, order, pts, prize):
 
 
 @ijit
-def qualifiers_nb(a, n, order, qualified, wild):
+def qualifiers_nb(qual_else, n_qual, n, order, qualified, wild):
     """Walking the final order and skipping players qualified elsewhere: the first
     ``n_qual`` qualify (qualified[i] = 1), the next one is the wildcard claimant (wild[i])."""
     q = 0
@@ -174,8 +241,8 @@ def qualifiers_nb(a, n, order, qualified, wild):
     for p in range(n):
         i = order[p]
         qualified[i] = 0
-        if a.qual_else[i] == 0:
-            if q < a.n_qual:
+        if qual_else[i] == 0:
+            if q < n_qual:
                 qualified[i] = 1
                 q += 1
             elif not wild_done:
@@ -186,8 +253,8 @@ def qualifiers_nb(a, n, order, qualified, wild):
 @jit
 def chunk_nb(c, lo, hi, seed, first, a, out):
     """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``.  One call per
-    chunk: the per-replica helpers are inlined here, so no reference counts are touched per
-    game."""
+    chunk; the per-replica helpers are inlined here and take only the arrays they need (each
+    array handed to a helper costs reference-count updates per call)."""
     n = a.qual_else.shape[0]
     S = a.pos.shape[1]
     G = a.kfixed.shape[2]
@@ -218,6 +285,9 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     qualified = np.empty(n, np.int64)
     t = local_tallies_nb(out)
     wild = t.extra[0]
+    overall = a.overall
+    qual_else = a.qual_else
+    n_qual = a.n_qual
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
         for i in range(n):
@@ -247,7 +317,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                     dn = alive[2 * j + 1]
                     f = flat + j
                     ks = a.kstat[e, f]
-                    if ks == KNOWN_RESULT:
+                    if ks == KO_DECIDED:
                         wside = a.kwin[e, f]
                         step = a.kstep[e, f]
                         cu = a.kcls[e, f, 0]
@@ -262,22 +332,29 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                         else:
                             pa = dn
                             pb = up
-                        if ks == KNOWN_GAMES:
-                            for q in range(G):
-                                v = a.kfixed[e, f, q]
-                                fx[q] = v if (v < 0 or wh == 0) else 2 - v
-                            match_nb(g, e, pa, pb, a.steps, fx, st, out6)
+                        if ks == KO_IN_PROGRESS or not a.fast:
+                            if ks == KO_IN_PROGRESS:
+                                for q in range(G):
+                                    v = a.kfixed[e, f, q]
+                                    fx[q] = v if (v < 0 or wh == 0) else 2 - v
+                                match_nb(g, e, pa, pb, a.steps, fx, st, out6)
+                            else:
+                                match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
+                            wa = out6[0]
+                            step = out6[1]
+                            ca = out6[2]
+                            cb = out6[3]
                         else:
-                            match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
-                        step = out6[1]
+                            wa, step, ca, cb, stv = fmatch_nb(a.thr, e, pa, pb, a.steps, st[0])
+                            st[0] = stv
                         if wh == 0:
-                            wside = out6[0]
-                            cu = out6[2]
-                            cl = out6[3]
+                            wside = wa
+                            cu = ca
+                            cl = cb
                         else:
-                            wside = 1 - out6[0]
-                            cu = out6[3]
-                            cl = out6[2]
+                            wside = 1 - wa
+                            cu = cb
+                            cl = ca
                     if wside == 0:
                         w = up
                         l_ = dn
@@ -313,10 +390,10 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                 pts[ic] += a.place_pts[0]
                 prize[ic] += a.place_prize[0]
                 won[ic] += 1
-        rank_series_nb(a, n, pts, won, second, cls, la, lb, lca, lcb, nm, order, brk, val,
-                       work, ingrp, st)
-        overall_prizes_nb(a, n, order, pts, prize)
-        qualifiers_nb(a, n, order, qualified, wild)
+        rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
+                       lca, lcb, nm, order, brk, val, work, ingrp, st)
+        overall_prizes_nb(overall, n, order, pts, prize)
+        qualifiers_nb(qual_else, n_qual, n, order, qualified, wild)
         tally_nb(t, order, n, qualified, pts, prize)
     store_nb(t, out, c)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_GAMES
+from ...enums import (KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON,
+                      SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import flat_slot, place_value
-from .nb import KNOWN_GAMES, KNOWN_RESULT, PACK, KnockoutArgs
+from .nb import PACK, KnockoutArgs
 from .rules import counted_matches, n_rounds
 from .scenario import KnockoutSeries
 
@@ -84,7 +85,8 @@ class KnockoutSeriesPlan(Plan):
             bonus=int(scn.classical_bonus), overall=overall,
             criteria=np.array(scn.criteria, np.int64), n_packed=packed_criteria(scn),
             plan_index=plan_index, qual_else=qual_else, n_qual=int(scn.qualifying_places),
-            n_matches=int(sum(ev.size - 1 for ev in scn.events)))
+            n_matches=int(sum(ev.size - 1 for ev in scn.events)),
+            fast=not live and all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps))
         self.info = PlanInfo(
             names=tuple(scn.players[i].name for i in counting),
             ratings=rt[-1, counting, 0].copy(), n_places=n, points_scale=1.0,
@@ -113,12 +115,12 @@ def _known_arrays(scn: KnockoutSeries, known: dict, n_ev: int, S: int, n_games: 
         if m.white is not None:
             out["kwhite"][e, f] = 0 if m.white == m.upper else 1
         if m.winner is not None:
-            out["kstat"][e, f] = KNOWN_RESULT
+            out["kstat"][e, f] = KO_DECIDED
             out["kwin"][e, f] = 0 if m.winner == m.upper else 1
             out["kstep"][e, f] = m.step
             out["kcls"][e, f] = (m.cls_upper, m.cls_lower)
         else:
-            out["kstat"][e, f] = KNOWN_GAMES
+            out["kstat"][e, f] = KO_IN_PROGRESS
             for g, c in enumerate(m.games):
                 out["kfixed"][e, f, g] = c
     return out
