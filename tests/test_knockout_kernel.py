@@ -106,6 +106,32 @@ def test_tabled_match_equals_match_nb(model):
             assert np.array_equal(o1, o2) and s1[0] == s2[0]
 
 
+def test_fmatch_equals_match_nb(model):
+    """The one hand-specialised match (``fmatch_nb``: games and Armageddon steps, no known
+    game, the stream state in a register) draws exactly like ``match_nb`` over the table."""
+    from simcycle.formats.knockout_series.nb import fmatch_nb
+    params = model.params
+    rng = np.random.default_rng(1)
+    rt = 2650 + 150 * rng.random((3, 6, 3))
+    thr = threshold_table_nb(params, rt)
+    g = Games(params, rt, thr, False, False)
+    for steps in (
+        [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
+         [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
+        [[STEP_GAMES, model.index("classical"), 4], [STEP_GAMES, model.index("blitz-5+3"), 2]],
+    ):
+        steps = np.array(steps, np.int64)
+        o = np.empty(6, np.int64)
+        for r in range(3000):
+            st = np.array([Stream(4, r).state], np.uint64)
+            a, b = r % 6, (r + 1 + r // 6) % 6
+            if a == b:
+                continue
+            w, step, ca, cb, state = fmatch_nb(thr, r % 3, a, b, steps, st[0])
+            match_nb(g, r % 3, a, b, steps, np.empty(0, np.int64), st, o)
+            assert (w, step, ca, cb) == tuple(o[:4]) and state == st[0]
+
+
 TWO = """
 [scenario]
 name = "one match"
