@@ -78,18 +78,10 @@ def _event(a, e, rt, s, pidx, acc, log):
         won[c] += 1
 
 
-def simulate_replica(a, seed: int, replica: int) -> dict:
-    """One replica: returns order (plan indices, best first), pts, prize, qualify, wildcard."""
-    s = Stream(seed, replica)
-    rt = a.rt.tolist()                  # [event][field player][class]
-    pidx = [int(x) for x in a.plan_index]
-    n = len(a.qual_else)
-    pts, won, second, cls, prize = [0] * n, [0] * n, [0] * n, [0] * n, [0.0] * n
-    log = []
-    for e in range(a.pos.shape[0]):
-        _event(a, e, rt, s, pidx, (pts, won, second, cls, prize), log)
-
-    # ranking: points, then each criterion on the groups still level, lots last
+def _rank(a, pts, won, second, cls, log, pidx, s):
+    """The final order (plan indices): points, then each criterion on the groups still level,
+    lots last."""
+    n = len(pts)
     groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
     for crit in (int(x) for x in a.criteria):
         new = []
@@ -113,8 +105,20 @@ def simulate_replica(a, seed: int, replica: int) -> dict:
                 for v in sorted(set(val.values()), reverse=True):
                     new.append([p for p in ordered if val[p] == v])
         groups = new
-    order = [p for g in groups for p in g]
+    return [p for g in groups for p in g]
 
+
+def simulate_replica(a, seed: int, replica: int) -> dict:
+    """One replica: returns order (plan indices, best first), pts, prize, qualify, wildcard."""
+    s = Stream(seed, replica)
+    rt = a.rt.tolist()                  # [event][field player][class]
+    pidx = [int(x) for x in a.plan_index]
+    n = len(a.qual_else)
+    pts, won, second, cls, prize = [0] * n, [0] * n, [0] * n, [0] * n, [0.0] * n
+    log = []
+    for e in range(a.pos.shape[0]):
+        _event(a, e, rt, s, pidx, (pts, won, second, cls, prize), log)
+    order = _rank(a, pts, won, second, cls, log, pidx, s)
     k = 0
     overall = [float(x) for x in a.overall]
     while k < n:
