@@ -9,14 +9,17 @@ keys, rules and Readings are documented in docs/format-knockout-series.md.
 
 from __future__ import annotations
 
+from ... import driver
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
+from ...whocan.core import NA, analyse
 from ..base import SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.brackets import round_name
 from ..shared.matches import match_probability
 from . import render, rules
 from .scenario import KnockoutSeries, Match, load
+from .whocan import SeriesBackend
 
 WHOCAN_BUDGET = 30.0   # seconds per whocan call; rows not settled in time are "undetermined"
 render_swing = render.swing   # the group series renders its knock-out swings with it
@@ -53,7 +56,7 @@ class KnockoutSeriesFormat(Format):
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "matches": out}
 
     def compile(self, scn: KnockoutSeries, model, opts: CompileOptions):
-        from .plan import KnockoutSeriesPlan
+        from .plan import KnockoutSeriesPlan   # imports numba: only the commands that simulate
         self.check_options(scn, opts)
         return KnockoutSeriesPlan(scn, model, opts)
 
@@ -63,8 +66,6 @@ class KnockoutSeriesFormat(Format):
         each of its six results (either player winning 2-0 or 1.5-0.5 in the classical games,
         or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
         (event, round, slot) -> a complete ``Match``."""
-        from ... import driver
-
         if round_no is not None:
             raise ScenarioError("--round is for round robins; knock-out series swing the next "
                                 "matches", key="--round", value=round_no)
@@ -93,9 +94,6 @@ class KnockoutSeriesFormat(Format):
         """Exact clinched / alive / eliminated for first place and the qualifying places
         (``whocan.py``); rows follow the standings order.  ``heuristics`` off: no candidate
         result sets tried before a MILP (same answers, slower: used by the tests)."""
-        from ...whocan.core import NA, analyse
-        from .whocan import SeriesBackend
-
         budget = WHOCAN_BUDGET if budget is None else budget
         st = rules.standings(scn, at)
         idx = {p.name: i for i, p in enumerate(scn.players)}

@@ -6,10 +6,11 @@ import numpy as np
 
 from ...enums import (KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON,
                       SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
+from ...driver import ChunkTallies
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import flat_slot, place_value
-from .nb import PACK, KnockoutArgs
+from .nb import PACK, KnockoutArgs, simulate_nb
 from .rules import counted_matches, n_rounds
 from .scenario import KnockoutSeries
 
@@ -95,9 +96,6 @@ class KnockoutSeriesPlan(Plan):
             player_extra=tuple({"qualified_elsewhere": bool(q)} for q in qual_else))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
-        from ...driver import ChunkTallies
-        from .nb import simulate_nb
-
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
         return t.summed()
