@@ -33,14 +33,15 @@ def main() -> None:
     import numba
 
     from simcycle.driver import BATCH
+    from simcycle.formats.base import CompileOptions
     from simcycle.model import load_model
     from simcycle.reference import knockout as ref
     from simcycle.scenario import load_scenario
 
     if a.threads:
         numba.set_num_threads(a.threads)
-    mod, scn = load_scenario(ROOT / "scenarios" / "grand-prix-2019.toml")
-    plan = mod.compile(scn, load_model(), a.at, offsets=a.offsets)
+    fmt, scn = load_scenario(ROOT / "scenarios" / "grand-prix-2019.toml")
+    plan = fmt.compile(scn, load_model(), CompileOptions(at=a.at, offsets=a.offsets))
 
     # -- correctness first (also the warm-up: compiles the kernel)
     k = 300

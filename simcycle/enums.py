@@ -126,6 +126,11 @@ SERIES_CRITERIA: dict[str, SeriesCriterion] = {
     "lots": SER_LOTS,
     "classical-wins": SER_CLASSICAL_WINS,
 }
+# knock-out series: what a plan knows of a match slot (the kernel's ``kstat``)
+MatchKnown: TypeAlias = int
+KO_OPEN: MatchKnown = 0          # nothing known: simulated
+KO_DECIDED: MatchKnown = 1       # decided (winner, deciding step, classical points)
+KO_IN_PROGRESS: MatchKnown = 2   # some of its games (or only the colours) known
 
 # ---- group series (groups of four into knock-outs) -------------------------------------------
 GroupPlaces: TypeAlias = int

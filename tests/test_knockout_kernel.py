@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from simcycle.enums import STEP_ARMAGEDDON, STEP_GAMES, STEP_SUDDEN_DEATH
-from simcycle.formats import knockout_series as ks
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.shared.matches import Step, match_probability
+from simcycle.kernels.game_nb import Games, match_nb, threshold_table_nb
 from simcycle.model import load_model
 from simcycle.reference import knockout as ref
 from simcycle.reference.rng import Stream
@@ -31,7 +33,7 @@ def model():
                                         ("event4-r1", False), ("start", True)])
 def test_kernel_equals_twin(gp, model, at, offsets):
     mod, scn = gp
-    plan = mod.compile(scn, model, at, offsets=offsets)
+    plan = mod.compile(scn, model, CompileOptions(at=at, offsets=offsets))
     a = plan.run_batch(11, 500, 700)
     b = ref.tallies(plan, 11, 500, 700)
     for k in INT_KEYS:
@@ -43,7 +45,7 @@ def test_kernel_equals_twin(gp, model, at, offsets):
 
 def test_tally_identities(gp, model):
     mod, scn = gp
-    plan = mod.compile(scn, model, "start")
+    plan = mod.compile(scn, model, CompileOptions(at="start"))
     n = 3000
     t = plan.run_batch(3, 0, n)
     assert np.all(t["place"].sum(axis=0) == n)          # one player per place
@@ -51,7 +53,7 @@ def test_tally_identities(gp, model):
     assert t["qualify"].sum() == 2 * n                  # seed 002: two qualifiers
     assert t["wildcard"].sum() == n                     # one wildcard claimant
     for name in ("Teimour Radjabov", "Anish Giri"):     # qualified elsewhere (seed 002, l. 208)
-        i = plan.names.index(name)
+        i = plan.info.names.index(name)
         assert t["qualify"][i] == 0 and t["wildcard"][i] == 0
     # every series hands out 4 x 130,000 in events (minus what the three non-counting players
     # win) plus 280,000 overall (seed 002, "Новчане награде")
@@ -62,7 +64,7 @@ def test_tally_identities(gp, model):
 def test_thread_count_does_not_matter(gp, model):
     import numba
     mod, scn = gp
-    plan = mod.compile(scn, model, "event1")
+    plan = mod.compile(scn, model, CompileOptions(at="event1"))
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -76,13 +78,14 @@ def test_thread_count_does_not_matter(gp, model):
 
 
 def test_tabled_match_equals_match_nb(model):
-    """tmatch_nb (probabilities from the table) draws exactly like games_nb.match_nb."""
-    from simcycle.kernels.games_nb import match_nb
-    from simcycle.kernels.knockout_nb import threshold_table_nb, tmatch_nb
+    """match_nb over the threshold table (Games.thr) draws exactly like match_nb computing
+    the probabilities live from the ratings (offsets off), segment by segment."""
     params = model.params
     rng = np.random.default_rng(0)
-    rt = 2650 + 150 * rng.random((6, 3))
+    rt = 2650 + 150 * rng.random((2, 6, 3))          # two rating segments (events)
     thr = threshold_table_nb(params, rt)
+    tabled = Games(params, rt, thr, False, False)
+    live = Games(params, rt, np.zeros((0, 0, 0, 0, 2)), True, False)
     for steps in (
         [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
          [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
@@ -98,9 +101,35 @@ def test_tabled_match_equals_match_nb(model):
             a, b = r % 6, (r + 1 + r // 6) % 6
             if a == b:
                 continue
-            match_nb(params, rt, False, a, b, steps, fixed, s1, o1)
-            tmatch_nb(thr, a, b, steps, fixed, s2, o2)
+            match_nb(live, r % 2, a, b, steps, fixed, s1, o1)
+            match_nb(tabled, r % 2, a, b, steps, fixed, s2, o2)
             assert np.array_equal(o1, o2) and s1[0] == s2[0]
+
+
+def test_fmatch_equals_match_nb(model):
+    """The one hand-specialised match (``fmatch_nb``: games and Armageddon steps, no known
+    game, the stream state in a register) draws exactly like ``match_nb`` over the table."""
+    from simcycle.formats.knockout_series.nb import fmatch_nb
+    params = model.params
+    rng = np.random.default_rng(1)
+    rt = 2650 + 150 * rng.random((3, 6, 3))
+    thr = threshold_table_nb(params, rt)
+    g = Games(params, rt, thr, False, False)
+    for steps in (
+        [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
+         [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
+        [[STEP_GAMES, model.index("classical"), 4], [STEP_GAMES, model.index("blitz-5+3"), 2]],
+    ):
+        steps = np.array(steps, np.int64)
+        o = np.empty(6, np.int64)
+        for r in range(3000):
+            st = np.array([Stream(4, r).state], np.uint64)
+            a, b = r % 6, (r + 1 + r // 6) % 6
+            if a == b:
+                continue
+            w, step, ca, cb, state = fmatch_nb(thr, r % 3, a, b, steps, st[0])
+            match_nb(g, r % 3, a, b, steps, np.empty(0, np.int64), st, o)
+            assert (w, step, ca, cb) == tuple(o[:4]) and state == st[0]
 
 
 TWO = """
@@ -149,7 +178,7 @@ def test_single_match_against_closed_form(tmp_path, model, white, classical):
     f = tmp_path / "one.toml"
     f.write_text(TWO % extra)
     mod, scn = load_scenario(f)
-    plan = mod.compile(scn, model, None)
+    plan = mod.compile(scn, model, CompileOptions())
     n = 200_000
     t = {}
     for first in range(0, n, 65536):
@@ -158,7 +187,7 @@ def test_single_match_against_closed_form(tmp_path, model, white, classical):
             t[k] = t.get(k, 0) + v
     m = scn.matches[0] if scn.matches else None
     w = None if m is None else (0 if m.white == 0 else 1)
-    exact = ks.match_probability(scn.steps, model, scn.players[0].ratings, scn.players[1].ratings, w,
+    exact = match_probability(scn.steps, model, scn.players[0].ratings, scn.players[1].ratings, w,
                                  tuple(m.games) if m else ())
     p = t["place"][0, 0] / n
     se = np.sqrt(exact["p_first"] * (1 - exact["p_first"]) / n)
@@ -172,13 +201,13 @@ def test_single_match_against_closed_form(tmp_path, model, white, classical):
 def test_closed_form_by_hand(model):
     """The closed form itself, for one classical pair only: P(win) = P(score > 1)."""
     scn = type("S", (), {})()
-    scn.steps = (ks.Step(STEP_GAMES, "classical", 2, "classical"),)
+    scn.steps = (Step(STEP_GAMES, "classical", 2, "classical"),)
     ra, rb = {"classical": 2780.0}, {"classical": 2720.0}
     pw1, pd1, pb1 = model.wdl("classical", 2780, 2720)   # A White
     pw2, pd2, pb2 = model.wdl("classical", 2720, 2780)   # B White
     win = pw1 * (pd2 + pw2 * 0 + pb2) + pd1 * pb2       # A +1 or more over two games
     level = pw1 * pw2 + pd1 * pd2 + pb1 * pb2
-    got = ks.match_probability(scn.steps, model, ra, rb, 0)
+    got = match_probability(scn.steps, model, ra, rb, 0)
     assert got["p_first"] == pytest.approx(win + 0.5 * level, abs=1e-12)
     assert got["p_tiebreak"] == pytest.approx(level, abs=1e-12)
 
@@ -229,10 +258,10 @@ def test_kernel_equals_twin_partial_entries_and_sudden_death(tmp_path, model, of
     f = tmp_path / "mixed.toml"
     f.write_text(MIXED % players)
     mod, scn = load_scenario(f)
-    plan = mod.compile(scn, model, None, offsets=offsets)
+    plan = mod.compile(scn, model, CompileOptions(offsets=offsets))
     a = plan.run_batch(2, 0, 1500)
     b = ref.tallies(plan, 2, 0, 1500)
     for k in INT_KEYS:
         assert np.array_equal(a[k], b[k]), k
     np.testing.assert_allclose(a["prize"], b["prize"], rtol=1e-12)
-    assert a["qualify"].sum() == 2 * 1500 and a["qualify"][plan.names.index("P2")] == 0
+    assert a["qualify"].sum() == 2 * 1500 and a["qualify"][plan.info.names.index("P2")] == 0

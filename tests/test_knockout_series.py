@@ -5,6 +5,8 @@ Expected values come from seed 002 (shared/seeds/002_11153ea72eb72a61.txt), tabl
 """
 
 import json
+
+import numpy as np
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,8 @@ from click.testing import CliRunner
 
 from simcycle.cli import main
 from simcycle.errors import ScenarioError
-from simcycle.formats import knockout_series as ks
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.shared.brackets import seeding_order
 from simcycle.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,7 +223,7 @@ def test_world_cup_seeding_when_no_bracket(tmp_path):
     mod, scn = load_scenario(mini(tmp_path))
     names = [scn.players[i].name for i in scn.events[0].positions]
     assert names == ["A", "D", "B", "C"]
-    assert ks.world_cup_order(16)[:4] == [0, 15, 7, 8]
+    assert seeding_order(16)[:4] == [0, 15, 7, 8]
 
 
 def test_partial_entries_accepted(tmp_path):
@@ -233,7 +236,7 @@ def test_partial_entries_accepted(tmp_path):
     assert got["D"]["points"] == 3
     assert got["B"]["classical_points"] == 0.5                               # game 1 counted
     from simcycle.model import load_model
-    plan = mod.compile(scn, load_model(), None)
+    plan = mod.compile(scn, load_model(), CompileOptions())
     t = plan.run_batch(1, 0, 1000)
     assert t["place"].sum() == 4000
     # one game known plus the match score: classical points from the score
@@ -281,3 +284,142 @@ def test_player_not_scheduled_and_not_power_of_two(tmp_path):
     code, out = run("simulate", str(f), "--sims", "10")
     assert code == 2 and "power of two" in out
 
+
+
+# ---------------------------------------------------------------------------- ratings per event
+RATED = """
+[scenario]
+name = "ratings per event"
+format = "knockout-series"
+[series]
+place_points = [8, 5, 3]
+event_prizes = [3, 2, 1]
+qualifying_places = 1
+[match]
+steps = [
+  { kind = "games", control = "classical", games = 2 },
+  { kind = "games", control = "rapid-25+10", games = 2 },
+  { kind = "armageddon", control = "armageddon-5v4" },
+]
+[[players]]
+name = "A"
+rating = 2800
+rapid = 2790
+events = [1, 2]
+[[players]]
+name = "B"
+rating = 2750
+events = [1, 2]
+[[players]]
+name = "C"
+rating = 2700
+events = [1, 2]
+[[players]]
+name = "D"
+rating = 2650
+events = [1, 2]
+[[events]]
+name = "E1"
+bracket = ["A", "D", "B", "C"]
+%s
+[[events]]
+name = "E2"
+bracket = ["A", "D", "B", "C"]
+ratings = { "A" = 2500 }
+%s
+"""
+
+
+def rated(tmp_path, e1="", e2=""):
+    f = tmp_path / "rated.toml"
+    f.write_text(RATED % (e1, e2))
+    return load_scenario(f)
+
+
+def test_ratings_per_event_in_odds(tmp_path):
+    """Event 2 gives A 2500 (classical; his rapid 2790 stays): the odds of his event-2 match
+    are ``match_probability`` with the new classical rating, those of event 1 with the old."""
+    from simcycle.formats.shared.matches import match_probability
+    from simcycle.model import load_model
+    model = load_model()
+    mod, scn = rated(tmp_path)
+    assert scn.events[0].ratings[0] == {"classical": 2800.0, "rapid": 2790.0}
+    assert scn.events[1].ratings[0] == {"classical": 2500.0, "rapid": 2790.0}
+    assert scn.players[0].ratings == {"classical": 2800.0, "rapid": 2790.0}
+    d = {(m["event"], tuple(m["players"])): m for m in mod.odds(scn, model, "start")["matches"]}
+    assert len(d) == 4                                   # both events' semi-finals are known
+    steps = scn.steps
+    old = match_probability(steps, model, {"classical": 2800, "rapid": 2790}, {"classical": 2650})
+    new = match_probability(steps, model, {"classical": 2500, "rapid": 2790}, {"classical": 2650})
+    assert d[("E1", ("A", "D"))]["p_win"][0] == pytest.approx(old["p_first"], abs=1e-15)
+    assert d[("E2", ("A", "D"))]["p_win"][0] == pytest.approx(new["p_first"], abs=1e-15)
+    assert new["p_first"] < 0.4 < 0.6 < old["p_first"]
+    # B v C is the same in both events
+    assert d[("E1", ("B", "C"))]["p_win"] == d[("E2", ("B", "C"))]["p_win"]
+
+
+def test_ratings_per_event_in_the_kernel(tmp_path):
+    """Only the event-2 final A v B is left: A's expected GP points are what he has plus 5
+    plus 3 P(A wins it) (no classical bonus), and P is ``match_probability`` with his event-2
+    rating, within 4 standard errors; far from the one with his old rating.  The kernel equals
+    its twin (which computes the game probabilities from the event's ratings itself)."""
+    from simcycle.formats.shared.matches import match_probability
+    from simcycle.model import load_model
+    from simcycle.reference import knockout as ref
+    model = load_model()
+    e1 = ('[[events.matches]]\nround = "sf"\nplayers = ["A", "D"]\nscore = [2, 0]\n'
+          '[[events.matches]]\nround = "sf"\nplayers = ["B", "C"]\nscore = [2, 0]\n'
+          '[[events.matches]]\nround = "final"\nplayers = ["A", "B"]\nscore = [2, 0]\n')
+    e2 = ('[[events.matches]]\nround = "sf"\nplayers = ["A", "D"]\nscore = [1.5, 0.5]\n'
+          '[[events.matches]]\nround = "sf"\nplayers = ["B", "C"]\nscore = [2, 0]\n')
+    mod, scn = rated(tmp_path, e1, e2)
+    plan = mod.compile(scn, model, CompileOptions())
+    assert plan.args.rt[0, 0, 0] == 2800 and plan.args.rt[1, 0, 0] == 2500
+    n = 200_000
+    t = plan.run_batch(5, 0, n)
+    i = plan.info.names.index("A")
+    p = (t["points"][i] / n - 8 - 5) / 3
+    a = match_probability(scn.steps, model, scn.events[1].ratings[0], scn.events[1].ratings[1])
+    old = match_probability(scn.steps, model, scn.players[0].ratings, scn.players[1].ratings)
+    se = np.sqrt(a["p_first"] * (1 - a["p_first"]) / n)
+    assert abs(p - a["p_first"]) < 4 * se
+    assert abs(p - old["p_first"]) > 40 * se
+    for at, offsets in (("start", False), ("start", True), ("event2-sf", False)):
+        plan = mod.compile(scn, model, CompileOptions(at=at, offsets=offsets))
+        x = plan.run_batch(3, 0, 1500)
+        y = ref.tallies(plan, 3, 0, 1500)
+        for k in ("place", "qualify", "wildcard", "points", "points_sq"):
+            assert np.array_equal(x[k], y[k]), (at, offsets, k)
+    # swing's six results of the final mix back to the odds, with the event-2 ratings
+    d = mod.swing(scn, model, "event2-sf", sims=1000, seed=1)
+    ps = [o["p"] for o in d["matches"][0]["outcomes"]]
+    assert sum(ps[:3]) == pytest.approx(a["p_first"], abs=1e-12)
+
+
+def test_ratings_per_event_inherit_and_seed(tmp_path):
+    """A later event inherits the last change; without a bracket the field is seeded by the
+    ratings in force at the event."""
+    text = RATED.replace('bracket = ["A", "D", "B", "C"]\nratings = { "A" = 2500 }',
+                         'ratings = { "A" = 2500 }') % ("", "")
+    text += '[[events]]\nname = "E3"\n'
+    text = text.replace("events = [1, 2]", "events = [1, 2, 3]")
+    f = tmp_path / "three.toml"
+    f.write_text(text)
+    _, scn = load_scenario(f)
+    names = lambda e: [scn.players[i].name for i in scn.events[e].positions]   # noqa: E731
+    assert names(1) == ["B", "A", "C", "D"]       # A (2500) is the lowest seed in event 2
+    assert scn.events[2].ratings[0]["classical"] == 2500      # and still in event 3
+    assert names(2) == names(1)
+
+
+@pytest.mark.parametrize("table,needle", [
+    ('ratings = { "Z" = 2500 }', "unknown player"),
+    ('ratings = { "A" = 250 }', "between 1000 and 3500"),
+    ('rapid = { "A" = "x" }', "must be a number"),
+])
+def test_ratings_per_event_refused(tmp_path, table, needle):
+    f = tmp_path / "bad.toml"
+    f.write_text((RATED % ("", "")).replace('ratings = { "A" = 2500 }', table))
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(f)
+    assert needle in str(e.value) and str(f) in str(e.value) and "events[1]" in str(e.value)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS
 from simcycle.cli import main
-from simcycle.formats import knockout_series as ks
+from simcycle.formats.knockout_series import FORMAT as KS
 from simcycle.model import load_model
 from simcycle.scenario import load_scenario
 
@@ -20,8 +20,8 @@ GP19 = SCENARIOS / "grand-prix-2019.toml"
 def test_knockout_swing_mixes_back_to_the_unconditional_odds():
     scn = load_scenario(GP19)[1]
     n = 40000
-    d = ks.swing(scn, load_model(), "event3-qf", sims=n, seed=3)
-    odds = {tuple(m["players"]): m for m in ks.odds(scn, load_model(), "event3-qf")["matches"]}
+    d = KS.swing(scn, load_model(), "event3-qf", sims=n, seed=3)
+    odds = {tuple(m["players"]): m for m in KS.odds(scn, load_model(), "event3-qf")["matches"]}
     now = {p["name"]: p for p in d["now"]}
     assert [m["round"] for m in d["matches"]] == ["sf", "sf"]     # Hamburg semi-finals next
     for m in d["matches"]:

@@ -3,7 +3,7 @@
 The twin enumerates every combination of the remaining matches' outcomes at the level the MILP
 models them (winner, upper player's classical half points U; U = 2 means tiebreaks, either player
 may win; a match in progress only allows the U its known games allow), replays each through the
-standings code (``knockout_series.series_table``) and compares players on GP points and the
+standings code (``knockout_series.rules.series_table``) and compares players on GP points and the
 scenario's tiebreaks up to the first head-to-head / lots.  Expected real-scenario facts come from
 the scenario file's results (seed 002 and the reports cited there) and are derived in comments.
 """
@@ -17,18 +17,23 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS, write
 from simcycle.cli import main
-from simcycle.formats import knockout_series as ks
+from simcycle.enums import SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
+from simcycle.formats.base import CompileOptions
+from simcycle.formats.knockout_series import FORMAT as KS
+from simcycle.formats.knockout_series.rules import counted_matches, series_table
+from simcycle.formats.knockout_series.scenario import Match
+from simcycle.formats.shared.brackets import round_names
 from simcycle.scenario import load_scenario
 
 GP2019 = SCENARIOS / "grand-prix-2019.toml"
-FIELD = {ks.SER_EVENTS_WON: "won", ks.SER_SECOND: "second", ks.SER_CLASSICAL: "cls"}
+FIELD = {SER_EVENTS_WON: "won", SER_SECOND: "second", SER_CLASSICAL: "cls"}
 
 
 # ----------------------------------------------------------------------------- the twin
 def twin_key(scn, row):
     key = [row["points"]]
     for c in scn.criteria:
-        if c in (ks.SER_H2H, ks.SER_LOTS):
+        if c in (SER_H2H, SER_LOTS):
             break
         key.append(row[FIELD[c]])
     return tuple(key)
@@ -83,14 +88,14 @@ def final_rows(scn, known, outcomes):
     n = scn.steps[0].games
     full = dict(known)
     for (e, r, j), (up, lo, w, u) in outcomes.items():
-        full[(e, r, j)] = ks.Match(e, r, j, up, lo, None, (), w, 0 if u != n else -2, u, 2 * n - u)
-    rows, _, complete = ks.series_table(scn, full)
+        full[(e, r, j)] = Match(e, r, j, up, lo, None, (), w, 0 if u != n else -2, u, 2 * n - u)
+    rows, _, complete = series_table(scn, full)
     assert complete
     return rows
 
 
 def brute(scn, at):
-    known = ks.counted_matches(scn, at)
+    known = counted_matches(scn, at)
     per_event = [event_outcomes(scn, known, e) for e in range(len(scn.events))]
     counting = scn.counting
     keys = []
@@ -125,7 +130,7 @@ def brute(scn, at):
 
 def replay_path(scn, at, path):
     """Turn a reported path back into outcomes, checking it is complete and legal."""
-    known = ks.counted_matches(scn, at)
+    known = counted_matches(scn, at)
     n = scn.steps[0].games
     idx = {p.name: i for i, p in enumerate(scn.players)}
     ename = {ev.name: e for e, ev in enumerate(scn.events)}
@@ -133,7 +138,7 @@ def replay_path(scn, at, path):
     for g in path:
         e = ename[g["event"]]
         R = scn.events[e].size.bit_length() - 1
-        r = ks.round_names(R).index(g["round"])
+        r = round_names(R).index(g["round"])
         given[(e, r, frozenset(idx[p] for p in g["players"]))] = g
     out = {}
     for e, ev in enumerate(scn.events):
@@ -166,7 +171,7 @@ def replay_path(scn, at, path):
 
 
 def check(scn, at, heuristics=True):
-    d = ks.whocan(scn, at, heuristics=heuristics)
+    d = KS.whocan(scn, at, heuristics=heuristics)
     truth, n_combos = brute(scn, at)
     idx = {p.name: i for i, p in enumerate(scn.players)}
     assert [r["name"] for r in d["targets"]["first"]] == [r["name"] for r in d["targets"]["qualify"]]
@@ -221,7 +226,7 @@ def status(d, target):
 def test_gp2019_end_everything_decided(gp):
     # The final table (seed 002): Grischuk 20, Nepomniachtchi 19 qualify; Giri and Radjabov are
     # qualified elsewhere (scenario, series.qualified_elsewhere).
-    d = ks.whocan(gp, None)
+    d = KS.whocan(gp, None)
     assert d["matches_left"] == 0
     for target in ("first", "qualify"):
         st = status(d, target)
@@ -238,7 +243,7 @@ def test_gp2019_before_the_jerusalem_semi_finals(gp):
     # Nepomniachtchi 12 in the other SF (v MVL), Wei Yi v Navara.  Grischuk can only be caught
     # for first if MVL wins Jerusalem (16 - 3 + 8 + bonuses); he cannot be kept from the top 2
     # (only MVL and Nepomniachtchi can pass him, and they meet in the semi-final).
-    d = ks.whocan(gp, "event4-qf")
+    d = KS.whocan(gp, "event4-qf")
     f, q = status(d, "first"), status(d, "qualify")
     assert q["Alexander Grischuk"][0] == "clinched"
     assert f["Alexander Grischuk"][0] == "alive"
@@ -252,7 +257,7 @@ def test_gp2019_before_the_jerusalem_semi_finals(gp):
 
 def test_gp2019_start_everyone_alive(gp):
     # from the start every counting player can still win the series outright and be passed
-    d = ks.whocan(gp, "start")
+    d = KS.whocan(gp, "start")
     assert d["matches_left"] == 60        # 4 events x 15 matches
     assert set(status(d, "first").values()) == {("alive", "outright", "out")}
     q = status(d, "qualify")
@@ -264,7 +269,7 @@ def test_gp2019_start_everyone_alive(gp):
 
 def test_gp2019_paths_replay_at_every_event_boundary(gp):
     for at in ("event1", "event2", "event3"):
-        d = ks.whocan(gp, at)
+        d = KS.whocan(gp, at)
         elig = [p for p in gp.counting if not gp.players[p].qualified_elsewhere]
         idx = {p.name: i for i, p in enumerate(gp.players)}
         for target, rows in d["targets"].items():
@@ -284,7 +289,7 @@ def test_gp2019_paths_replay_at_every_event_boundary(gp):
     # after Riga, Aronian (0 points, events 1-2 only) can no longer be first: the Hamburg winner
     # alone gets at least 8 (seed 002 place points); nor qualify: the two Hamburg / Jerusalem
     # finals put at least two players not qualified elsewhere above 0
-    d = ks.whocan(gp, "event2")
+    d = KS.whocan(gp, "event2")
     assert status(d, "first")["Levon Aronian"][0] == "eliminated"
     assert status(d, "qualify")["Levon Aronian"][0] == "eliminated"
     assert [n for n, s in status(d, "first").items() if s[0] != "alive"] == ["Levon Aronian"]
@@ -295,11 +300,11 @@ def test_gp2019_agrees_with_monte_carlo(gp):
     from simcycle.model import load_model
     model = load_model()
     for at in ("event3", "event4-qf"):
-        d = ks.whocan(gp, at)
-        plan = ks.compile(gp, model, at)
+        d = KS.whocan(gp, at)
+        plan = KS.compile(gp, model, CompileOptions(at=at))
         t = plan.run_batch(7, 0, 2000)
-        p_q = dict(zip(plan.names, t["qualify"] / 2000))
-        p_1 = dict(zip(plan.names, t["place"][:, 0] / 2000))
+        p_q = dict(zip(plan.info.names, t["qualify"] / 2000))
+        p_1 = dict(zip(plan.info.names, t["place"][:, 0] / 2000))
         for r in d["targets"]["qualify"]:
             if r["status"] == "eliminated":
                 assert p_q[r["name"]] == 0, r["name"]
@@ -458,7 +463,7 @@ def test_synthetic_cover_every_answer(tmp_path):
     # the random series exercise every kind of answer the twin can give
     seen = set()
     for seed in list(range(12)) + [27]:
-        d = ks.whocan(synthetic(tmp_path, seed), None)
+        d = KS.whocan(synthetic(tmp_path, seed), None)
         for rows in d["targets"].values():
             seen |= {(r["status"], r["via"], r["at_worst"]) for r in rows}
     assert {("alive", "outright", "out"), ("alive", "tiebreak", "out"), ("eliminated", None, None),
@@ -467,7 +472,7 @@ def test_synthetic_cover_every_answer(tmp_path):
 
 
 def test_budget_gives_undetermined(gp):
-    d = ks.whocan(gp, "event3", budget=0.0)
+    d = KS.whocan(gp, "event3", budget=0.0)
     rows = d["targets"]["first"] + d["targets"]["qualify"]
     # the heuristic witnesses still settle "alive" questions, nothing is guessed: every row is
     # either proved by a replayed witness or undetermined

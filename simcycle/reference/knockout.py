@@ -1,17 +1,16 @@
-"""Plain-Python twin of ``kernels.knockout_nb``: a knock-out series replica by replica.
+"""Plain-Python twin of ``formats.knockout_series.nb``: a knock-out series replica by replica.
 
-Written for clarity from the same Plan arrays; it draws the same numbers in the same order
-(see the kernel's docstring) and computes game probabilities itself through
-``reference.games`` (the kernel reads them from a table), so the tests comparing the two check
-the table as well.
+Written for clarity; it reads the same :class:`~simcycle.formats.knockout_series.nb.KnockoutArgs`
+and draws the same numbers in the same order (see the kernel's docstring), and computes game
+probabilities itself through ``reference.games`` from the event's ratings (the kernel reads
+them from a table), so the tests comparing the two check the table as well.
 """
 
 from __future__ import annotations
 
+from ..enums import KO_DECIDED, SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
 from . import games as G
 from .rng import Stream
-
-SER_EVENTS_WON, SER_SECOND, SER_CLASSICAL, SER_H2H, SER_LOTS = 1, 2, 3, 4, 5
 
 
 def _flat(size, r, j):
@@ -22,78 +21,69 @@ def _flat(size, r, j):
     return base + j
 
 
-def simulate_replica(plan, seed: int, replica: int) -> dict:
-    """One replica: returns order (plan indices, best first), pts, prize, qualify, wildcard."""
-    s = Stream(seed, replica)
-    params = plan.params.tolist()
-    rt0 = plan.rt0.tolist()
-    rt = [row[:] for row in rt0]
-    steps = [tuple(int(x) for x in row) for row in plan.steps]
-    pidx = [int(x) for x in plan.plan_index]
-    n = len(plan.names)
-    pts = [0] * n
-    won = [0] * n
-    second = [0] * n
-    cls = [0] * n
-    prize = [0.0] * n
-    log = []
-    for e in range(plan.pos.shape[0]):
-        size = int(plan.ev_size[e])
-        if plan.offsets:
-            for k in range(size):
-                p = int(plan.pos[e, k])
-                for c in range(3):
-                    rt[p][c] = rt0[p][c] + s.normal() * float(plan.offset_sd[c])
-        alive = [int(x) for x in plan.pos[e, :size]]
-        n_rounds = size.bit_length() - 1
-        for rd in range(n_rounds):
-            nxt = []
-            for j in range(len(alive) // 2):
-                up, lo = alive[2 * j], alive[2 * j + 1]
-                f = _flat(size, rd, j)
-                if plan.kstat[e, f] == 1:
-                    wside = int(plan.kwin[e, f])
-                    step = int(plan.kstep[e, f])
-                    cu, cl = int(plan.kcls[e, f, 0]), int(plan.kcls[e, f, 1])
+def _event(a, e, rt, s, pidx, acc, log):
+    """Play event e into the accumulators (pts, won, second, cls, prize by plan player)."""
+    pts, won, second, cls, prize = acc
+    params = a.params.tolist()
+    steps = [tuple(int(x) for x in row) for row in a.steps]
+    size = int(a.ev_size[e])
+    if a.offsets:
+        for k in range(size):
+            p = int(a.pos[e, k])
+            for c in range(3):
+                rt[e][p][c] = float(a.rt[e, p, c]) + s.normal() * float(a.offset_sd[c])
+    alive = [int(x) for x in a.pos[e, :size]]
+    n_rounds = size.bit_length() - 1
+    for rd in range(n_rounds):
+        nxt = []
+        for j in range(len(alive) // 2):
+            up, lo = alive[2 * j], alive[2 * j + 1]
+            f = _flat(size, rd, j)
+            if a.kstat[e, f] == KO_DECIDED:
+                wside = int(a.kwin[e, f])
+                step = int(a.kstep[e, f])
+                cu, cl = int(a.kcls[e, f, 0]), int(a.kcls[e, f, 1])
+            else:
+                wh = int(a.kwhite[e, f])
+                if wh < 0:
+                    wh = 0 if s.u01() < 0.5 else 1
+                pa, pb = (up, lo) if wh == 0 else (lo, up)
+                fixed = [int(v) if (v < 0 or wh == 0) else 2 - int(v) for v in a.kfixed[e, f]]
+                out = G.match(params, rt[e], a.offsets, pa, pb, steps, fixed, s)
+                step = out[1]
+                if wh == 0:
+                    wside, cu, cl = out[0], out[2], out[3]
                 else:
-                    wh = int(plan.kwhite[e, f])
-                    if wh < 0:
-                        wh = 0 if s.u01() < 0.5 else 1
-                    a, b = (up, lo) if wh == 0 else (lo, up)
-                    fixed = [int(v) if (v < 0 or wh == 0) else 2 - int(v) for v in plan.kfixed[e, f]]
-                    out = G.match(params, rt, plan.offsets, a, b, steps, fixed, s)
-                    step = out[1]
-                    if wh == 0:
-                        wside, cu, cl = out[0], out[2], out[3]
-                    else:
-                        wside, cu, cl = 1 - out[0], out[3], out[2]
-                w, l_ = (up, lo) if wside == 0 else (lo, up)
-                log.append((up, lo, cu, cl))
-                if pidx[up] >= 0:
-                    cls[pidx[up]] += cu
-                if pidx[lo] >= 0:
-                    cls[pidx[lo]] += cl
-                if step == 0 and pidx[w] >= 0:
-                    pts[pidx[w]] += plan.bonus
-                back = n_rounds - rd
-                if pidx[l_] >= 0:
-                    pts[pidx[l_]] += int(plan.place_pts[back])
-                    prize[pidx[l_]] += float(plan.place_prize[back])
-                    if back == 1:
-                        second[pidx[l_]] += 1
-                nxt.append(w)
-            alive = nxt
-        c = pidx[alive[0]]
-        if c >= 0:
-            pts[c] += int(plan.place_pts[0])
-            prize[c] += float(plan.place_prize[0])
-            won[c] += 1
+                    wside, cu, cl = 1 - out[0], out[3], out[2]
+            w, l_ = (up, lo) if wside == 0 else (lo, up)
+            log.append((up, lo, cu, cl))
+            if pidx[up] >= 0:
+                cls[pidx[up]] += cu
+            if pidx[lo] >= 0:
+                cls[pidx[lo]] += cl
+            if step == 0 and pidx[w] >= 0:
+                pts[pidx[w]] += a.bonus
+            back = n_rounds - rd
+            if pidx[l_] >= 0:
+                pts[pidx[l_]] += int(a.place_pts[back])
+                prize[pidx[l_]] += float(a.place_prize[back])
+                if back == 1:
+                    second[pidx[l_]] += 1
+            nxt.append(w)
+        alive = nxt
+    c = pidx[alive[0]]
+    if c >= 0:
+        pts[c] += int(a.place_pts[0])
+        prize[c] += float(a.place_prize[0])
+        won[c] += 1
 
-    # ranking: points, then each criterion on the groups still level, lots last
-    groups = []
-    for v in sorted(set(pts), reverse=True):
-        groups.append([i for i in range(n) if pts[i] == v])
-    for crit in (int(x) for x in plan.criteria):
+
+def _rank(a, pts, won, second, cls, log, pidx, s):
+    """The final order (plan indices): points, then each criterion on the groups still level,
+    lots last."""
+    n = len(pts)
+    groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
+    for crit in (int(x) for x in a.criteria):
         new = []
         for g in groups:
             if len(g) == 1:
@@ -104,10 +94,10 @@ def simulate_replica(plan, seed: int, replica: int) -> dict:
                 if crit == SER_H2H:
                     val = {p: 0 for p in g}
                     for up, lo, cu, cl in log:
-                        a, b = pidx[up], pidx[lo]
-                        if a in val and b in val:
-                            val[a] += cu
-                            val[b] += cl
+                        pa, pb = pidx[up], pidx[lo]
+                        if pa in val and pb in val:
+                            val[pa] += cu
+                            val[pb] += cl
                 else:
                     arr = {SER_EVENTS_WON: won, SER_SECOND: second, SER_CLASSICAL: cls}[crit]
                     val = {p: arr[p] for p in g}
@@ -115,10 +105,22 @@ def simulate_replica(plan, seed: int, replica: int) -> dict:
                 for v in sorted(set(val.values()), reverse=True):
                     new.append([p for p in ordered if val[p] == v])
         groups = new
-    order = [p for g in groups for p in g]
+    return [p for g in groups for p in g]
 
+
+def simulate_replica(a, seed: int, replica: int) -> dict:
+    """One replica: returns order (plan indices, best first), pts, prize, qualify, wildcard."""
+    s = Stream(seed, replica)
+    rt = a.rt.tolist()                  # [event][field player][class]
+    pidx = [int(x) for x in a.plan_index]
+    n = len(a.qual_else)
+    pts, won, second, cls, prize = [0] * n, [0] * n, [0] * n, [0] * n, [0.0] * n
+    log = []
+    for e in range(a.pos.shape[0]):
+        _event(a, e, rt, s, pidx, (pts, won, second, cls, prize), log)
+    order = _rank(a, pts, won, second, cls, log, pidx, s)
     k = 0
-    overall = [float(x) for x in plan.overall]
+    overall = [float(x) for x in a.overall]
     while k < n:
         e2 = k + 1
         while e2 < n and pts[order[e2]] == pts[order[k]]:
@@ -135,8 +137,8 @@ def simulate_replica(plan, seed: int, replica: int) -> dict:
     q = 0
     wild_done = False
     for i in order:
-        if plan.qual_else[i] == 0:
-            if q < plan.qualifying_places:
+        if a.qual_else[i] == 0:
+            if q < a.n_qual:
                 qualify[i] = 1
                 q += 1
             elif not wild_done:
@@ -148,13 +150,15 @@ def simulate_replica(plan, seed: int, replica: int) -> dict:
 def tallies(plan, seed: int, first: int, n: int) -> dict:
     """Summed tallies of replicas first .. first+n-1, as ``plan.run_batch`` returns them."""
     import numpy as np
-    k = len(plan.names)
-    place = np.zeros((k, plan.n_places), np.int64)
+
+    a = plan.args
+    k = len(plan.info.names)
+    place = np.zeros((k, plan.info.n_places), np.int64)
     qual = np.zeros(k, np.int64)
     wild = np.zeros(k, np.int64)
     fl = [np.zeros(k) for _ in range(4)]
     for r in range(first, first + n):
-        d = simulate_replica(plan, seed, r)
+        d = simulate_replica(a, seed, r)
         for p, i in enumerate(d["order"]):
             place[i, p] += 1
         for i in range(k):

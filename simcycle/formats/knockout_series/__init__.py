@@ -1,0 +1,146 @@
+"""Format ``knockout-series``: a series of knock-out events with a points race (the FIDE Grand
+Prix 2019).
+
+Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
+``rules.py`` (checkpoints, brackets, GP points, the series table, prizes as pure functions),
+``plan.py`` → ``nb.py`` (the kernel), ``whocan.py`` (backend), ``render.py`` (text).  The
+keys, rules and Readings are documented in docs/format-knockout-series.md.
+"""
+
+from __future__ import annotations
+
+from ... import driver
+from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
+from ...errors import ScenarioError
+from ...whocan.core import NA, analyse
+from ..base import SWING, WHOCAN, CompileOptions, Format
+from ..shared import swing as swing_
+from ..shared.brackets import round_name
+from ..shared.matches import match_probability
+from . import render, rules
+from .scenario import DEFAULT_KIND, KnockoutSeries, Match, load
+from .whocan import SeriesBackend
+
+WHOCAN_BUDGET = 30.0   # seconds per whocan call; rows not settled in time are "undetermined"
+
+
+class KnockoutSeriesFormat(Format):
+    name = "knockout-series"
+    default_kind = DEFAULT_KIND
+    features = frozenset({SWING, WHOCAN})
+
+    def load(self, raw: dict, file: str) -> KnockoutSeries:
+        return load(raw, file)
+
+    def checkpoints(self, scn: KnockoutSeries) -> list[str]:
+        return rules.checkpoints(scn)
+
+    def standings(self, scn: KnockoutSeries, at) -> dict:
+        return rules.standings(scn, at)
+
+    def odds(self, scn: KnockoutSeries, model, at) -> dict:
+        """Every match whose two players are known and which is not decided: exact P(each
+        goes through) and P(tiebreaks), with the ratings in force at its event."""
+        out = []
+        for e, r, j, up, lo, m in rules.walk(scn, rules.counted_matches(scn, at)):
+            ev = scn.events[e]
+            white = None
+            if m is not None and m.white is not None:
+                white = 0 if m.white == up else 1
+            kn = tuple(m.games) if m is not None else ()
+            pr = match_probability(scn.steps, model, ev.ratings[up], ev.ratings[lo], white, kn)
+            out.append({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
+                        "players": [scn.players[up].name, scn.players[lo].name],
+                        "p_win": [pr["p_first"], 1 - pr["p_first"]],
+                        "p_tiebreak": pr["p_tiebreak"]})
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "matches": out}
+
+    def compile(self, scn: KnockoutSeries, model, opts: CompileOptions):
+        from .plan import KnockoutSeriesPlan   # imports numba: only the commands that simulate
+        self.check_options(scn, opts)
+        return KnockoutSeriesPlan(scn, model, opts)
+
+    def swing(self, scn: KnockoutSeries, model, at, *, sims, seed, offsets=False,
+              round_no=None) -> dict:
+        """What each of the next matches swings: every player's P(1st) and P(qualify) under
+        each of its six results (either player winning 2-0 or 1.5-0.5 in the classical games,
+        or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
+        (event, round, slot) -> a complete ``Match``."""
+        if round_no is not None:
+            raise ScenarioError("--round is for round robins; knock-out series swing the next "
+                                "matches", key="--round", value=round_no)
+        todo = rules.open_matches(scn, at)
+        if not todo:
+            raise ScenarioError("no match left to play at this checkpoint", file=scn.file,
+                                key="--at", value=at or "latest")
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+                          sims, seed, progress=False)
+        out = []
+        for e, r, j, up, lo in todo:
+            outcomes = _six_results(scn, model, e, r, j, up, lo)
+            players = swing_.rows(self, scn, model, at,
+                                  [[({(e, r, j): o[2]}, 1.0)] for o in outcomes],
+                                  sims=sims, seed=seed, offsets=offsets)
+            ev = scn.events[e]
+            out.append({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
+                        "players": [scn.players[up].name, scn.players[lo].name],
+                        "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
+                        "swing": players})
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
+                "seed": seed, "qualifying_places": scn.qualifying_places,
+                "now": swing_.now(base), "matches": out}
+
+    def whocan(self, scn: KnockoutSeries, at, budget=None, heuristics: bool = True) -> dict:
+        """Exact clinched / alive / eliminated for first place and the qualifying places
+        (``whocan.py``); rows follow the standings order.  ``heuristics`` off: no candidate
+        result sets tried before a MILP (same answers, slower: used by the tests)."""
+        budget = WHOCAN_BUDGET if budget is None else budget
+        st = rules.standings(scn, at)
+        idx = {p.name: i for i, p in enumerate(scn.players)}
+        order = [idx[r["name"]] for r in st["players"]]
+        backend = SeriesBackend(scn, at, heuristics)
+        counting = scn.counting
+        eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
+        targets = {"first": (1, {x: [j for j in counting if j != x] for x in order}),
+                   "qualify": (scn.qualifying_places,
+                               {x: (None if scn.players[x].qualified_elsewhere
+                                    else [j for j in eligible if j != x]) for x in order})}
+        rows = analyse(backend, scn.names, order, targets, budget)
+        for r in rows["qualify"]:
+            if r["status"] == NA:
+                r["qualified_elsewhere"] = True
+        det = rules.det_criteria(scn)
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+                "matches_left": len(rules.remaining_slots(scn, backend.known)),
+                "qualifying_places": scn.qualifying_places,
+                "criteria": ["points"] + [k for k, v in SERIES_CRITERIA.items() if v in det],
+                "points": {r["name"]: r["points"] for r in st["players"]},
+                "budget_seconds": budget, "targets": rows}
+
+    render_standings = staticmethod(render.standings)
+    render_odds = staticmethod(render.odds)
+    render_swing = staticmethod(render.swing)
+    render_whocan = staticmethod(render.whocan)
+
+
+def _six_results(scn: KnockoutSeries, model, e, r, j, up, lo) -> list[tuple]:
+    """(label, probability, what-if Match) of the six results of an open match, with the
+    ratings in force at its event."""
+    ev = scn.events[e]
+    pu, pl = scn.players[up].name, scn.players[lo].name
+    mp = match_probability(scn.steps, model, ev.ratings[up], ev.ratings[lo])
+    p_up_tb = mp["p_first"] - mp["p_classical"]
+    res = [  # (label, probability, winner, step, upper's and lower's classical halves)
+        (f"{pu} wins 2-0", mp["p_2_0"], up, 0, 4, 0),
+        (f"{pu} wins 1.5-0.5", mp["p_15_05"], up, 0, 3, 1),
+        (f"{pu} wins on tiebreaks (1-1)", p_up_tb, up, UNKNOWN_TB_STEP, 2, 2),
+        (f"{pl} wins on tiebreaks (1-1)", mp["p_tiebreak"] - p_up_tb, lo, UNKNOWN_TB_STEP, 2, 2),
+        (f"{pl} wins 1.5-0.5", mp["p_05_15"], lo, 0, 1, 3),
+        (f"{pl} wins 2-0", mp["p_0_2"], lo, 0, 0, 4),
+    ]
+    return [(label, p, Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
+                             winner=w, step=step, cls_upper=cu, cls_lower=cl, source="what-if"))
+            for label, p, w, step, cu, cl in res]
+
+
+FORMAT = KnockoutSeriesFormat()

@@ -1,0 +1,414 @@
+"""Numba code over arrays: series of knock-out events (brackets of ``match_nb`` matches), the
+points race, the series tiebreaks, qualification and prize money, replica-parallel with
+streaming tallies.
+
+Units: GP points whole, classical points in half points, money in the currency.  A rating
+segment is an event (``Games.rt[e]``, ``Games.thr[e]``): the rating list in force at it.
+The plain-Python twin is ``simcycle.reference.knockout``; both draw the same numbers in the
+same order: for each event in turn, the strength offsets of its players (bracket order,
+class-minor, only with offsets on), then its undecided matches in playing order (round by
+round, slot by slot), each drawing first the lot for White in game 1 (unless the colours are
+known) and then the match's own draws (``game_nb.match_nb``); after the last event, lots in
+the series tiebreaks, top group first.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ...enums import (KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND,
+                      STEP_GAMES)
+from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.game_nb import Games, match_nb
+from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from ...kernels.rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
+from ...kernels.tally_nb import local_tallies_nb, store_nb, tally_nb
+
+PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
+
+
+class KnockoutArgs(NamedTuple):
+    """The arguments of :func:`simulate_nb`, built by ``plan.py``.
+
+    Players are indexed two ways: *field* players (everyone who plays any event; the rows of
+    ``rt``) and *plan* players (those who count in the standings; the rows of every tally).
+
+    params, rt, thr, live, offsets   the fields of a
+                 :class:`~simcycle.kernels.game_nb.Games` (segments = events), flat because
+                 numba's parallel loops take no nested tuples
+    offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
+    steps        int64 [k, 3]: the match steps (``enums.STEP_*``, control row, games)
+    ev_size      int64 [E]: players of each event (a power of two)
+    ev_rounds    int64 [E]: rounds of each event (log2 of its size)
+    pos          int64 [E, S]: field player at each bracket position (-1 pads)
+    kstat        int64 [E, S-1]: per match slot in playing order (``shared.brackets.flat_slot``)
+                 ``enums.KO_OPEN``, ``KO_DECIDED`` or ``KO_IN_PROGRESS``
+    kwin         int64 [E, S-1]: winner of a decided match (0 upper, 1 lower)
+    kstep        int64 [E, S-1]: its deciding step (0 = classical; ``enums.UNKNOWN_TB_STEP``)
+    kcls         int64 [E, S-1, 2]: its classical half points (upper, lower)
+    kwhite       int64 [E, S-1]: who had White in classical game 1 (0 upper, 1 lower, -1 lots)
+    kfixed       int64 [E, S-1, G]: known games of a match in progress, from the upper
+                 player's side (-1 = to play); G = games of every step
+    place_pts    int64 [R+1]: GP points by rounds from the end (0 = the winner)
+    place_prize  float64 [R+1]: event money by rounds from the end
+    bonus        int: GP points per match won in the classical games
+    overall      float64 [n]: overall money by final series place (plan players)
+    criteria     int64 [c]: series tiebreaks after GP points (``enums.SER_*``), ends with
+                 SER_LOTS
+    n_packed     int: how many leading criteria (plain numbers: events won, second places,
+                 classical points) sort together with GP points as one packed key (values
+                 fit in 16 bits each and the key in 63 bits; chosen by the plan)
+    plan_index   int64 [F]: plan index of each field player (-1: does not count)
+    qual_else    int64 [n]: 1 for plan players qualified elsewhere (skipped for the places)
+    n_qual       int: qualifying places
+    n_matches    int: matches in the whole series (the head-to-head log)
+    fast         bool: matches with no known game go through ``fmatch_nb`` (offsets off and
+                 every step games or Armageddon)
+    """
+
+    params: np.ndarray
+    rt: np.ndarray
+    thr: np.ndarray
+    live: bool
+    offsets: bool
+    offset_sd: np.ndarray
+    steps: np.ndarray
+    ev_size: np.ndarray
+    ev_rounds: np.ndarray
+    pos: np.ndarray
+    kstat: np.ndarray
+    kwin: np.ndarray
+    kstep: np.ndarray
+    kcls: np.ndarray
+    kwhite: np.ndarray
+    kfixed: np.ndarray
+    place_pts: np.ndarray
+    place_prize: np.ndarray
+    bonus: int
+    overall: np.ndarray
+    criteria: np.ndarray
+    n_packed: int
+    plan_index: np.ndarray
+    qual_else: np.ndarray
+    n_qual: int
+    n_matches: int
+    fast: bool
+
+
+@ijit
+def fmatch_nb(thr, seg, a, b, steps, state):
+    """``game_nb.match_nb`` over the table ``thr`` = ``Games.thr`` for a match with no known
+    game whose steps are games and Armageddon only (``KnockoutArgs.fast``), the stream state
+    kept in a register.  Returns (winner 0 = a / 1 = b, deciding step, a's and b's classical
+    half points, state); the same draws in the same order as ``match_nb``.
+
+    The one hand-specialised copy of a match, kept because the benchmark needs it:
+    ``match_nb`` over a ``Games`` record, inlined per match and per game, pays reference-count
+    updates on the record's arrays and keeps the stream state in memory.  GP 2019 from
+    ``start`` (bench_gp2019.py's kernel, CPU time per series, 2-core machine): the old kernel
+    204,000 series/s on 1 thread and 407,000 on 2; every match through ``match_nb`` 120,000 and
+    238,000 (below the 250,000 target); with this copy 202,000 and 406,000."""
+    diff = 0
+    ca = 0
+    cb = 0
+    step = 0
+    for s in range(steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        if s > 0 and diff != 0:
+            break
+        step = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                state = state + GOLDEN
+                u = np.float64(mix64_nb(state) >> S11) * INV53
+                if j % 2 == 0:
+                    w = a
+                    bl = b
+                else:
+                    w = b
+                    bl = a
+                if u < thr[seg, ci, w, bl, 0]:
+                    d = 2
+                elif u < thr[seg, ci, w, bl, 1]:
+                    d = 0
+                else:
+                    d = -2
+                if j % 2 == 1:
+                    d = -d
+                diff += d
+                if s == 0:
+                    if d == 2:
+                        ca += 2
+                    elif d == -2:
+                        cb += 2
+                    else:
+                        ca += 1
+                        cb += 1
+        else:   # STEP_ARMAGEDDON: colours by lot, a draw goes to Black
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            if u < 0.5:
+                w = a
+                bl = b
+            else:
+                w = b
+                bl = a
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            win = w if u < thr[seg, ci, w, bl, 0] else bl
+            diff = 1 if win == a else -1
+    if diff == 0:   # a cascade without a decisive last step: lots
+        step = steps.shape[0]
+        state = state + GOLDEN
+        u = np.float64(mix64_nb(state) >> S11) * INV53
+        diff = 1 if u < 0.5 else -1
+    return (0 if diff > 0 else 1), step, ca, cb, state
+
+
+@ijit
+def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la, lb, lca, lcb,
+                   nm, order, brk, val, work, ingrp, st):
+    """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
+    group (head-to-head once among all level on the criteria before it), lots last.  The
+    match log la, lb (field players), lca, lcb (their classical half points) has nm entries.
+    Takes the shared arrays it needs, not the whole ``KnockoutArgs`` (reference counts)."""
+    # GP points and the leading plain-number criteria as one key: one stable sort on it
+    # orders exactly as refining group by group with stable sorts
+    start_order_nb(order, brk, n)
+    for i in range(n):
+        key = np.int64(pts[i])
+        for ci in range(n_packed):
+            crit = criteria[ci]
+            v = won[i] if crit == SER_EVENTS_WON else (second[i] if crit == SER_SECOND else cls[i])
+            key = key * PACK + v
+        val[i] = key
+    sort_segment_nb(order, brk, val, 0, n)
+    for ci in range(n_packed, criteria.shape[0]):
+        crit = criteria[ci]
+        k = 0
+        while k < n:
+            e = segment_end_nb(brk, k, n)
+            if e - k > 1:
+                if crit == SER_LOTS:
+                    lots_segment_nb(order, brk, work, k, e, st)
+                elif crit == SER_H2H:
+                    for i in range(k, e):
+                        val[order[i]] = 0
+                        ingrp[order[i]] = 1
+                    for t in range(nm):
+                        pa = plan_index[la[t]]
+                        pb = plan_index[lb[t]]
+                        if pa >= 0 and pb >= 0 and ingrp[pa] == 1 and ingrp[pb] == 1:
+                            val[pa] += lca[t]
+                            val[pb] += lcb[t]
+                    for i in range(k, e):
+                        ingrp[order[i]] = 0
+                    sort_segment_nb(order, brk, val, k, e)
+                else:
+                    for i in range(k, e):
+                        p = order[i]
+                        val[p] = (won[p] if crit == SER_EVENTS_WON else
+                                  (second[p] if crit == SER_SECOND else cls[p]))
+                    sort_segment_nb(order, brk, val, k, e)
+            k = e
+
+
+@ijit
+def overall_prizes_nb(overall, n, order, pts, prize):
+    """Overall money: players level on GP points share the prizes of their places."""
+    k = 0
+    while k < n:
+        e = k + 1
+        while e < n and pts[order[e]] == pts[order[k]]:
+            e += 1
+        s = 0.0
+        for i in range(k, e):
+            s += overall[i]
+        s /= e - k
+        for i in range(k, e):
+            prize[order[i]] += s
+        k = e
+
+
+@ijit
+def qualifiers_nb(qual_else, n_qual, n, order, qualified, wild):
+    """Walking the final order and skipping players qualified elsewhere: the first
+    ``n_qual`` qualify (qualified[i] = 1), the next one is the wildcard claimant (wild[i])."""
+    q = 0
+    wild_done = False
+    for p in range(n):
+        i = order[p]
+        qualified[i] = 0
+        if qual_else[i] == 0:
+            if q < n_qual:
+                qualified[i] = 1
+                q += 1
+            elif not wild_done:
+                wild[i] += 1
+                wild_done = True
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``.  One call per
+    chunk; the per-replica helpers are inlined here and take only the arrays they need (each
+    array handed to a helper costs reference-count updates per call)."""
+    n = a.qual_else.shape[0]
+    S = a.pos.shape[1]
+    G = a.kfixed.shape[2]
+    n_ev = a.pos.shape[0]
+    rt0 = a.rt
+    rt = rt0.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    st = np.empty(1, np.uint64)
+    alive = np.empty(S, np.int64)
+    fx = np.empty(G, np.int64)
+    nofx = np.empty(0, np.int64)
+    out6 = np.empty(6, np.int64)
+    pts = np.empty(n, np.int64)
+    won = np.empty(n, np.int64)
+    second = np.empty(n, np.int64)
+    cls = np.empty(n, np.int64)
+    prize = np.empty(n, np.float64)
+    nmax = max(a.n_matches, 1)
+    la = np.empty(nmax, np.int64)
+    lb = np.empty(nmax, np.int64)
+    lca = np.empty(nmax, np.int64)
+    lcb = np.empty(nmax, np.int64)
+    order = np.empty(n, np.int64)
+    brk = np.empty(n, np.int64)
+    val = np.empty(n, np.int64)
+    work = np.empty(n, np.int64)
+    ingrp = np.zeros(n, np.int64)
+    qualified = np.empty(n, np.int64)
+    t = local_tallies_nb(out)
+    wild = t.extra[0]
+    overall = a.overall
+    qual_else = a.qual_else
+    n_qual = a.n_qual
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        for i in range(n):
+            pts[i] = 0
+            won[i] = 0
+            second[i] = 0
+            cls[i] = 0
+            prize[i] = 0.0
+        nm = 0
+        for e in range(n_ev):
+            # ---- event e: offsets, then its matches in playing order
+            size = a.ev_size[e]
+            if a.offsets:
+                for k in range(size):
+                    p = a.pos[e, k]
+                    for cc in range(3):
+                        rt[e, p, cc] = rt0[e, p, cc] + normal_nb(st) * a.offset_sd[cc]
+            for k in range(size):
+                alive[k] = a.pos[e, k]
+            n_rounds = a.ev_rounds[e]
+            m = size
+            flat = 0
+            for rd in range(n_rounds):
+                half = m // 2
+                for j in range(half):
+                    up = alive[2 * j]
+                    dn = alive[2 * j + 1]
+                    f = flat + j
+                    ks = a.kstat[e, f]
+                    if ks == KO_DECIDED:
+                        wside = a.kwin[e, f]
+                        step = a.kstep[e, f]
+                        cu = a.kcls[e, f, 0]
+                        cl = a.kcls[e, f, 1]
+                    else:
+                        wh = a.kwhite[e, f]
+                        if wh < 0:
+                            wh = 0 if u01_nb(st) < 0.5 else 1
+                        if wh == 0:
+                            pa = up
+                            pb = dn
+                        else:
+                            pa = dn
+                            pb = up
+                        if ks == KO_IN_PROGRESS or not a.fast:
+                            if ks == KO_IN_PROGRESS:
+                                for q in range(G):
+                                    v = a.kfixed[e, f, q]
+                                    fx[q] = v if (v < 0 or wh == 0) else 2 - v
+                                match_nb(g, e, pa, pb, a.steps, fx, st, out6)
+                            else:
+                                match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
+                            wa = out6[0]
+                            step = out6[1]
+                            ca = out6[2]
+                            cb = out6[3]
+                        else:
+                            wa, step, ca, cb, stv = fmatch_nb(a.thr, e, pa, pb, a.steps, st[0])
+                            st[0] = stv
+                        if wh == 0:
+                            wside = wa
+                            cu = ca
+                            cl = cb
+                        else:
+                            wside = 1 - wa
+                            cu = cb
+                            cl = ca
+                    if wside == 0:
+                        w = up
+                        l_ = dn
+                    else:
+                        w = dn
+                        l_ = up
+                    la[nm] = up
+                    lb[nm] = dn
+                    lca[nm] = cu
+                    lcb[nm] = cl
+                    nm += 1
+                    iu = a.plan_index[up]
+                    il = a.plan_index[dn]
+                    if iu >= 0:
+                        cls[iu] += cu
+                    if il >= 0:
+                        cls[il] += cl
+                    iw = a.plan_index[w]
+                    if step == 0 and iw >= 0:
+                        pts[iw] += a.bonus
+                    ix = a.plan_index[l_]
+                    back = n_rounds - rd
+                    if ix >= 0:
+                        pts[ix] += a.place_pts[back]
+                        prize[ix] += a.place_prize[back]
+                        if back == 1:
+                            second[ix] += 1
+                    alive[j] = w
+                flat += half
+                m = half
+            ic = a.plan_index[alive[0]]
+            if ic >= 0:
+                pts[ic] += a.place_pts[0]
+                prize[ic] += a.place_prize[0]
+                won[ic] += 1
+        rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
+                       lca, lcb, nm, order, brk, val, work, ingrp, st)
+        overall_prizes_nb(overall, n, order, pts, prize)
+        qualifiers_nb(qual_else, n_qual, n, order, qualified, wild)
+        tally_nb(t, order, n, qualified, pts, prize)
+    store_nb(t, out, c)
+
+
+@pjit
+def simulate_nb(seed, first, nrep, a, out):
+    """Replicas first .. first+nrep-1 of the series.
+
+    seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
+    first  int64: index of the batch's first replica
+    nrep   int64: replicas in the batch
+    a      :class:`KnockoutArgs`
+    out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis: chunk c of
+           ``CHUNK`` replicas fills row c; ``extra[:, 0]`` counts the wildcard claimant
+    """
+    n_chunks = (nrep + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
