@@ -34,12 +34,6 @@ class ChunkTallies:
                            np.zeros((nc, k)), np.zeros((nc, k)),
                            np.zeros((nc, len(info.counter_names)), np.int64),
                            np.zeros((nc, len(self.extra_names), k), np.int64))
-        # (older kernels fill these rows directly)
-        o = self.out
-        self.place, self.qualify, self.points, self.points_sq = o.place, o.qualify, o.points, o.points_sq
-        self.prize, self.prize_sq = o.prize, o.prize_sq
-        self.counters = o.counters
-        self.extra = {name: o.extra[:, m, :] for m, name in enumerate(self.extra_names)}
 
     def summed(self) -> dict:
         o = self.out

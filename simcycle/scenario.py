@@ -26,12 +26,7 @@ def get_format(name, file: str | None = None):
     if not isinstance(name, str) or name not in FORMATS:
         raise ScenarioError("unknown format; known: " + ", ".join(FORMATS), file=file,
                             key="scenario.format", value=name)
-    mod = importlib.import_module(FORMATS[name])
-    fmt = getattr(mod, "FORMAT", None)
-    if fmt is None:     # a format still written as module functions (being ported)
-        from .formats.legacy import LegacyFormat
-        fmt = LegacyFormat(name, mod)
-    return fmt
+    return importlib.import_module(FORMATS[name]).FORMAT
 
 
 def format_of(raw: dict, file: str):

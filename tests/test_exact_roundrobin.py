@@ -1,5 +1,5 @@
 """Exact enumeration (simcycle/exact.py) of round-robin events: hand-checked play-offs, and the
-Monte Carlo kernel (kernels/roundrobin_nb.py through driver.run) checked against it."""
+Monte Carlo kernel (formats/roundrobin/nb.py through driver.run) checked against it."""
 
 import math
 

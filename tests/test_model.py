@@ -56,7 +56,7 @@ def test_armageddon_favours_white_only_through_time_odds_and_draw_rule(model):
 
 
 def test_numba_twin_matches_python(model):
-    from simcycle.kernels.games_nb import wdl_nb
+    from simcycle.kernels.game_nb import wdl_nb
     params = model.params
     for i, c in enumerate(model.controls):
         for rw, rb in ((2800, 2700), (2650, 2790), (2750, 2750)):

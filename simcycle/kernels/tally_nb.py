@@ -87,16 +87,3 @@ def store_nb(t, out, c):
     for m in range(t.extra.shape[0]):
         for i in range(n):
             out.extra[c, m, i] = t.extra[m, i]
-
-
-@ijit
-def tally_order_nb(c, order, n, n_qual, score, place_out, qual_out, pts_out, pts2_out):
-    """(Older kernels) player order[p] finished in place p: count into row c directly."""
-    for p in range(n):
-        i = order[p]
-        place_out[c, i, p] += 1
-        if p < n_qual:
-            qual_out[c, i] += 1
-        x = np.float64(score[i])
-        pts_out[c, i] += x
-        pts2_out[c, i] += x * x

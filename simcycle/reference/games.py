@@ -1,4 +1,4 @@
-"""Plain-Python twin of ``kernels.games_nb``: same rules, same draws from the same stream.
+"""Plain-Python twin of ``kernels.game_nb``: same rules, same draws from the same stream.
 
 Written for clarity; tests run both on the same (seed, replica) and expect identical outcomes.
 """

@@ -258,7 +258,7 @@ class _Playoffs:
         elif kind == PO_SUDDEN_DEATH_KO:
             trans = [((w,), p) for w, p in self.knockout(ctl, T).items()]
         elif kind == PO_ARMAGEDDON and k == 2:
-            # one game, colours by lot, a draw goes to Black (as games_nb.armageddon_nb)
+            # one game, colours by lot, a draw goes to Black (as game_nb.armageddon_nb)
             a, b = T
             w1, d1, l1 = self.wdl(ctl, a, b)
             w2, d2, l2 = self.wdl(ctl, b, a)
