@@ -28,8 +28,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args(argv)
 
-    from simcycle.fit import fit, form_spread, loglik, _design
-    from simcycle.gamedata import read_games
+    from simcycle.model.fit import fit, form_spread, loglik, _design
+    from simcycle.model.gamedata import read_games
 
     games = read_games()
     res = fit(games)

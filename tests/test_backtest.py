@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import write
-from simcycle import backtest as B
+from simcycle.model import backtest as B
 from simcycle.cli import main
-from simcycle.fit import fit
+from simcycle.model.fit import fit
 from simcycle.model import load_model
 from test_fit import games_from, simulate
 

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from simcycle import fit as F
-from simcycle.gamedata import Games
+from simcycle.model import fit as F
+from simcycle.model.gamedata import Games
 from simcycle.model import davidson_wdl, load_model
 
 # Known parameters for the simulated games (chosen near the fitted values, not fitted here).
@@ -171,7 +171,7 @@ def test_form_spread_recovers_a_known_spread():
 
 
 def test_written_model_reproduces_the_fit(tmp_path):
-    from simcycle.modelfile import render_model
+    from simcycle.model.modelfile import render_model
 
     g = simulate(400, seed=8)
     r = F.fit(g)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from conftest import ROOT, write
 from simcycle.cli import main
-from simcycle.gamedata import DEFAULT_GAMES, read_games
+from simcycle.model.gamedata import DEFAULT_GAMES, read_games
 
 HEADER = "date,event,kind,control,white,black,white_rating,black_rating,result,source"
 ROW = "2020-01-01,Some Cup,round-robin,classical,A,B,2700,2710,1/2-1/2,test"

@@ -91,7 +91,7 @@ def test_plot_refuses_other_extensions(tmp_path):
 
 
 def test_reliability_chart(tmp_path):
-    from simcycle.charts import reliability_chart
+    from simcycle.report.charts import reliability_chart
     rows = [{"predicted": (k + 0.5) / 10, "observed": min(1, (k + 0.5) / 10 + 0.03 * (k % 3 - 1)),
              "n": 500 - 40 * k} for k in range(10)] + [{"predicted": 0.5, "observed": 0, "n": 0}]
     png = reliability_chart(rows, tmp_path / "r.png")

@@ -12,7 +12,7 @@ from simcycle.cli import main
 from simcycle.cli.options import model_for as _model
 from simcycle.formats.base import CompileOptions
 from simcycle.errors import ScenarioError
-from simcycle.gamedata import read_games
+from simcycle.model.gamedata import read_games
 from simcycle.model import DEFAULT_MODEL, DEFAULT_MODEL_V1, P_DRAW0, load_model
 from simcycle.scenario import load_scenario
 

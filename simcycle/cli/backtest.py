@@ -18,8 +18,8 @@ from .options import json_opt, show
 @json_opt
 def backtest(games_csv, model_files, events, sims, seed, as_json):
     """Score outcome models on real games, leaving each event out of the fit that scores it."""
-    from ..backtest import render, run_backtest
-    from ..gamedata import read_games
+    from ..model.backtest import render, run_backtest
+    from ..model.gamedata import read_games
 
     d = run_backtest(read_games(games_csv), list(model_files), events=events, sims=sims,
                      seed=seed)

@@ -30,8 +30,8 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     data/games/games.csv), with standard errors; -o writes a model file."""
     import time
 
-    from ..fit import FIT_CLASSES, fit, fit_report, form_spread, render_fit
-    from ..gamedata import read_games
+    from ..model.fit import FIT_CLASSES, fit, fit_report, form_spread, render_fit
+    from ..model.gamedata import read_games
     from ..model import DEFAULT_MODEL_V1, load_model
 
     t0 = time.perf_counter()
@@ -49,7 +49,7 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     if out_file:
         from pathlib import Path
 
-        from ..modelfile import render_model
+        from ..model.modelfile import render_model
         words = ["simcycle fit", games_csv or "data/games/games.csv",
                  *(f"--control {c}" for c in controls), *([] if kinds else ["--no-kinds"]),
                  *([] if level else ["--no-level"]),

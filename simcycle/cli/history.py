@@ -25,7 +25,7 @@ from .options import (emit_json, json_opt, load, model_for, model_opt, offsets_o
 def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, progress):
     """P(first), P(qualify) and the expected prize of every player at every checkpoint, with
     standard errors (--plot FILE.png|svg draws a line per player)."""
-    from .. import history as hist
+    from ..report import history as hist
 
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
@@ -35,7 +35,7 @@ def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, pr
     if not d["checkpoints"]:
         raise KeyboardInterrupt
     if plot:
-        from .. import charts
+        from ..report import charts
         charts.history_chart(d, plot)
     if as_json:
         emit_json(d)

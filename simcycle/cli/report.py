@@ -23,7 +23,7 @@ def report(scenario, at, output, sims, swing_sims, seed, model_file, progress):
     """One self-contained HTML page (no network needed to view it): standings, odds, the
     games still to play, the history chart, the next round's swing, who can still win or
     qualify with a path in words, and the model and number of simulations used."""
-    from .. import html
+    from ..report import html
 
     if Path(output).suffix.lower() not in (".html", ".htm"):
         raise ScenarioError("the report is an HTML page: name the file *.html", key="-o",

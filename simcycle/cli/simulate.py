@@ -60,7 +60,7 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
             raise KeyboardInterrupt
         d = report.simulation_json(scn, plan, res, at, model, opts)
     if plot:   # the place distribution of every player (charts.place_chart)
-        from .. import charts
+        from ..report import charts
         charts.place_chart(d, plot)
     if as_json:
         emit_json(d)

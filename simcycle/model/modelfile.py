@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 from .fit import FitResult, FormSpread
-from .kinds import KINDS, REFERENCE_KIND
-from .model import RATING_CLASSES, OutcomeModel
+from ..kinds import KINDS, REFERENCE_KIND
+from . import RATING_CLASSES, OutcomeModel
 
 # The model control that each fitted class stands for (the rapid games of the data are
 # mostly 15+10: the online tours and the World Rapid; the Grand Chess Tour's are 25+10).
@@ -66,7 +66,7 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         "# One strength offset N(0, sd^2) per player and rating class per simulated event",
         "# (--offsets); the games then use each control's own slope.  sd: the spread of a",
         "# player's performance against expectation from event to event, the games' own chance",
-        "# removed (simcycle.fit.form_spread).",
+        "# removed (simcycle.model.fit.form_spread).",
         f"default = {'true' if offsets_default else 'false'}   # what simulate and swing do "
         "without --offsets/--no-offsets (the shipped models' choice: docs/model.md)",
     ]

@@ -15,7 +15,7 @@ import csv
 import io
 import sys
 
-from .formats.base import CompileOptions
+from ..formats.base import CompileOptions
 
 LATEST = "latest"
 FIELDS = ("p_first", "se_p_first", "p_qualify", "se_p_qualify", "expected_prize",
@@ -39,7 +39,7 @@ def history(fmt, scn, model, *, sims: int, seed: int, offsets: bool = False,
     """Simulate from every checkpoint (up to ``at_most``); rows per (checkpoint, player)."""
     from tqdm import tqdm
 
-    from . import driver
+    from .. import driver
 
     cps = checkpoints(fmt, scn)
     if at_most is not None:

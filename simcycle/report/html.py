@@ -17,7 +17,7 @@ import datetime as _dt
 import re
 from html import escape
 
-from .formats.base import SWING, WHOCAN, CompileOptions
+from ..formats.base import SWING, WHOCAN, CompileOptions
 
 RESULT_WORDS = ("1-0", "1/2-1/2", "0-1")
 PAGE_INCHES = 11.2    # the chart (legend included) fits the page at about 100 %: text keeps its size
@@ -51,14 +51,16 @@ def pct(p, digits: int = 1) -> str:
 def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
             progress: bool | None = None, whocan_budget: float | None = 30.0) -> dict:
     """Everything the page shows, as JSON-able data."""
-    from . import driver, history, report
-    from .errors import ScenarioError
+    from . import history
+    from .. import report
+    from .. import driver
+    from ..errors import ScenarioError
 
     ctx = {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
            "seed": seed, "swing_sims": swing_sims, "format": fmt.name,
            "model": {"name": model.name, "version": model.version, "file": model.path},
            "generated": _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")}
-    from . import __version__
+    from .. import __version__
     ctx["version"] = __version__
     ctx["standings"] = fmt.standings(scn, at)
     ctx["standings_text"] = fmt.render_standings(ctx["standings"])

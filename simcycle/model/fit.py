@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import ScenarioError
+from ..errors import ScenarioError
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
-from .kinds import REFERENCE_KIND
+from ..kinds import REFERENCE_KIND
 
 L = math.log(10.0) / 800.0
 FIT_CLASSES = ("classical", "rapid")

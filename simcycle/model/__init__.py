@@ -15,13 +15,13 @@ from typing import Literal
 import msgspec
 import numpy as np
 
-from .enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P_OFFSET_SD,
+from ..enums import (N_PARAMS, P_ARMAGEDDON, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL, P_OFFSET_SD,
                     P_OFFSET_SLOPE, P_REF, P_SLOPE, RATING_CLASSES)
-from .errors import ScenarioError
-from .files import read_toml
-from .kinds import KINDS, REFERENCE_KIND
-from .resources import MODELS
-from .schema import Name, Table, Text, between, convert, whole_between
+from ..errors import ScenarioError
+from ..files import read_toml
+from ..kinds import KINDS, REFERENCE_KIND
+from ..resources import MODELS
+from ..schema import Name, Table, Text, between, convert, whole_between
 
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
 DEFAULT_MODEL = MODELS / "davidson-elo-v2.toml"

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ScenarioError
-from .enums import RESULT_TEXT
+from ..errors import ScenarioError
+from ..enums import RESULT_TEXT
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
-from .kinds import KINDS
+from ..kinds import KINDS
 
 SCORED_CONTROLS = ("classical", "rapid")
 MODEL_CONTROL = {"classical": "classical", "rapid": "rapid-15+10"}
@@ -248,9 +248,9 @@ def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
     """P(first) of each player of a round-robin scenario given as a plain dict (the layout of
     a scenario TOML file), simulated from checkpoint ``at``.  The only place the backtest
     touches the format API."""
-    from . import driver
-    from .formats.base import CompileOptions
-    from .scenario import load_data
+    from .. import driver
+    from ..formats.base import CompileOptions
+    from ..scenario import load_data
 
     fmt, scn = load_data(raw_scenario, raw_scenario["scenario"]["name"])
     plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets))
@@ -312,7 +312,7 @@ def _rounds(games: Games, ev: dict) -> tuple[list[list[int]], bool]:
     rounds = [by[k] for k in sorted(by)]
     if valid(rounds):
         return rounds, True
-    from .formats.shared.schedules import berger_rounds
+    from ..formats.shared.schedules import berger_rounds
 
     pos = {p: j for j, p in enumerate(players)}
     slots: dict = {}
@@ -378,7 +378,7 @@ def fitted_model(res, base_model, spreads: dict):
     """An OutcomeModel from a FitResult, through the model-file writer and reader."""
     import tempfile
 
-    from .model import load_model
+    from . import load_model
     from .modelfile import render_model
 
     text = render_model(res, spreads, base_model, data_label="backtest", version="backtest",
@@ -485,7 +485,7 @@ def _summary(rows: list[dict]) -> dict:
 # -- the whole run ------------------------------------------------------------------------------
 def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: int,
                  seed: int) -> dict:
-    from .model import DEFAULT_MODEL_V1, load_model
+    from . import DEFAULT_MODEL_V1, load_model
 
     fixed = {}
     for f in (model_files or [str(DEFAULT_MODEL_V1)]):

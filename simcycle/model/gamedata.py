@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .enums import BLACK_WINS, DRAW, RESULT_CODES, UNPLAYED, WHITE_WINS  # noqa: F401
-from .errors import ScenarioError
-from .kinds import GAME_CONTROLS, KINDS
-from .resources import GAMES
+from ..enums import BLACK_WINS, DRAW, RESULT_CODES, UNPLAYED, WHITE_WINS  # noqa: F401
+from ..errors import ScenarioError
+from ..kinds import GAME_CONTROLS, KINDS
+from ..resources import GAMES
 
 DEFAULT_GAMES = GAMES
 

@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
-from .errors import ScenarioError  # noqa: E402
+from ..errors import ScenarioError  # noqa: E402
 
 matplotlib.rcParams["svg.hashsalt"] = "simcycle"
 matplotlib.rcParams["svg.fonttype"] = "none"     # text stays text (searchable, crisp)
