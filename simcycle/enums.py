@@ -158,4 +158,6 @@ SIM_OPEN: TourSim = 2
  EV_TS) = range(13)
 N_EV_COLS = 13
 TOUR_C_TIEBREAK, TOUR_C_LOTS = 0, 1
+KO_C_Q_TIEBREAK, KO_C_Q_LOTS = 0, 1          # knock-out series counters
+KO_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)
 TOUR_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)   # tiebreaks: fewer counted, then dropping the worst

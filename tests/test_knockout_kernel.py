@@ -16,7 +16,7 @@ from simcycle.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 GP2019 = ROOT / "scenarios" / "grand-prix-2019.toml"
-INT_KEYS = ("place", "qualify", "wildcard", "points", "points_sq")  # points are whole: exact
+INT_KEYS = ("place", "qualify", "wildcard", "points", "points_sq", "counters")  # whole: exact
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ them from a table), so the tests comparing the two check the table as well.
 
 from __future__ import annotations
 
-from ..enums import KO_DECIDED, SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND
+from ..enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, SER_CLASSICAL, SER_EVENTS_WON,
+                     SER_H2H, SER_LOTS, SER_SECOND)
 from . import games as G
 from .rng import Stream
 
@@ -83,12 +84,17 @@ def _rank(a, pts, won, second, cls, log, pidx, s):
     lots last."""
     n = len(pts)
     groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
+    lotted = [0] * n        # > 0: the group lots ordered him in (its first position + 1)
     for crit in (int(x) for x in a.criteria):
         new = []
+        pos = 0
         for g in groups:
+            start, pos = pos, pos + len(g)
             if len(g) == 1:
                 new.append(g)
             elif crit == SER_LOTS:
+                for x in g:
+                    lotted[x] = start + 1
                 new.extend([x] for x in G.shuffled(g, s))
             else:
                 if crit == SER_H2H:
@@ -105,7 +111,7 @@ def _rank(a, pts, won, second, cls, log, pidx, s):
                 for v in sorted(set(val.values()), reverse=True):
                     new.append([p for p in ordered if val[p] == v])
         groups = new
-    return [p for g in groups for p in g]
+    return [p for g in groups for p in g], lotted
 
 
 def simulate_replica(a, seed: int, replica: int) -> dict:
@@ -118,7 +124,7 @@ def simulate_replica(a, seed: int, replica: int) -> dict:
     log = []
     for e in range(a.pos.shape[0]):
         _event(a, e, rt, s, pidx, (pts, won, second, cls, prize), log)
-    order = _rank(a, pts, won, second, cls, log, pidx, s)
+    order, lotted = _rank(a, pts, won, second, cls, log, pidx, s)
     k = 0
     overall = [float(x) for x in a.overall]
     while k < n:
@@ -134,17 +140,21 @@ def simulate_replica(a, seed: int, replica: int) -> dict:
         k = e2
     qualify = [0] * n
     wildcard = [0] * n
-    q = 0
-    wild_done = False
-    for i in order:
-        if a.qual_else[i] == 0:
-            if q < a.n_qual:
-                qualify[i] = 1
-                q += 1
-            elif not wild_done:
-                wildcard[i] = 1
-                wild_done = True
-    return {"order": order, "pts": pts, "prize": prize, "qualify": qualify, "wildcard": wildcard}
+    eligible = [i for i in order if a.qual_else[i] == 0]
+    for i in eligible[:a.n_qual]:
+        qualify[i] = 1
+    flags = [0, 0]
+    if len(eligible) > a.n_qual > 0:
+        last, nxt = eligible[a.n_qual - 1], eligible[a.n_qual]
+        wildcard[nxt] = 1
+        if pts[last] == pts[nxt]:
+            flags[KO_C_Q_TIEBREAK] = 1
+            if lotted[last] and lotted[last] == lotted[nxt]:
+                flags[KO_C_Q_LOTS] = 1
+    elif len(eligible) > a.n_qual:
+        wildcard[eligible[a.n_qual]] = 1
+    return {"order": order, "pts": pts, "prize": prize, "qualify": qualify, "wildcard": wildcard,
+            "flags": flags}
 
 
 def tallies(plan, seed: int, first: int, n: int) -> dict:
@@ -156,9 +166,11 @@ def tallies(plan, seed: int, first: int, n: int) -> dict:
     place = np.zeros((k, plan.info.n_places), np.int64)
     qual = np.zeros(k, np.int64)
     wild = np.zeros(k, np.int64)
+    counters = np.zeros(2, np.int64)
     fl = [np.zeros(k) for _ in range(4)]
     for r in range(first, first + n):
         d = simulate_replica(a, seed, r)
+        counters += d["flags"]
         for p, i in enumerate(d["order"]):
             place[i, p] += 1
         for i in range(k):
@@ -170,5 +182,6 @@ def tallies(plan, seed: int, first: int, n: int) -> dict:
             z = d["prize"][i]
             fl[2][i] += z
             fl[3][i] += z * z
-    return {"place": place, "qualify": qual, "wildcard": wild, "points": fl[0],
+    return {"place": place, "qualify": qual, "wildcard": wild, "counters": counters,
+            "points": fl[0],
             "points_sq": fl[1], "prize": fl[2], "prize_sq": fl[3]}

@@ -17,13 +17,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND,
-                      STEP_GAMES)
+from ...enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON,
+                      SER_H2H, SER_LOTS, SER_SECOND, STEP_GAMES)
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, match_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
-from ...kernels.tally_nb import local_tallies_nb, store_nb, tally_nb
+from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
 PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
 
@@ -169,7 +169,7 @@ def fmatch_nb(thr, seg, a, b, steps, state):
 
 @ijit
 def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la, lb, lca, lcb,
-                   nm, order, brk, val, work, ingrp, st):
+                   nm, order, brk, val, work, ingrp, lotted, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
     group (head-to-head once among all level on the criteria before it), lots last.  The
     match log la, lb (field players), lca, lcb (their classical half points) has nm entries.
@@ -178,6 +178,7 @@ def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la,
     # orders exactly as refining group by group with stable sorts
     start_order_nb(order, brk, n)
     for i in range(n):
+        lotted[i] = 0       # > 0: the group (its first position + 1) lots ordered him in
         key = np.int64(pts[i])
         for ci in range(n_packed):
             crit = criteria[ci]
@@ -192,6 +193,8 @@ def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la,
             e = segment_end_nb(brk, k, n)
             if e - k > 1:
                 if crit == SER_LOTS:
+                    for i in range(k, e):
+                        lotted[order[i]] = k + 1
                     lots_segment_nb(order, brk, work, k, e, st)
                 elif crit == SER_H2H:
                     for i in range(k, e):
@@ -235,9 +238,11 @@ def overall_prizes_nb(overall, n, order, pts, prize):
 @ijit
 def qualifiers_nb(qual_else, n_qual, n, order, qualified, wild):
     """Walking the final order and skipping players qualified elsewhere: the first
-    ``n_qual`` qualify (qualified[i] = 1), the next one is the wildcard claimant (wild[i])."""
+    ``n_qual`` qualify (qualified[i] = 1), the next one is the wildcard claimant (wild[i]).
+    Returns the last qualifier and the claimant (-1: none), whose tie the counters watch."""
     q = 0
-    wild_done = False
+    last = -1
+    nxt = -1
     for p in range(n):
         i = order[p]
         qualified[i] = 0
@@ -245,9 +250,11 @@ def qualifiers_nb(qual_else, n_qual, n, order, qualified, wild):
             if q < n_qual:
                 qualified[i] = 1
                 q += 1
-            elif not wild_done:
+                last = i
+            elif nxt < 0:
                 wild[i] += 1
-                wild_done = True
+                nxt = i
+    return last, nxt
 
 
 @jit
@@ -283,6 +290,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     work = np.empty(n, np.int64)
     ingrp = np.zeros(n, np.int64)
     qualified = np.empty(n, np.int64)
+    lotted = np.zeros(n, np.int64)
+    flags = np.zeros(out.counters.shape[1], np.int64)
     t = local_tallies_nb(out)
     wild = t.extra[0]
     overall = a.overall
@@ -391,10 +400,17 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                 prize[ic] += a.place_prize[0]
                 won[ic] += 1
         rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
-                       lca, lcb, nm, order, brk, val, work, ingrp, st)
+                       lca, lcb, nm, order, brk, val, work, ingrp, lotted, st)
         overall_prizes_nb(overall, n, order, pts, prize)
-        qualifiers_nb(qual_else, n_qual, n, order, qualified, wild)
+        last, nxt = qualifiers_nb(qual_else, n_qual, n, order, qualified, wild)
+        flags[KO_C_Q_TIEBREAK] = 0
+        flags[KO_C_Q_LOTS] = 0
+        if last >= 0 and nxt >= 0 and pts[last] == pts[nxt]:
+            flags[KO_C_Q_TIEBREAK] = 1
+            if lotted[last] > 0 and lotted[last] == lotted[nxt]:
+                flags[KO_C_Q_LOTS] = 1
         tally_nb(t, order, n, qualified, pts, prize)
+        count_flags_nb(t, flags)
     store_nb(t, out, c)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON,
+from ...enums import (KO_COUNTER_NAMES, KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON,
                       SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
 from ...kernels.game_nb import threshold_table_nb
@@ -92,7 +92,7 @@ class KnockoutSeriesPlan(Plan):
             names=tuple(scn.players[i].name for i in counting),
             ratings=rt[-1, counting, 0].copy(), n_places=n, points_scale=1.0,
             points_label="GP points", qualifying_places=scn.qualifying_places,
-            currency=scn.currency, extra_probabilities=EXTRA,
+            currency=scn.currency, extra_probabilities=EXTRA, counter_names=KO_COUNTER_NAMES,
             player_extra=tuple({"qualified_elsewhere": bool(q)} for q in qual_else))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
