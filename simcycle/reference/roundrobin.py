@@ -50,18 +50,22 @@ def playoff(a, rt, tied, stream, flags):
     return cand[0]
 
 
-def one_replica(a, seed: int, replica: int):
-    """Return (final order, half points, prize money, flags) of one simulated completion."""
-    stream = Stream(seed, replica)
-    n = len(a.base_pts)
-    rt = a.rt.tolist()                       # [segment][player][class]
-    params = a.params.tolist()
+def _ratings(a, stream):
+    """[segment][player][class] ratings of one replica (offsets drawn player-major,
+    class-minor, one per player and class for every segment)."""
+    rt = a.rt.tolist()
     if a.offsets:
-        for i in range(n):
+        for i in range(len(a.base_pts)):
             for c in range(3):
                 x = stream.normal() * float(a.offset_sd[c])
                 for s in range(len(rt)):
                     rt[s][i][c] = float(a.rt[s, i, c]) + x
+    return rt
+
+
+def _play_games(a, rt, stream):
+    """The remaining games in plan order: (half points, wins, results table)."""
+    params = a.params.tolist()
     hot = bool(a.hot_k.any())
     pts = a.base_pts.tolist()
     wins = a.base_wins.tolist()
@@ -88,13 +92,18 @@ def one_replica(a, seed: int, replica: int):
         res[b][w] += sb_
         wins[w] += out == 0
         wins[b] += out == 2
-    sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-    flags = [0] * 6
-    q = a.n_qual
+    return pts, wins, res
 
-    # groups level on points, best first; members in index order
-    levels = sorted(set(pts), reverse=True)
-    groups = [[i for i in range(n) if pts[i] == v] for v in levels]
+
+def _rank(a, rt, pts, wins, res, stream, flags):
+    """The final order: groups level on points (members in index order), refined step by
+    step: the play-off for the top group, criteria, lots."""
+    n = len(pts)
+    q = a.n_qual
+    sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+    value = {TB_SONNEBORN_BERGER: lambda p, g: sb[p], TB_WINS: lambda p, g: wins[p],
+             TB_HEAD_TO_HEAD: lambda p, g: sum(res[p][x] for x in g)}
+    groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
     for crit in a.criteria.tolist():
         if crit == TB_PLAYOFF:
             if len(groups[0]) > 1:
@@ -120,24 +129,22 @@ def one_replica(a, seed: int, replica: int):
                     flags[RR_C_Q_LOTS] = 1
                 new.extend([p] for p in games.shuffled(grp, stream))
             else:
-                def value(p, grp=grp):
-                    if crit == TB_SONNEBORN_BERGER:
-                        return sb[p]
-                    if crit == TB_WINS:
-                        return wins[p]
-                    assert crit == TB_HEAD_TO_HEAD
-                    return sum(res[p][q] for q in grp)
-                for v in sorted({value(p) for p in grp}, reverse=True):
-                    new.append([p for p in grp if value(p) == v])  # stable: keeps prior order
+                v = {p: value[crit](p, grp) for p in grp}
+                for x in sorted(set(v.values()), reverse=True):
+                    new.append([p for p in grp if v[p] == x])   # stable: keeps prior order
         groups = new
-    order = [p for grp in groups for p in grp]
-    if 0 < q < n and pts[order[q - 1]] == pts[order[q]]:
-        flags[RR_C_Q_TIEBREAK] = 1
+    return [p for grp in groups for p in grp]
+
+
+def _money(a, order, pts):
+    """Prize money of each player: each place's money (PRIZE_BY_ORDER) or shared by those
+    level on points (PRIZE_BY_POINTS), plus the money per half point."""
+    n = len(pts)
     money = [0.0] * n
     if a.prize_split == 0:       # nb.PRIZE_BY_ORDER
         for place, i in enumerate(order):
             money[i] = float(a.place_prize[place])
-    else:                        # nb.PRIZE_BY_POINTS: level on points share their places
+    else:
         k = 0
         while k < n:
             e = k
@@ -147,8 +154,20 @@ def one_replica(a, seed: int, replica: int):
             for p in range(k, e):
                 money[order[p]] = share
             k = e
-    money = [m + float(a.per_half) * pts[i] for i, m in enumerate(money)]
-    return order, pts, money, flags
+    return [m + float(a.per_half) * pts[i] for i, m in enumerate(money)]
+
+
+def one_replica(a, seed: int, replica: int):
+    """Return (final order, half points, prize money, flags) of one simulated completion."""
+    stream = Stream(seed, replica)
+    rt = _ratings(a, stream)
+    pts, wins, res = _play_games(a, rt, stream)
+    flags = [0] * 6
+    order = _rank(a, rt, pts, wins, res, stream, flags)
+    q = a.n_qual
+    if 0 < q < len(pts) and pts[order[q - 1]] == pts[order[q]]:
+        flags[RR_C_Q_TIEBREAK] = 1
+    return order, pts, _money(a, order, pts), flags
 
 
 def tallies(plan, seed: int, first: int, n: int) -> dict:
