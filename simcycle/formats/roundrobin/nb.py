@@ -221,6 +221,46 @@ def prizes_nb(a, n, order, pts, prize):
         prize[i] += a.per_half * np.float64(pts[i])
 
 
+@ijit
+def start_nb(base_pts, base_wins, base_res, pts, wins, res):
+    """Copy the standings before the simulated games (points, wins, half-point matrix)."""
+    n = base_pts.shape[0]
+    for i in range(n):
+        pts[i] = base_pts[i]
+        wins[i] = base_wins[i]
+        for j in range(n):
+            res[i, j] = base_res[i, j]
+
+
+@ijit
+def play_nb(pts, wins, res, w, b, out):
+    """Score one game: white w, black b, ``out`` an ``enums`` result code; points and
+    res[i, j] (i's half-points against j) are in half-points."""
+    if out == WHITE_WINS:
+        pts[w] += 2
+        wins[w] += 1
+        res[w, b] += 2
+    elif out == BLACK_WINS:
+        pts[b] += 2
+        wins[b] += 1
+        res[b, w] += 2
+    else:
+        pts[w] += 1
+        pts[b] += 1
+        res[w, b] += 1
+        res[b, w] += 1
+
+
+@ijit
+def sonneborn_berger_nb(n, pts, res, sb):
+    """sb[i] = sum over j of res[i, j] * pts[j] (in quarter-points)."""
+    for i in range(n):
+        v = 0
+        for j in range(n):
+            v += res[i, j] * pts[j]
+        sb[i] = v
+
+
 @jit
 def chunk_nb(c, lo, hi, seed, first, a, out):
     """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
@@ -261,11 +301,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                         rt[s, i, k] = rt0[s, i, k]
         for k in range(flags.shape[0]):
             flags[k] = 0
-        for i in range(n):
-            pts[i] = a.base_pts[i]
-            wins[i] = a.base_wins[i]
-            for j in range(n):
-                res[i, j] = a.base_res[i, j]
+        start_nb(a.base_pts, a.base_wins, a.base_res, pts, wins, res)
         for q in range(m):
             w = a.gw[q]
             b = a.gb[q]
@@ -280,24 +316,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                 for s in range(ns):
                     rt[s, w, cls] += dlt
                     rt[s, b, cls] -= dlt
-            if out_ == WHITE_WINS:
-                pts[w] += 2
-                wins[w] += 1
-                res[w, b] += 2
-            elif out_ == BLACK_WINS:
-                pts[b] += 2
-                wins[b] += 1
-                res[b, w] += 2
-            else:
-                pts[w] += 1
-                pts[b] += 1
-                res[w, b] += 1
-                res[b, w] += 1
-        for i in range(n):
-            s_ = 0
-            for j in range(n):
-                s_ += res[i, j] * pts[j]
-            sb[i] = s_
+            play_nb(pts, wins, res, w, b, out_)
+        sonneborn_berger_nb(n, pts, res, sb)
         rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
         if 0 < a.n_qual < n and pts[order[a.n_qual - 1]] == pts[order[a.n_qual]]:
             flags[RR_C_Q_TIEBREAK] = 1
@@ -423,35 +443,15 @@ def enumerate_block_nb(lo_leaf, hi_leaf, base_pts, base_wins, base_res, gw, gb, 
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
     for leaf in range(lo_leaf, hi_leaf):
-        for i in range(n):
-            pts[i] = base_pts[i]
-            wins[i] = base_wins[i]
-            for j in range(n):
-                res[i, j] = base_res[i, j]
+        start_nb(base_pts, base_wins, base_res, pts, wins, res)
         x = leaf
         for g in range(m):
             r = x % 3
             x //= 3
             w = gw[g]
             b = gb[g]
-            if r == WHITE_WINS:
-                pts[w] += 2
-                wins[w] += 1
-                res[w, b] += 2
-            elif r == BLACK_WINS:
-                pts[b] += 2
-                wins[b] += 1
-                res[b, w] += 2
-            else:
-                pts[w] += 1
-                pts[b] += 1
-                res[w, b] += 1
-                res[b, w] += 1
-        for i in range(n):
-            v = 0
-            for j in range(n):
-                v += res[i, j] * pts[j]
-            sb[i] = v
+            play_nb(pts, wins, res, w, b, r)
+        sonneborn_berger_nb(n, pts, res, sb)
         place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, sbrk, lo, hi)
         for p in range(n):
             lo_out[leaf, p] = lo[p]
