@@ -4,28 +4,32 @@ matches), whocan."""
 from __future__ import annotations
 
 from ...whocan.render import render_targets
+from ..shared.entries import LEGEND, cell
+from ..shared.swing import render_match_swing
 from ..roundrobin import render as rr_render
 
 
 def standings(d: dict) -> str:
-    n_ev = len(d["events"])
-    head = (f"{'rank':>5}  {'player':<24}" + "".join(f"{'E' + str(i + 1):>6}" for i in range(n_ev))
+    names = [ev["name"][:9] for ev in d["events"]]
+    head = (f"{'rank':>5}  {'player':<24}" + "".join(f"{x:>10}" for x in names)
             + f"{'total':>7}{'TF':>4}{'TS':>4}{'GP':>6}{'GW':>4}"
             + f"{'prize ' + (d['currency'] or ''):>14}")
     lines = [f"{d['scenario']}  at {d['at']}", "", head, "-" * len(head)]
     for r in d["players"]:
         rk = "" if r["rank"] is None else (("=" if r["shared"] else "") + str(r["rank"]))
-        evs = "".join(f"{'' if v is None else v:>6}" for v in r["events"])
+        evs = "".join(f"{cell(v, x):>10}" for v, x in zip(r["events"], r["entries"]))
         lines.append(f"{rk:>5}  {r['name'][:24]:<24}{evs}{r['points']:>7}{r['events_won']:>4}"
                      f"{r['second_places']:>4}{r['classical_points']:>6}{r['classical_wins']:>4}"
                      f"{r['prize']:>14,.0f}")
-    lines += ["", f"prize money paid: {d['prize_total']:,.0f}; top {d['qualifying_places']} "
-              "qualify; TF events won, TS second places, GP classical game points, GW classical "
-              "wins"]
+    lines += ["", f"top {d['qualifying_places']} qualify; prize money paid so far: "
+              f"{d['prize_total']:,.0f}",
+              "event columns: series points; " + LEGEND,
+              "total series points; TF events won; TS second places; GP classical game points; "
+              "GW classical games won; '=' level on every criterion but lots"]
     for e, ev in enumerate(d["events"]):
         for g in ev["groups"]:
             if g["playoff_pending"]:
-                lines.append(f"event {e + 1} group {g['name']}: play-off for first not "
+                lines.append(f"{ev['name']} group {g['name']}: play-off for first not "
                              "entered yet")
     return "\n".join(lines)
 
@@ -45,30 +49,9 @@ def odds(d: dict) -> str:
     return "\n".join(lines)
 
 
-def _swing_matches(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
-             f"({d['sims']:,} simulations per result, common random numbers)", ""]
-    for m in d["matches"]:
-        lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
-        for k, o in enumerate(m["outcomes"]):
-            lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
-        k = len(m["outcomes"])
-        cols = "/".join(f"({i + 1})" for i in range(k))
-        lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
-                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
-        for p in m["swing"]:
-            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
-                continue
-            f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
-            q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
-            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
-        lines.append("")
-    return "\n".join(lines).rstrip()
-
-
 def swing(d: dict) -> str:
     if "matches" in d:
-        return _swing_matches(d)
+        return render_match_swing(d)
     return rr_render.swing(dict(d, scenario=f"{d['scenario']} (event {d['event']}, group round)"))
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...enums import BLACK_WINS, RESULT_TEXT, UNPLAYED, WHITE_WINS
+from ..shared.entries import ENTRY_DONE, ENTRY_IN, ENTRY_TO_PLAY
 from .schema import KO_ROUNDS, ROUNDS
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -207,6 +208,7 @@ class Tally:
 
     pts: list
     evp: list        # per player, per event: points (sixths) or None
+    entry: list      # per player, per event: ``shared.entries`` code or None (not entered)
     tf: list         # events won
     ts: list         # second places
     cp: list         # classical half points
@@ -215,8 +217,9 @@ class Tally:
 
     @classmethod
     def empty(cls, n: int, n_events: int) -> "Tally":
-        return cls([0] * n, [[None] * n_events for _ in range(n)], [0] * n, [0] * n, [0] * n,
-                   [0] * n, [0.0] * n)
+        return cls([0] * n, [[None] * n_events for _ in range(n)],
+                   [[None] * n_events for _ in range(n)], [0] * n, [0] * n, [0] * n, [0] * n,
+                   [0.0] * n)
 
     def value(self, crit: str, p: int):
         return {"events-won": self.tf, "second-places": self.ts, "classical-points": self.cp,
@@ -276,6 +279,24 @@ def _count_match(scn, t: Tally, e: int, rd: str, m) -> dict:
             "winner": names[m.winner].name, "tiebreak": m.tiebreak or None}
 
 
+def _entry(p: int, st: EventState, gp6) -> str:
+    """Player p's part in an event he is entered in (``shared.entries``): to play before his
+    first game, done once out (a group he does not win, a lost knock-out match) or the winner."""
+    gr = next((g for g in st.groups if p in g.players), None)
+    if gr is None or all(r < 0 for rd, w, b, r in gr.games if p in (w, b)):
+        return ENTRY_TO_PLAY
+    pl = group_places(gr, gp6)
+    if pl is None:
+        return ENTRY_IN
+    if pl[gr.players.index(p)] != gp6[0] or sum(v == gp6[0] for v in pl) > 1:
+        return ENTRY_DONE       # not the group's only winner: no semi-final
+    for rd in KO_ROUNDS:
+        m = st.ko.get(rd)
+        if m is not None and p in (m.a, m.b) and (m.winner != p or rd == "final"):
+            return ENTRY_DONE
+    return ENTRY_IN
+
+
 def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:
     started = st.groups_known and any(r >= 0 for g in st.groups for *_, r in g.games)
     if started:
@@ -283,6 +304,8 @@ def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:
             t.prize[p] += scn.prizes["per_player"]
     gout = [_count_group(scn, t, e, gr, gp6) for gr in st.groups]
     kout = [_count_match(scn, t, e, rd, st.ko[rd]) for rd in KO_ROUNDS if rd in st.ko]
+    for p in ev.roster:
+        t.entry[p][e] = _entry(p, st, gp6)
     return {"name": ev.name, "groups_known": st.groups_known, "groups": gout, "knockout": kout}
 
 
@@ -324,6 +347,7 @@ def standings(scn: "GroupSeries", at: str | None) -> dict:
             "name": info.name, "rank": rank, "shared": shared, "eligible": el[p],
             "points": num(t.pts[p]),
             "events": [None if v is None else num(v) for v in t.evp[p]],
+            "entries": t.entry[p],
             "events_won": t.tf[p], "second_places": t.ts[p],
             "classical_points": t.cp[p] / 2, "classical_wins": t.cw[p],
             "prize": t.prize[p],

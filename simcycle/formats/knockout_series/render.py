@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ...whocan.render import render_targets
+from ..shared.entries import LEGEND, cell
+from ..shared.swing import render_match_swing
 
 
 def standings(d: dict) -> str:
@@ -13,12 +15,16 @@ def standings(d: dict) -> str:
             + f"{'GP':>5}{'TB1':>5}{'TB2':>5}{'TB3':>6}{'prize':>12}  status")
     lines += [head, "-" * len(head)]
     for p in d["players"]:
-        cells = "".join(f"{'-' if x is None else x:>10}" for x in p["events"])
+        cells = "".join(f"{cell(x, s):>10}" for x, s in zip(p["events"], p["entries"]))
         cp = p["classical_points"]
         cps = f"{int(cp)}½" if cp % 1 else f"{int(cp)}"
         lines.append(f"{p['rank']:>3} {p['name'][:25]:<26}{cells}{p['points']:>5}"
                      f"{p['events_won']:>5}{p['second_places']:>5}{cps:>6}{p['prize']:>12,.2f}"
                      f"  {p['status'] or ''}")
+    lines += ["", "event columns: Grand Prix points (still playing: points secured so far); "
+              + LEGEND,
+              "GP Grand Prix points; TB1 events won; TB2 second places; TB3 classical game "
+              f"points; prize in {d['currency'] or 'the prize currency'} (events and series)"]
     return "\n".join(lines)
 
 
@@ -34,26 +40,7 @@ def odds(d: dict) -> str:
     return "\n".join(lines)
 
 
-def swing(d: dict) -> str:
-    """Also the group series' knock-out matches (``group_series.render_swing``)."""
-    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
-             f"({d['sims']:,} simulations per result, common random numbers)", ""]
-    for m in d["matches"]:
-        lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
-        for k, o in enumerate(m["outcomes"]):
-            lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
-        k = len(m["outcomes"])
-        cols = "/".join(f"({i + 1})" for i in range(k))
-        lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
-                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
-        for p in m["swing"]:
-            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
-                continue
-            f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
-            q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
-            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
-        lines.append("")
-    return "\n".join(lines).rstrip()
+swing = render_match_swing
 
 
 def _path(r: dict) -> list[str]:

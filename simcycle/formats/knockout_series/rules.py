@@ -12,6 +12,7 @@ from ...enums import (SER_CLASSICAL, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECO
                       SERIES_CRITERIA, UNKNOWN_TB_STEP)
 from ...errors import ScenarioError
 from ..shared.brackets import place_value, round_name
+from ..shared.entries import ENTRY_DONE, ENTRY_IN, ENTRY_TO_PLAY
 from ..shared.prizes import runs, shared_money
 from .scenario import KnockoutSeries, Match
 
@@ -112,7 +113,8 @@ def event_state(scn: KnockoutSeries, e: int, known: dict):
     complete matches as (upper, lower, cls_upper, cls_lower)."""
     ev = scn.events[e]
     alive = list(ev.positions)
-    info = {p: {"out_round": None, "bonus": 0, "cls": 0, "won": False} for p in ev.positions}
+    info = {p: {"out_round": None, "bonus": 0, "cls": 0, "won": False, "played": False}
+            for p in ev.positions}
     log = []
     for r in range(n_rounds(ev.size)):
         nxt = []
@@ -123,10 +125,12 @@ def event_state(scn: KnockoutSeries, e: int, known: dict):
                 if m is not None:        # in progress: classical games so far count
                     info[up]["cls"] += m.cls_upper
                     info[lo]["cls"] += m.cls_lower
+                    info[up]["played"] = info[lo]["played"] = True
                 nxt.append(None)
                 continue
             info[up]["cls"] += m.cls_upper
             info[lo]["cls"] += m.cls_lower
+            info[up]["played"] = info[lo]["played"] = True
             log.append((up, lo, m.cls_upper, m.cls_lower))
             w, l_ = (up, lo) if m.winner == up else (lo, up)
             if m.step == 0:
@@ -159,9 +163,10 @@ def secured_round(scn: KnockoutSeries, info: dict, p: int, e: int, known: dict) 
 
 
 def series_table(scn: KnockoutSeries, known: dict):
-    """Per player: events (GP points or None), points, won, second, cls (half points), prize
+    """Per player: events (GP points or None), entries (per event: ENTRY_DONE, ENTRY_IN,
+    ENTRY_TO_PLAY or None when not entered), points, won, second, cls (half points), prize
     (event money); the match log; and whether the series is complete."""
-    rows = [{"events": [None] * len(scn.events), "points": 0, "won": 0, "second": 0, "cls": 0,
+    rows = [{"events": [None] * len(scn.events), "entries": [None] * len(scn.events), "points": 0, "won": 0, "second": 0, "cls": 0,
              "prize": 0.0} for _ in scn.players]
     log = []
     complete = True
@@ -175,6 +180,8 @@ def series_table(scn: KnockoutSeries, known: dict):
             pts = place_value(scn.place_points, back) + scn.classical_bonus * info[p]["bonus"]
             rw = rows[p]
             rw["events"][e] = pts
+            rw["entries"][e] = (ENTRY_DONE if info[p]["won"] or info[p]["out_round"] is not None
+                                else ENTRY_IN if info[p]["played"] else ENTRY_TO_PLAY)
             rw["points"] += pts
             rw["won"] += back == 0
             rw["second"] += back == 1 and info[p]["out_round"] is not None
@@ -252,7 +259,7 @@ def standings(scn: KnockoutSeries, at: str | None) -> dict:
                 "name": pl.name, "rank": rank, "points": rw["points"],
                 "events_won": rw["won"], "second_places": rw["second"],
                 "classical_points": rw["cls"] / 2, "prize": rw["prize"] + shares.get(p, 0.0),
-                "events": rw["events"], "status": status,
+                "events": rw["events"], "entries": rw["entries"], "status": status,
             })
         rank += len(g)
     return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "complete": complete,

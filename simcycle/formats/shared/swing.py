@@ -47,3 +47,27 @@ def rows(fmt: Format, scn, model, at, outcomes: Sequence[Outcome], *, sims: int,
 def weight(rows_: list[dict]) -> float:
     """How much a game or match swings: its most affected player's two swings."""
     return rows_[0]["swing_first"] + rows_[0]["swing_qualify"]
+
+
+def render_match_swing(d: dict) -> str:
+    """Text of a swing report on knock-out matches (knock-out and group series): each result
+    of each match with its probability, then P(1st) and P(qualify) under each result for every
+    player one of them moves by half a percentage point or more."""
+    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
+             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    for m in d["matches"]:
+        lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
+        for k, o in enumerate(m["outcomes"]):
+            lines.append(f"  ({k + 1}) {o['result']:<52}{100 * o['p']:5.1f} %")
+        k = len(m["outcomes"])
+        cols = "/".join(f"({i + 1})" for i in range(k))
+        lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
+                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
+        for p in m["swing"]:
+            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+                continue
+            f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
+            q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
+            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
