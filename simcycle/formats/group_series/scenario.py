@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ...enums import RESULT_CODES, UNPLAYED
 from ...errors import ScenarioError
 from ...schema import convert
-from ..shared.scenario import Source, head_of, index_players
+from ..shared.scenario import FromSource, Source, head_of, index_players
 from .rules import POINT, group_places, group_scores, schedule
 from .schema import KO_ROUNDS, GroupSeriesFile
 
@@ -63,7 +63,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class GroupSeries:
+class GroupSeries(FromSource):
     source: Source
     players: tuple            # Player
     events: tuple             # Event
@@ -80,29 +80,6 @@ class GroupSeries:
     controls: dict            # classical / rapid / blitz / armageddon -> control name
     index: dict = field(default_factory=dict, compare=False, repr=False)  # casefold name -> id
 
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    @property
-    def file(self) -> str:
-        return self.source.file
-
-    @property
-    def model_file(self) -> str | None:
-        return self.source.model_file
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
-
-    @property
-    def description(self) -> str:
-        return self.source.description
-
-    @property
-    def names(self) -> list[str]:
-        return [p.name for p in self.players]
 
 
 class _Loader:

@@ -22,7 +22,7 @@ from ...errors import ScenarioError
 from ...schema import convert
 from ..shared.brackets import round_names, seeding_order
 from ..shared.matches import Step, replay, step_boundaries
-from ..shared.scenario import Source, head_of, index_players
+from ..shared.scenario import FromSource, Source, head_of, index_players
 from .schema import KnockoutSeriesFile
 
 DEFAULT_KIND = "knockout"   # a knock-out event of short matches
@@ -65,7 +65,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class KnockoutSeries:
+class KnockoutSeries(FromSource):
     source: Source
     players: tuple
     events: tuple
@@ -81,25 +81,6 @@ class KnockoutSeries:
     unknown_classical_win: tuple = (3, 1)   # Reading: classical half points when only "won
     #                                          in classical" is known
 
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    @property
-    def file(self) -> str:
-        return self.source.file
-
-    @property
-    def model_file(self) -> str | None:
-        return self.source.model_file
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
-
-    @property
-    def names(self) -> list[str]:
-        return [p.name for p in self.players]
 
     @property
     def counting(self) -> list[int]:

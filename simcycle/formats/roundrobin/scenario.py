@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...enums import RR_CRITERIA, UNPLAYED
 from ...errors import ScenarioError
 from ...schema import convert
-from ..shared.scenario import Source, head_of, index_players, result_code
+from ..shared.scenario import FromSource, Source, head_of, index_players, result_code
 from ..shared.schedules import berger_rounds
 from .schema import RoundRobinFile
 
@@ -44,7 +44,7 @@ class Stage:
 
 
 @dataclass(frozen=True)
-class RoundRobin:
+class RoundRobin(FromSource):
     source: Source
     players: tuple
     cycles: int
@@ -63,25 +63,6 @@ class RoundRobin:
     playoff_winner: int | None
     rating_lists: tuple     # ((from_round, ratings per player (dicts)), ...), from round 1
 
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    @property
-    def file(self) -> str:
-        return self.source.file
-
-    @property
-    def model_file(self) -> str | None:
-        return self.source.model_file
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
-
-    @property
-    def names(self) -> list[str]:
-        return [p.name for p in self.players]
 
     def ratings_at(self, rnd: int) -> list[dict]:
         """The ratings in force in round ``rnd`` (the play-off: after the last round)."""

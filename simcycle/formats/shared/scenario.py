@@ -60,6 +60,38 @@ class Source:
     sources: tuple[str, ...]
 
 
+class FromSource:
+    """What every format's scenario says of itself, read from its ``source`` (a
+    :class:`Source`) and ``players`` (each with a ``name``)."""
+
+    source: Source
+    players: tuple
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    @property
+    def file(self) -> str:
+        return self.source.file
+
+    @property
+    def model_file(self) -> str | None:
+        return self.source.model_file
+
+    @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    @property
+    def description(self) -> str:
+        return self.source.description
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+
 def head_of(head: Head, file: str, default_kind: str) -> Source:
     model_file = None
     if head.model is not None:
