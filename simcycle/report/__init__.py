@@ -56,9 +56,12 @@ def exact_json(scn, ex: dict, model) -> dict:
             "events": {k: {"p": v, "se": 0.0} for k, v in ex["counters"].items()}}
 
 
-def _pct(p: float, exact: bool = False) -> str:
-    """A probability in a table: 0 and 100 only when it happened in no / every run (or, exact,
-    is impossible / certain); below 0.05 % "<0.1", above 99.95 % ">99.9"."""
+def percent(p: float) -> str:
+    """A probability in a table, in per cent: 0 and 100 only when it happened in no / every
+    run (or, exact, is impossible / certain); below 0.05 % "<0.1", above 99.95 % ">99.9";
+    "-" for a probability that is not defined (NaN)."""
+    if p != p:
+        return "-"
     if p == 0.0:
         return "0"
     if p == 1.0:
@@ -96,16 +99,16 @@ def simulation_text(d: dict) -> str:
             + " ".join(f"{ORDINAL.get(k + 1, str(k + 1) + 'th'):>5}" for k in range(shown)))
     lines += [head, "-" * len(head)]
     for p in d["players"]:
-        row = f"{p['name'][:25]:<26}{p['expected_points']:9.2f}{_pct(p['p_first']):>8}"
+        row = f"{p['name'][:25]:<26}{p['expected_points']:9.2f}{percent(p['p_first']):>8}"
         if not exact:
             row += f"{100 * p['se_p_first']:6.2f}"
         if show_qual:
-            row += f"{_pct(p['p_qualify']):>10}"
+            row += f"{percent(p['p_qualify']):>10}"
             if not exact:
                 row += f"{100 * p['se_p_qualify']:6.2f}"
         if prize:
             row += f"{p['expected_prize']:16,.0f}"
-        row += "   " + " ".join(f"{_pct(x):>5}" for x in p["p_place"][:shown])
+        row += "   " + " ".join(f"{percent(x):>5}" for x in p["p_place"][:shown])
         lines.append(row)
     label = d.get("points_label") or "points"
     legend = [
@@ -127,7 +130,7 @@ def simulation_text(d: dict) -> str:
     if d.get("events"):
         lines.append("")
         for k, v in d["events"].items():
-            lines.append(f"{k}: {_pct(v['p'])} %" + ("" if exact else f" (± {100 * v['se']:.2f})"))
+            lines.append(f"{k}: {percent(v['p'])} %" + ("" if exact else f" (± {100 * v['se']:.2f})"))
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ import io
 import sys
 
 from ..formats.base import CompileOptions
+from . import percent
 
 LATEST = "latest"
 FIELDS = ("p_first", "se_p_first", "p_qualify", "se_p_qualify", "expected_prize",
@@ -121,24 +122,10 @@ def history_text(d: dict, shown: int = 8) -> str:
     lines += [head, "-" * len(head)]
     vals = series(d, key)
     for k, c in enumerate(d["checkpoints"]):
-        lines.append(f"{c:<16}" + "".join(f"{_pct(vals[p][k]):>12}" for p in top))
+        lines.append(f"{c:<16}" + "".join(f"{percent(vals[p][k]):>12}" for p in top))
     if len(d["players"]) > len(top):
         lines.append(f"\n({len(d['players']) - len(top)} more players; --json or --csv gives "
                      "every player, P(first), expected prize and standard errors)")
     else:
         lines.append("\n(--json or --csv adds P(first), expected prize and standard errors)")
     return "\n".join(lines)
-
-
-def _pct(p: float) -> str:
-    if p != p:
-        return "-"
-    if p == 0.0:
-        return "0"
-    if p == 1.0:
-        return "100"
-    if p < 0.0005:
-        return "<0.1"
-    if p > 0.9995:
-        return ">99.9"
-    return f"{100 * p:.1f}"
