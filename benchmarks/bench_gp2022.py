@@ -1,11 +1,11 @@
 """Throughput of whole FIDE Grand Prix 2022 series (3 events: groups, play-offs, knock-outs,
 series tiebreaks and lots), from any checkpoint.
 
-Checks before it times: the replay (--at event3) gives the seed's final table (Nakamura 23
-points and 42,000 euros), every simulated series pays 450,000 and has exactly 2 qualifiers,
-place distributions sum to 1, the kernel equals its plain-Python twin on a few hundred
-replicas, and the result does not change with the batch split.  A warm-up call excludes
-numba compilation.
+Checks before it times: the replay (--at event3) gives the final table of Russian Wikipedia,
+"Гран-при ФИДЕ 2022" (Nakamura 23 points and 42,000 euros), every simulated series pays 450,000
+and has exactly 2 qualifiers, place distributions sum to 1, the kernel equals its plain-Python
+twin on a few hundred replicas, and the result does not change with the batch split.  A warm-up
+call excludes numba compilation.
 
     python benchmarks/bench_gp2022.py [--sims N] [--seed S] [--at CHECKPOINT] [--offsets]
 """
@@ -23,7 +23,8 @@ def main(argv=None):
     from simcycle.reference.groups import simulate_series
 
     mod, scn, model, plan = warm_plan("grand-prix-2022.toml", a)
-    # check before timing: the replay gives seed 000's final table
+    # check before timing: the replay gives the final table of Russian Wikipedia, "Гран-при
+    # ФИДЕ 2022"
     replay = mod.compile(scn, model, CompileOptions(at="event3"))
     r = driver.run(replay, 2000, a.seed, progress=False)
     naka = replay.info.names.index("Hikaru Nakamura")

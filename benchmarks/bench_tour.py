@@ -1,6 +1,6 @@
 """Throughput of whole ACP Tour seasons (scenarios/acp-tour-2004-05.toml, an ILLUSTRATIVE
-what-if season under the seed 004 rules): every remaining event game by game, best-5 totals,
-the seed's tiebreaks and lots.
+what-if season under the ACP Tour 2004-2005 regulations): every remaining event game by game,
+best-5 totals, the regulations' tiebreaks and lots.
 
 Checks before it times: kernel = plain-Python twin on a few hundred seasons, place
 distributions sum to 1, qualifiers sum to the qualifying places, and the batch split does not

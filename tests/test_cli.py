@@ -45,7 +45,8 @@ def test_simulate_json_keys_and_sums():
     for p in d["players"]:
         assert keys <= set(p)
         assert abs(sum(p["p_place"]) - 1) < 1e-9
-    # one qualifying place (seed 003: the winner earns the title match)
+    # one qualifying place (Asturian Wikipedia, "Tornéu de Candidatos de 2022",
+    # "Organización": the winner earns the title match)
     assert d["qualifying_places"] == 1
     assert abs(sum(p["p_qualify"] for p in d["players"]) - 1) < 1e-9
     assert all(p["p_qualify"] == p["p_first"] for p in d["players"])

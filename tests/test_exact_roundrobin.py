@@ -18,7 +18,8 @@ from simcycle.scenario import load_scenario
 
 CAND = SCENARIOS / "candidates-2022.toml"
 
-# The Candidates 2022 play-off cascade (seed 003 "Normes", as in scenarios/candidates-2022.toml)
+# The Candidates 2022 play-off cascade (Asturian Wikipedia, "Tornéu de Candidatos de 2022",
+# "Normes", as in scenarios/candidates-2022.toml)
 CAND_PLAYOFF = """playoff = [
   [ { tied = [2, 2], kind = "match", control = "rapid-15+10" },
     { tied = [3, 6], kind = "round-robin", control = "rapid-15+10" },
@@ -254,7 +255,9 @@ def test_candidates_round12_monte_carlo_matches_exact(model):
     scn = load_scenario(CAND)[1]
     ex, worst = _compare(scn, model, "round12", 1_000_000, 2022)
     # 8 games left; a play-off for first needs Nepomniachtchi (8.5) to lose both and Ding or
-    # Nakamura (6.5) to win both: rare but possible (standings in seed 003 after round 12)
+    # Nakamura (6.5) to win both: rare but possible (standings after round 12:
+    # Asturian Wikipedia, "Tornéu de Candidatos de 2022", "Resultaos por partía",
+    # the "Ptos." columns of "Ronda 13")
     assert ex["games_left"] == 8 and 1e-4 < ex["p_playoff"] < 1e-3
     assert worst < 4.0
 

@@ -1,5 +1,9 @@
 """The group-series format on the FIDE Grand Prix 2022 (scenarios/grand-prix-2022.toml):
-the replayed final table, checkpoints, simulations at known turning points, bad input."""
+the replayed final table, checkpoints, simulations at known turning points, bad input.
+
+Expected values: [RU] Russian Wikipedia, "Гран-при ФИДЕ 2022",
+https://ru.wikipedia.org/wiki/Гран-при_ФИДЕ_2022 ; [ES] Spanish Wikipedia, "Gran Premio de la
+FIDE 2022", https://es.wikipedia.org/wiki/Gran_Premio_de_la_FIDE_2022 ."""
 
 import json
 from pathlib import Path
@@ -16,8 +20,8 @@ from simcycle.scenario import load_scenario
 SCENARIO = "scenarios/grand-prix-2022.toml"
 TEXT = Path(SCENARIO).read_text(encoding="utf-8")
 
-# Seed 000, final table ("Итог"): name, rank, shared, GP per event (None = did not play), total,
-# TF, TS, GP (classical game points), GW (classical wins), prize in euros.
+# [RU], final standings table: name, rank ("Итог"), shared, GP per event (None = did not
+# play), total, TF, TS, GP (classical game points), GW (classical wins), prize in euros.
 FINAL = [
     ("Hikaru Nakamura", 1, False, [13, None, 10], 23, 1, 1, 12.5, 6, 42000),
     ("Richard Rapport", 2, False, [7, 13, None], 20, 1, 0, 11, 6, 36000),
@@ -60,7 +64,7 @@ def test_final_table_reproduces_seed(gp):
             p["second_places"], p["classical_points"], p["classical_wins"], p["prize"])
            for p in d["players"]]
     assert got == FINAL
-    assert d["prize_total"] == 450_000  # seed 000: 150,000 an event, three events
+    assert d["prize_total"] == 450_000  # [RU] prize fund: 150,000 an event, three events
 
 
 def test_standings_json_cli_and_text():
@@ -80,18 +84,40 @@ def test_checkpoints_and_group_stage_points(gp):
     assert cps[7:10] == ["event1-groups", "event1-sf", "event1"] and cps[-1] == "event3"
     assert len(cps) == 1 + 3 * 9
     d = mod.standings(scn, "event1-groups")
-    # Berlin 1 group B (seed 000): Rapport won the rapid play-off with Wojtaszek 1.5-0.5
+    # Berlin 1 group B ([RU], event 1 group B table): Rapport won the rapid play-off with
+    # Wojtaszek 1.5-0.5
     grp = {g["name"]: g for g in d["events"][0]["groups"]}
     assert [(p["name"], p["points"]) for p in grp["B"]["players"]] == [
         ("Richard Rapport", 7), ("Radoslaw Wojtaszek", 4), ("Vladimir Fedoseev", 2),
         ("Grigoriy Oparin", 0)]
-    # group C: Vidit and Dubov level on 3 share 2nd-3rd, (4 + 2) / 2 = 3 (seed final table)
+    # group C: Vidit and Dubov level on 3 share 2nd-3rd, (4 + 2) / 2 = 3 ([RU] final table)
     assert [p["points"] for p in grp["C"]["players"]] == [7, 3, 3, 0]
     # at event1-round6 the play-offs are not counted yet
     d = mod.standings(scn, "event1-round6")
     assert [g["playoff_pending"] for g in d["events"][0]["groups"]] == [False, True, False, True]
     # before event 2 its groups are not drawn (future_groups = "draw")
     assert d["events"][1]["groups_known"] is False
+
+
+def test_entries(gp):
+    """Who is still playing which event.  [RU], event tables: Rapport won Berlin group B and
+    played the semi-final, Wojtaszek did not; Nakamura played Berlin 1 and Berlin 2, not
+    Belgrade; Rapport played Belgrade."""
+    mod, scn = gp
+    got = {p["name"]: p for p in mod.standings(scn, "event1-groups")["players"]}
+    assert got["Richard Rapport"]["entries"][0] == "in"
+    assert got["Radoslaw Wojtaszek"]["entries"][0] == "done"
+    got = {p["name"]: p for p in mod.standings(scn, "event2-round3")["players"]}
+    assert got["Hikaru Nakamura"]["entries"] == ["done", None, "to play"]
+    assert got["Richard Rapport"]["entries"][1] == "in"
+    assert got["Richard Rapport"]["events"][1] is None    # group places only when complete
+    got = {p["name"]: p for p in mod.standings(scn, None)["players"]}
+    assert got["Ding Liren"]["entries"] == [None, None, None]
+    assert all(x in (None, "done") for p in got.values() for x in p["entries"])
+    r = CliRunner().invoke(main, ["standings", SCENARIO, "--at", "event2-round3"])
+    assert r.exit_code == 0, r.output
+    assert "Berlin 1  Belgrade  Berlin 2" in r.output        # the events' names head the columns
+    assert "entered but not started" in r.output
 
 
 def _simulate(at, sims=4000, extra=()):
@@ -102,15 +128,15 @@ def _simulate(at, sims=4000, extra=()):
 
 
 def test_top_two_settled_after_event3_groups():
-    # seed 001: after the group stage of the third event Nakamura and Rapport were certain
-    # of the top two places
+    # [ES] introduction, and [RU] above its final table: after the group stage of the third
+    # event Nakamura and Rapport were certain of the top two places
     ps = _simulate("event3-groups")
     for name, p in ps.items():
         assert p["p_qualify"] == (1.0 if name in ("Hikaru Nakamura", "Richard Rapport") else 0.0)
 
 
 def test_nakamura_first_after_event3_semifinal():
-    # seed 001: during his semi-final Nakamura passed Rapport's score and won the series
+    # [ES] introduction: during his semi-final Nakamura passed Rapport's score and won the series
     ps = _simulate("event3-sf")
     assert ps["Hikaru Nakamura"]["p_first"] == 1.0
     assert ps["Hikaru Nakamura"]["expected_points"] >= 23
@@ -121,7 +147,7 @@ def test_two_qualify_and_fund_paid(at):
     ps = _simulate(at, sims=3000)
     assert sum(p["p_qualify"] for p in ps.values()) == pytest.approx(2.0, abs=1e-9)
     assert sum(p["p_first"] for p in ps.values()) == pytest.approx(1.0, abs=1e-9)
-    # every simulated series pays exactly 3 x 150,000 (seed 000)
+    # every simulated series pays exactly 3 x 150,000 ([RU] prize fund)
     assert sum(p["expected_prize"] for p in ps.values()) == pytest.approx(450_000, rel=1e-9)
     assert ps["Ding Liren"]["p_qualify"] == 0.0   # withdrew from every event
     if at == "event2":

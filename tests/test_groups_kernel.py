@@ -1,5 +1,8 @@
 """Kernel of the group-series format (simcycle.formats.group_series.nb) against its plain-Python
-twin (simcycle.reference.groups), against exact enumeration, and on every tie shape."""
+twin (simcycle.reference.groups), against exact enumeration, and on every tie shape.
+
+Sources: [RU] Russian Wikipedia, "Гран-при ФИДЕ 2022",
+https://ru.wikipedia.org/wiki/Гран-при_ФИДЕ_2022 ."""
 
 import math
 
@@ -16,7 +19,7 @@ from simcycle.reference import groups as RG
 from simcycle.scenario import load_scenario
 
 SCENARIO = "scenarios/grand-prix-2022.toml"
-GP6 = np.array([42, 24, 12, 0], np.int64)  # 7/4/2/0 points (seed 000) in sixths
+GP6 = np.array([42, 24, 12, 0], np.int64)  # 7/4/2/0 points ([RU] rules) in sixths
 ELIM, FIRST_ONLY = 0, 1
 NEXT, RESTART = 0, 1
 
@@ -97,7 +100,7 @@ def three_level():
 # ---- kernel = twin ------------------------------------------------------------------------
 @pytest.mark.parametrize("places,reduced", [(ELIM, NEXT), (FIRST_ONLY, RESTART)])
 def test_group_kernel_equals_twin(model, gp, places, reduced):
-    # a real group (Belgrade group D, seed 000) with its last three rounds open, and an
+    # a real group (Belgrade group D, [RU]) with its last three rounds open, and an
     # all-drawn four-way tie, on the same seeds
     mod, scn = gp
     plan = compile_at(mod, scn, model, "event2-round3")
@@ -139,8 +142,8 @@ def test_series_kernel_equals_twin(model, gp, at, offsets):
 # ---- exact enumeration ---------------------------------------------------------------------
 @pytest.mark.parametrize("group,places,reduced", [(1, ELIM, NEXT), (3, FIRST_ONLY, RESTART)])
 def test_last_rounds_exact_vs_monte_carlo(model, gp, group, places, reduced):
-    # Berlin 1, groups B (Rapport, Wojtaszek, Fedoseev, Oparin) and D after round 3 (seed
-    # 000 cross tables): the 6 games of rounds 4-6 open, 3^6 = 729 results, each with its
+    # Berlin 1, groups B (Rapport, Wojtaszek, Fedoseev, Oparin) and D after round 3 ([RU]
+    # cross tables): the 6 games of rounds 4-6 open, 3^6 = 729 results, each with its
     # play-off probabilities computed exactly; Monte Carlo within 4 standard errors.
     mod, scn = gp
     plan = compile_at(mod, scn, model, "event1-round3")
@@ -183,8 +186,9 @@ def values(h, s):
 
 
 def test_no_tie_and_level_for_second_and_third(model, gp):
-    # Belgrade groups B and C (seed 000): Giri 4, Vitiugov 3, Tabatabaei 3, Harikrishna 2 ->
-    # 7, 3, 3, 0; Rapport 4, Vidit 3, Shirov 2.5, Fedoseev 2.5 -> 7, 4, 1, 1 (seed final table)
+    # Belgrade groups B and C ([RU] group tables): Giri 4, Vitiugov 3, Tabatabaei 3,
+    # Harikrishna 2 -> 7, 3, 3, 0; Rapport 4, Vidit 3, Shirov 2.5, Fedoseev 2.5 -> 7, 4, 1, 1
+    # ([RU] final table)
     mod, scn = gp
     plan = compile_at(mod, scn, model, "event2-round6")
     a = plan.args
@@ -209,7 +213,7 @@ def test_three_level_for_second(model):
 
 
 def test_two_level_for_first(model):
-    # Berlin 1 group B shape (seed 000): Rapport and Wojtaszek 3.5, Fedoseev 3, Oparin 2.
+    # Berlin 1 group B shape ([RU]): Rapport and Wojtaszek 3.5, Fedoseev 3, Oparin 2.
     # Rapid pair: slot 1 always wins -> slot 1 first (7), slot 0 second (4).
     rows = [[None, (0.5, 0.0), (1.0, 1.0), (0.5, 0.5)],
             [(1.0, 0.5), None, (0.5, 0.5), (0.5, 0.5)],
@@ -329,7 +333,7 @@ def test_draw_rules_kernel_equals_twin(tmp_path, model, rule):
     t = RG.simulate_series(plan.args, 4, 0, 200)
     assert np.array_equal(k["place"], t["place"]) and np.array_equal(k["counters"], t["counters"])
     # every series hands out 3 events x (7 + 4 + 2 + 0) x 4 groups + 3 x 3 knock-out points
-    # = 3 x 61 = 183 GP points (seed 000 point rules), tallied in sixths
+    # = 3 x 61 = 183 GP points ([RU] point rules), tallied in sixths
     assert k["points"].sum() == 183 * 6 * 200
 
 
@@ -341,7 +345,7 @@ def test_substitutes_left_out_of_the_table(tmp_path, model):
     mod, scn = load_scenario(f)
     d = mod.standings(scn, None)
     out = [p["name"] for p in d["players"] if p["rank"] is None]
-    assert out == ["Andrey Esipenko", "Radoslaw Wojtaszek"]   # the substitutes (seed 000)
+    assert out == ["Andrey Esipenko", "Radoslaw Wojtaszek"]   # the substitutes ([RU])
     # Keymer no longer shares =16 with Esipenko: 15 players above him (=14 is two players)
     assert [(p["rank"], p["shared"]) for p in d["players"] if p["name"] == "Vincent Keymer"] == [(16, False)]
     plan = compile_at(mod, scn, model, "start")
@@ -362,7 +366,7 @@ from hypothesis import strategies as hs  # noqa: E402
        seed=hs.integers(0, 2**32), places=hs.sampled_from([ELIM, FIRST_ONLY]),
        reduced=hs.sampled_from([NEXT, RESTART]))
 def test_group_places_properties(gp, model, results, seed, places, reduced):
-    # any finished group: exactly one winner, the 13 points (seed 000: 7 + 4 + 2 + 0) are all
+    # any finished group: exactly one winner, the 13 points ([RU]: 7 + 4 + 2 + 0) are all
     # handed out, and a higher classical score never earns fewer GP points
     from simcycle.reference.rng import Stream
     mod, scn = gp

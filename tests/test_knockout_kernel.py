@@ -1,4 +1,7 @@
-"""The knock-out series kernel against its plain-Python twin and against exact match odds."""
+"""The knock-out series kernel against its plain-Python twin and against exact match odds.
+
+Facts of the FIDE Grand Prix 2019: [W] = Serbian Wikipedia, "ФИДЕ Гран при 2019",
+https://sr.wikipedia.org/wiki/ФИДЕ_Гран_при_2019 (section named at each use)."""
 
 from pathlib import Path
 
@@ -50,13 +53,14 @@ def test_tally_identities(gp, model):
     t = plan.run_batch(3, 0, n)
     assert np.all(t["place"].sum(axis=0) == n)          # one player per place
     assert np.all(t["place"].sum(axis=1) == n)          # one place per player
-    assert t["qualify"].sum() == 2 * n                  # seed 002: two qualifiers
+    assert t["qualify"].sum() == 2 * n                  # [W] intro: two qualifiers
     assert t["wildcard"].sum() == n                     # one wildcard claimant
-    for name in ("Teimour Radjabov", "Anish Giri"):     # qualified elsewhere (seed 002, l. 208)
+    # qualified elsewhere ([W], the paragraph below the final table)
+    for name in ("Teimour Radjabov", "Anish Giri"):
         i = plan.info.names.index(name)
         assert t["qualify"][i] == 0 and t["wildcard"][i] == 0
     # every series hands out 4 x 130,000 in events (minus what the three non-counting players
-    # win) plus 280,000 overall (seed 002, "Новчане награде")
+    # win) plus 280,000 overall ([W], "Новчане награде")
     assert t["prize"].sum() <= n * (4 * 130000 + 280000) + 1e-6
     assert t["prize"].sum() >= n * (4 * 130000 + 280000 - 3 * 24000)
 

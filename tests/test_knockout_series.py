@@ -1,7 +1,8 @@
 """FIDE Grand Prix 2019 (knock-out series format): standings, checkpoints, simulation, bad input.
 
-Expected values come from seed 002 (shared/seeds/002_11153ea72eb72a61.txt), table "Табела ФИДЕ
-Гран при 2019." (lines 132-177), unless a comment names another source.
+Expected values come from [W] = Serbian Wikipedia, "ФИДЕ Гран при 2019",
+https://sr.wikipedia.org/wiki/ФИДЕ_Гран_при_2019 , its final table in section "Табела ФИДЕ Гран
+при 2019.", unless a comment names another source.
 """
 
 import json
@@ -21,7 +22,7 @@ from simcycle.scenario import load_scenario
 ROOT = Path(__file__).resolve().parent.parent
 GP2019 = ROOT / "scenarios" / "grand-prix-2019.toml"
 
-# seed 002 final table: name -> (Moscow, Riga, Hamburg, Jerusalem, total, TB1, TB2, TB3, rank)
+# [W] final table: name -> (Moscow, Riga, Hamburg, Jerusalem, total, TB1, TB2, TB3, rank)
 SEED_TABLE = {
     "Alexander Grischuk": (7, 3, 10, None, 20, 1, 1, 12.5, 1),
     "Ian Nepomniachtchi": (9, None, 0, 10, 19, 2, 0, 10, 2),
@@ -46,9 +47,10 @@ SEED_TABLE = {
     "Levon Aronian": (0, 0, None, None, 0, 0, 0, 1.5, 21),
 }
 
-# Prize money by the seed's rules (event prizes + overall, shared on equal GP points).  The seed's
-# money column agrees except Nepomniachtchi (seed 94,000; rules 24,000 + 5,000 + 24,000 + 45,000)
-# and Wojtaszek (seed 34,666.66; rules 10,000 + 5,000 + 5,000 + 35,000 / 3): docs/format-knockout-series.md.
+# Prize money by [W]'s rules ("Новчане награде": event prizes + overall, shared on equal GP
+# points).  [W]'s money column agrees except Nepomniachtchi ([W] 94,000; rules 24,000 + 5,000 +
+# 24,000 + 45,000) and Wojtaszek ([W] 34,666.66; rules 10,000 + 5,000 + 5,000 + 35,000 / 3):
+# docs/format-knockout-series.md.
 RULES_PRIZE = {"Alexander Grischuk": 98000, "Ian Nepomniachtchi": 98000,
                "Maxime Vachier-Lagrave": 74000, "Shakhriyar Mamedyarov": 69000,
                "Jan-Krzysztof Duda": 57000, "Wei Yi": 52000, "Wesley So": 46000,
@@ -82,7 +84,8 @@ def test_final_table_reproduces_the_seed():
         assert (p["points"], p["events_won"], p["second_places"], p["classical_points"]) == (tot, tb1, tb2, tb3), name
         assert p["rank"] == rank, name
         assert p["prize"] == pytest.approx(RULES_PRIZE[name], abs=0.01), name
-    # seed 002, intro: Grischuk and Nepomniachtchi qualified, Vachier-Lagrave had the wildcard claim
+    # [W], introduction: Grischuk and Nepomniachtchi qualified, Vachier-Lagrave had the
+    # wildcard claim
     assert got["Alexander Grischuk"]["status"] == "qualifies"
     assert got["Ian Nepomniachtchi"]["status"] == "qualifies"
     assert got["Maxime Vachier-Lagrave"]["status"] == "wildcard claimant"
@@ -102,7 +105,24 @@ def test_standings_after_hamburg(gp):
                            ("Jan-Krzysztof Duda", 8, 8)]:
         assert (got[name]["points"], got[name]["classical_points"]) == (pts, tb3), name
     assert got["Anish Giri"]["events"][3] == 0           # scheduled for Jerusalem, not yet played
+    assert got["Anish Giri"]["entries"][3] == "to play"
     assert got["Alexander Grischuk"]["events"][3] is None
+    assert got["Alexander Grischuk"]["entries"] == ["done", "done", "done", None]
+
+
+def test_entries_mid_event(gp):
+    """At the Riga semi-finals ([W], Riga bracket): Mamedyarov and Vachier-Lagrave reached the
+    final (still playing Riga), Navara lost in the first round (done); Hamburg not started."""
+    mod, scn = gp
+    got = {p["name"]: p for p in mod.standings(scn, "event2-sf")["players"]}
+    assert got["Shakhriyar Mamedyarov"]["entries"][1] == "in"
+    assert got["Maxime Vachier-Lagrave"]["entries"][1] == "in"
+    assert got["David Navara"]["entries"][1:3] == ["done", "to play"]
+    code, out = run("standings", str(GP2019), "--at", "event2-sf")
+    assert code == 0, out
+    mvl = next(line for line in out.splitlines() if "Vachier-Lagrave" in line)
+    assert mvl.split()[3:6] == ["-", f"{got['Maxime Vachier-Lagrave']['events'][1]}+", "."]
+    assert "still playing that event" in out and "TB1 events won" in out
 
 
 def test_checkpoints(gp):
@@ -136,7 +156,7 @@ def test_simulate_from_start_sums():
         assert sum(p["p_place"][k] for p in ps) == pytest.approx(1.0, abs=1e-9)
     by = {p["name"]: p for p in ps}
     assert by["Teimour Radjabov"]["p_qualify"] == 0 and by["Anish Giri"]["p_qualify"] == 0
-    # the top-rated player (seed 002: Mamedyarov 2812 1/6) is the favourite from the start
+    # the top-rated player ([W] "Учесници": Mamedyarov 2812 1/6) is the favourite from the start
     assert max(ps, key=lambda p: p["p_first"])["name"] == "Shakhriyar Mamedyarov"
 
 
@@ -150,7 +170,8 @@ def test_simulate_when_complete_is_certain(gp):
     assert by["Maxime Vachier-Lagrave"]["p_wildcard"] == 1.0
     for name, z in RULES_PRIZE.items():
         assert by[name]["expected_prize"] == pytest.approx(z, abs=0.01)
-    # Dubov and Wojtaszek are level on every criterion (seed: "8 (tie)"): lots share 8th-9th
+    # Dubov and Wojtaszek are level on every criterion ([W] final table: "8 (tie)"): lots share
+    # 8th-9th
     assert by["Daniil Dubov"]["p_place"][7] == pytest.approx(0.5, abs=0.05)
 
 

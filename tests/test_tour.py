@@ -1,8 +1,10 @@
 """ACP Tour 2004-05 (format `tour`): strength and level formulas, ACP points, best-5 counting,
 every tiebreak step, kernel vs plain-Python twin, simulation sums, odds, bad input.
 
-Rules: shared/seeds/004_e7d5defe5f117bc3.txt ("seed 004"), section numbers as in the seed.
-The points tables used here are ILLUSTRATIVE (the seed lacks its Appendix 2)."""
+Rules: the ACP Tour 2004-2005 regulations (Association of Chess Professionals, "Регламент
+АШП-Тура 2004-2005", ACP, 2004), cited as "regulations §N.M" with the regulations' own section
+numbers.  The points tables used here are ILLUSTRATIVE (the regulations' Appendix 2 was not
+available to the project)."""
 
 import json
 
@@ -37,15 +39,16 @@ def model():
     return load_model()
 
 
-# -- strength R and level (seed 004 §4.1) ---------------------------------------------------------
+# -- strength R and level (regulations §4.1) ------------------------------------------------------
 def test_strength_round_robin_and_dortmund_mean_of_all():
-    # seed 004 §4.1: RR and DS: R = mean rating of all participants; (2700+2600+2650)/3 = 2650
+    # regulations §4.1: RR and DS: R = mean rating of all participants; (2700+2600+2650)/3 = 2650
     assert rules.event_strength("RR", [2700, 2600, 2650]) == pytest.approx(2650.0)
     assert rules.event_strength("DS", [2700, 2600, 2650, 2610]) == pytest.approx(2640.0)
 
 
 def test_strength_knockout_two_thirds_top_half():
-    # seed 004 §4.1: KO: R = (2 R1 + R2) / 3; R1 = (2800+2700)/2 = 2750, R2 = (2600+2500)/2 = 2550
+    # regulations §4.1: KO: R = (2 R1 + R2) / 3; R1 = (2800+2700)/2 = 2750,
+    # R2 = (2600+2500)/2 = 2550
     # -> (5500 + 2550) / 3 = 2683.333...
     assert rules.event_strength("KO", [2800, 2700, 2600, 2500]) == pytest.approx(8050 / 3)
     # Reading: odd field, the middle player in the top half: R1 = 2750, R2 = 2600 -> 2700
@@ -53,7 +56,7 @@ def test_strength_knockout_two_thirds_top_half():
 
 
 def test_strength_open_more_than_90_players_uses_ranks_1_30():
-    # seed 004 §4.1: more than 90 players: R1, R2, R3 = ranks 1-10, 11-20, 21-30;
+    # regulations §4.1: more than 90 players: R1, R2, R3 = ranks 1-10, 11-20, 21-30;
     # (3*2700 + 2*2600 + 2500)/6 + 50 = 15800/6 + 50 = 2683.333...
     top30 = [2700] * 10 + [2600] * 10 + [2500] * 10
     assert rules.event_strength("open", top30, n_players=91) == pytest.approx(15800 / 6 + 50)
@@ -61,7 +64,7 @@ def test_strength_open_more_than_90_players_uses_ranks_1_30():
 
 
 def test_strength_open_ninths_when_90_or_fewer():
-    # seed 004 §4.1: 90 or fewer: first, second, third ninth.  27 players: ninths of 3;
+    # regulations §4.1: 90 or fewer: first, second, third ninth.  27 players: ninths of 3;
     # (3*2700 + 2*2640 + 2600)/6 + 50 = 15980/6 + 50 = 2713.333...
     r = [2710, 2700, 2690, 2650, 2640, 2630, 2600, 2600, 2600] + [2400] * 18
     assert rules.event_strength("open", r) == pytest.approx(15980 / 6 + 50)
@@ -76,7 +79,7 @@ def test_strength_open_ninths_when_90_or_fewer():
 
 
 @pytest.mark.parametrize("r, level", [
-    # seed 004 §4.1 table: E 2576-2600, D 2601-2625, C 2626-2650, B 2651-2675, A 2676 and over;
+    # regulations §4.1 table: E 2576-2600, D 2601-2625, C 2626-2650, B 2651-2675, A 2676 and over;
     # Reading "whole-R": R rounded half up before the bands apply
     (2575.4, None), (2575.5, "E"), (2576, "E"), (2600, "E"), (2600.49, "E"), (2600.5, "D"),
     (2625, "D"), (2626, "C"), (2650, "C"), (2651, "B"), (2675, "B"), (2676, "A"), (2850, "A"),
@@ -86,7 +89,7 @@ def test_levels(r, level):
 
 
 def test_announced_event_keeps_at_least_level_E():
-    # seed 004 §3.5: an event included before its start that falls below E keeps level E ...
+    # regulations §3.5: an event included before its start that falls below E keeps level E ...
     assert rules.level_of(2500, announced=True) == "E"
     # ... and only the floor E is kept: a weakened level-B event is what its R says
     assert rules.level_of(2610, announced=True) == "D"
@@ -105,7 +108,7 @@ def test_shared_places_split_points():
 def test_played_events_points_by_hand(scn):
     d = TOUR.standings(scn, None)
     ev = {e["number"]: e for e in d["events"]}
-    # E1: mean of its ten ratings 26887/10 = 2688.7 -> level A (seed 004 §4.1)
+    # E1: mean of its ten ratings 26887/10 = 2688.7 -> level A (regulations §4.1)
     assert ev[1]["strength"] == pytest.approx(2688.7) and ev[1]["level"] == "A"
     # E2 (open, 150 players): (3*2672.3 + 2*2613.6 + 2578.4)/6 + 50 = 2687.08 -> A
     assert ev[2]["strength"] == pytest.approx(2687.08, abs=0.01) and ev[2]["level"] == "A"
@@ -119,10 +122,10 @@ def test_played_events_points_by_hand(scn):
     assert rows["Birch"]["events"][2] == pytest.approx(13.2)        # 5-8 KO: (42+35+30+25)/4*0.4
     assert rows["Cedar"]["total"] == 140.0 and rows["Cedar"]["rank"] == 1
     # Ironwood and Maple: 5-7 shared in E1 = (42+35+30)/3 = 35.67 each, one event each -> level
-    # on every criterion across the 8th place: lots (seed 004 §5.5.3)
+    # on every criterion across the 8th place: lots (regulations §5.5.3)
     assert rows["Ironwood"]["rank"] == rows["Maple"]["rank"] == 8
     assert rows["Ironwood"]["qualified"] is None and "lots" in d["note"]
-    # only ACP members are in the table (seed 004 §5.1): Dogwood, Kauri, Rowan are not
+    # only ACP members are in the table (regulations §5.1): Dogwood, Kauri, Rowan are not
     assert not {"Dogwood", "Kauri", "Rowan"} & set(rows)
     assert TOUR.checkpoints(scn) == ["start", "event1", "event2", "event3"]
 
@@ -131,7 +134,7 @@ def test_declined_organisers(scn):
     ev = next(e for e in scn.events if not e.joined)
     assert ev.level == "A"
     pp = rules.event_place_points(scn, ev, 6)
-    # seed 004 §3.3: level A at half points: 100 * 1.0 * 0.5 = 50.00 for 1st
+    # regulations §3.3: level A at half points: 100 * 1.0 * 0.5 = 50.00 for 1st
     assert pp[:3] == [5000, 3750, 3000]
     # levels C-E: not counted at all
     low = Event(**{**ev.__dict__, "level": "C"})
@@ -146,7 +149,7 @@ def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_p
           'grand_slam = true\nfield = ["C", "D"]\nresults = [["C", 1], ["D", 2]]\n')
     path = small(tmp_path, pl, ev)
     s = load_scenario(path)[1]
-    # R = 2555 < 2576 and not included before its start: no level (seed 004 §3.5, §4.1)
+    # R = 2555 < 2576 and not included before its start: no level (regulations §3.5, §4.1)
     assert s.events[0].level is None
     rows = {p["name"]: p for p in TOUR.standings(s, None)["players"]}
     assert rows["A"]["total"] == 0 and rows["A"]["counted"] == 0
@@ -160,9 +163,9 @@ def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_p
     assert {p["name"]: p["total"] for p in TOUR.standings(s2, None)["players"]}["D"] == 37.5
 
 
-# -- best 5 and the tiebreaks (seed 004 §5.4-5.5) ------------------------------------------------------
+# -- best 5 and the tiebreaks (regulations §5.4-5.5) ---------------------------------------------------
 def test_best_five_count():
-    # seed 004 §5.4: the 5 best results count; Reading: 0-point results are not counted events
+    # regulations §5.4: the 5 best results count; Reading: 0-point results are not counted events
     assert rules.counted([10, 20, 30, 40, 50, 60, 0], 5) == [60, 50, 40, 30, 20]
     assert rules.counted([0, 0, 15], 5) == [15]
 
@@ -185,7 +188,7 @@ def test_tiebreak_steps(a, b):
 
 
 def test_full_tie_is_left_to_lots():
-    # seed 004 §5.5.3: level on everything -> lots (one group)
+    # regulations §5.5.3: level on everything -> lots (one group)
     k = rules.tiebreak_key([30, 20])
     assert rules.rank_groups({"x": k, "y": rules.tiebreak_key([30, 20])}) == [["x", "y"]]
 
@@ -251,7 +254,7 @@ def test_tiebreaks_in_standings(tmp_path):
 
 
 def test_fewer_events_beats_more_in_simulation_order(tmp_path):
-    # seed 004 §5.5.1: A scores 100 in one event, B 50 + 50 in two: A ranks first
+    # regulations §5.5.1: A scores 100 in one event, B 50 + 50 in two: A ranks first
     pl = [("A", 2700, True), ("B", 2700, True), ("C", 2700, True)]
     ev = ('[[events]]\nname = "e1"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
           'field = ["A", "B", "C"]\nresults = [["A", 1], ["B", 2], ["C", 3]]\n'
@@ -387,7 +390,7 @@ def test_simulation_sums_from_start(scn, model):
     p = res.tallies["place"] / res.sims
     m = len(plan.info.names)
     assert np.allclose(p.sum(axis=1), 1.0) and np.allclose(p.sum(axis=0), 1.0)
-    # seed 004 §5.4: 8 qualify (there are 21 members): the probabilities sum to 8
+    # regulations §5.4: 8 qualify (there are 21 members): the probabilities sum to 8
     assert m == 21 and res.tallies["qualify"].sum() == 8 * res.sims
     # batch split does not change the result
     a = plan.run_batch(7, 0, 700)["place"] + plan.run_batch(7, 700, 300)["place"]
@@ -437,8 +440,8 @@ GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminute
 
 
 @pytest.mark.parametrize("old, new, key", [
-    ("minutes = 120", "minutes = 10", "events[0].minutes"),              # blitz (seed 004 §3.1)
-    ("start = 2004-08-01", "start = 2005-07-01", "events[0].start"),     # outside (seed 004 §2)
+    ("minutes = 120", "minutes = 10", "events[0].minutes"),              # blitz (regulations §3.1)
+    ("start = 2004-08-01", "start = 2005-07-01", "events[0].start"),     # outside (regulations §2)
     ('system = "RR"', 'system = "swiss"', "events[0].system"),
     ('field = ["A", "B"]', 'field = ["A", "Z"]', "events[0].field[1]"),
     ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 3]]', "events[0].results[1] (place)"),
@@ -447,7 +450,7 @@ GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminute
     ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1]]', "events[0].results"),
     ("minutes = 120", "minutes = 120\ngrand_slam = true", "events[0].grand_slam"),
     ('field = ["A", "B"]', 'field = ["A", "B"]\nrounds = 9', "events[0].rounds"),
-    ("rapid = 0.5", "rapid = 0.9", "points.coefficients"),               # seed 004 §4.2 order
+    ("rapid = 0.5", "rapid = 0.9", "points.coefficients"),               # regulations §4.2 order
     ("illustrative = true", "", "points.illustrative"),
     ("A = [100, 50, 20, 10]", "A = [100, 150]", "points.A[1]"),
     ('shared_places = "split"', 'shared_places = "sometimes"', "tour.shared_places"),

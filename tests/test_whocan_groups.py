@@ -5,7 +5,11 @@ The twin enumerates every outcome at the level the MILP models them: each open g
 open knock-out match (2-0, 1.5-0.5, 1-1 by win + loss or two draws then either player wins
 the tiebreak, 0.5-1.5, 0-2); it keeps its own arithmetic (it only borrows the checkpoint
 standings as the base) and compares every row's status, via and at_worst.  Every returned
-path is replayed, entry by entry, through ``standings`` of a scenario filled with it."""
+path is replayed, entry by entry, through ``standings`` of a scenario filled with it.
+
+Facts: [RU] Russian Wikipedia, "Гран-при ФИДЕ 2022",
+https://ru.wikipedia.org/wiki/Гран-при_ФИДЕ_2022 ; [ES] Spanish Wikipedia, "Gran Premio de la
+FIDE 2022", https://es.wikipedia.org/wiki/Gran_Premio_de_la_FIDE_2022 ."""
 
 import itertools
 from dataclasses import replace
@@ -286,8 +290,9 @@ def test_grand_prix_2022_against_brute_force(gp, at):
 
 
 def test_grand_prix_2022_turning_points(gp):
-    # seed 001: after the third event's group stage the top two were settled (Nakamura and
-    # Rapport); during his semi-final Nakamura passed Rapport and won the series
+    # [ES] introduction, [RU] above its final table: after the third event's group stage the
+    # top two were settled (Nakamura and Rapport); during his semi-final Nakamura passed
+    # Rapport and won the series
     d = FORMAT.whocan(gp, "event3-groups")
     st = {r["name"]: r["status"] for r in d["targets"]["qualify"]}
     for name, s in st.items():
@@ -296,7 +301,7 @@ def test_grand_prix_2022_turning_points(gp):
     st = {r["name"]: r["status"] for r in d["targets"]["first"]}
     assert st["Hikaru Nakamura"] == "clinched"
     assert all(s == "eliminated" for n, s in st.items() if n != "Hikaru Nakamura")
-    # at the end everything is decided (seed 000 final table: Nakamura 23, Rapport 20)
+    # at the end everything is decided ([RU] final table: Nakamura 23, Rapport 20)
     d = FORMAT.whocan(gp, None)
     assert all(r["status"] in ("clinched", "eliminated") for rows in d["targets"].values()
                for r in rows)
@@ -429,7 +434,7 @@ def test_written_scenario_with_open_games(tmp_path, gp):
 
 
 def test_final_outcomes_the_milp_allows_are_the_rules(gp):
-    # at event3-sf only the final (Nakamura v So, seed 000) is open: the MILP admits exactly
+    # at event3-sf only the final (Nakamura v So, [RU]) is open: the MILP admits exactly
     # the (classical points, classical wins, series points, events won, second places) of the
     # two finalists that two classical games (then a tiebreak at 1-1) can give
     import itertools as it
@@ -486,7 +491,7 @@ def test_event_without_groups(tmp_path):
     assert d["draws"] == "any baskets draw" and d["undrawn_events"] == [3]
     with pytest.raises(ScenarioError, match="groups"):
         FORMAT.whocan(scn, "event2-sf", draws="as-drawn")
-    # the known facts hold whatever the draw: Rapport (20 after two events, seed 000) can
+    # the known facts hold whatever the draw: Rapport (20 after two events, [RU]) can
     # still be first; players whose two events are over and who trail by more than 13 cannot
     st = {r["name"]: r for r in d["targets"]["first"]}
     assert st["Richard Rapport"]["status"] == "alive"
@@ -506,7 +511,7 @@ def test_cli_json_shape():
     assert r.exit_code == 0
     d = json.loads(r.output)
     assert set(d) >= {"scenario", "file", "at", "qualifying_places", "points", "targets"}
-    assert d["points"]["Hikaru Nakamura"] == 20       # seed 000: 13 + 7 after event 3's groups
+    assert d["points"]["Hikaru Nakamura"] == 20       # [RU]: 13 + 7 after event 3's groups
     for rows in d["targets"].values():
         for row in rows:
             assert set(row) == {"name", "status", "via", "at_worst", "path"}
@@ -559,7 +564,7 @@ def test_free_draw_answers_contain_the_file_draw_answers(gp, at):
 
 def test_free_draw_model_reaches_the_real_outcome(gp):
     # at event2-round6 event 3 is undrawn: the free model held to the real draw, with every
-    # pair's two games pinned to the real results (seed 000), reaches exactly seed 000's final
+    # pair's two games pinned to the real results ([RU]), reaches exactly [RU]'s final
     # table (points, TF, TS, GP, GW for everyone), and no table with one more classical win
     # for any event-3 player
     m = W.SeriesMILP(gp, "event2-round6", "rule", fix_draw=True)
@@ -595,7 +600,7 @@ def test_free_draw_model_reaches_the_real_outcome(gp):
 
 
 def test_every_row_settled_where_one_event_is_all_a_substitute_plays(gp):
-    # Wojtaszek plays event 1 only (a substitute, seed 000): at event1-round4 he can reach 13
+    # Wojtaszek plays event 1 only (a substitute, [RU]): at event1-round4 he can reach 13
     # points at most, so for him to be first outright both other events' winners must end on
     # exactly 13 with fewer classical points and nobody else reach 13.  The full program with
     # two free draws took over a minute to find it; the restricted program (his own results

@@ -5,7 +5,8 @@ models them (winner, upper player's classical half points U; U = 2 means tiebrea
 may win; a match in progress only allows the U its known games allow), replays each through the
 standings code (``knockout_series.rules.series_table``) and compares players on GP points and the
 scenario's tiebreaks up to the first head-to-head / lots.  Expected real-scenario facts come from
-the scenario file's results (seed 002 and the reports cited there) and are derived in comments.
+the scenario file's results (Serbian Wikipedia, "ФИДЕ Гран при 2019", and the reports cited
+there) and are derived in comments.
 """
 
 import itertools
@@ -224,8 +225,8 @@ def status(d, target):
 
 
 def test_gp2019_end_everything_decided(gp):
-    # The final table (seed 002): Grischuk 20, Nepomniachtchi 19 qualify; Giri and Radjabov are
-    # qualified elsewhere (scenario, series.qualified_elsewhere).
+    # The final table (Serbian Wikipedia, "ФИДЕ Гран при 2019"): Grischuk 20, Nepomniachtchi 19
+    # qualify; Giri and Radjabov are qualified elsewhere (scenario, series.qualified_elsewhere).
     d = KS.whocan(gp, None)
     assert d["matches_left"] == 0
     for target in ("first", "qualify"):
@@ -287,8 +288,9 @@ def test_gp2019_paths_replay_at_every_event_boundary(gp):
                 gt = sum(twin_key(gp, rows_[j]) > kx for j in pool if j != x)
                 assert (ge <= q - 1) if r["via"] == "outright" else (gt <= q - 1 < ge)
     # after Riga, Aronian (0 points, events 1-2 only) can no longer be first: the Hamburg winner
-    # alone gets at least 8 (seed 002 place points); nor qualify: the two Hamburg / Jerusalem
-    # finals put at least two players not qualified elsewhere above 0
+    # alone gets at least 8 (place points: Serbian Wikipedia, "ФИДЕ Гран при 2019", "Додела
+    # бодова и тај брејк"); nor qualify: the two Hamburg / Jerusalem finals put at least two
+    # players not qualified elsewhere above 0
     d = KS.whocan(gp, "event2")
     assert status(d, "first")["Levon Aronian"][0] == "eliminated"
     assert status(d, "qualify")["Levon Aronian"][0] == "eliminated"

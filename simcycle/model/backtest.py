@@ -35,7 +35,8 @@ CHECKPOINT_FRACTIONS = (0.0, 0.25, 0.5, 0.75)
 GROUPS = (("candidates", frozenset({"candidates"})),
           ("round robins", frozenset({"candidates", "round-robin"})))
 # The games a fixed model file was fitted on, where its [fit] table does not say: v1's classical
-# parameters come from the 1,160 classical games of file B (MODEL-NOTES), 2018-12-11 .. 2021-03-21.
+# parameters come from the 1,160 classical games of file B (huffyhenry/forecasting-candidates,
+# 2021/data/results.csv; data/games/README.md), 2018-12-11 .. 2021-03-21.
 KNOWN_FIT_WINDOWS = {"davidson-elo-v1": ("2018-12-11", "2021-03-21")}
 P_FLOOR_SIMS = 0.5            # P(winner) floored at 0.5 / sims (never log 0)
 

@@ -3,8 +3,9 @@
 Reads the same :class:`~simcycle.formats.tour.nb.TourArgs` (``plan.args``) and draws from
 ``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor, real
 players only), the remaining events in date order, then lots among the members level on every
-tiebreak.  Written for clarity from the rules (seed 004, ``formats/tour/rules.py``); the tests
-run both on the same (seed, replica) streams and expect identical tallies.
+tiebreak.  Written for clarity from the rules (the ACP Tour 2004-2005 regulations,
+``formats/tour/rules.py``); the tests run both on the same (seed, replica) streams and
+expect identical tallies.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def ratings(a, stream):
 
 
 def flags_of(keys, order, q):
-    """[tiebreak, lots]: what decided the last qualifying place (seed 004 §5.5)."""
+    """[tiebreak, lots]: what decided the last qualifying place (regulations §5.5)."""
     flags = [0, 0]
     if 0 < q < len(order):
         x, y = order[q - 1], order[q]

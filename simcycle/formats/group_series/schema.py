@@ -20,7 +20,7 @@ CRITERIA = ("events-won", "second-places", "classical-points", "classical-wins")
 CriterionName = Literal[CRITERIA + ("lots",)]
 assert all(c in SERIES_CRITERIA for c in CRITERIA)
 
-# the named readings of the rules (FORMATS.md section 2), first = default
+# the named readings of the rules (docs/format-group-series.md, `[rules]`), first = default
 READINGS = {
     # how the play-off for first orders the tied players it knocks out
     "playoff_places": ("elimination", "first-only"),

@@ -1,5 +1,5 @@
 """Format ``tour``: a season of events of several systems scored by a points table, best N
-results counting (the ACP Tour 2004-05, seed 004).
+results counting (the ACP Tour 2004-05 regulations, ACP, 2004).
 
 Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
 ``rules.py`` (strength, level, ACP points, best N, tiebreaks, standings as pure functions),

@@ -1,5 +1,5 @@
-"""Numba code over arrays: the rest of a tour season (ACP Tour 2004-05, seed 004), event by
-event, then each member's best-N total and the seed's tiebreaks, replica-parallel with
+"""Numba code over arrays: the rest of a tour season (ACP Tour 2004-05 regulations), event by
+event, then each member's best-N total and the regulations' tiebreaks, replica-parallel with
 streaming tallies.
 
 Units: ACP points in hundredths (int64).  Games come from the shared blocks of
@@ -336,7 +336,7 @@ def refine_nb(order, brk, val, n, top, cnt, k):
 
 @jit
 def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
-    """Fill order[:members] with the final table (seed 004 §5.4-5.5): total, (1) fewer counted
+    """Fill order[:members] with the final table (regulations §5.4-5.5): total, (1) fewer counted
     events, (2) the total without the worst, the next worst, ..., (3) lots, top group first.
     flags: TOUR_C_LOTS when lots, TOUR_C_TIEBREAK when (1) or (2), decided the last qualifying
     place."""

@@ -1,12 +1,13 @@
 """The rules of the ACP Tour 2004-05 as pure functions: event strength and level, ACP points by
-place, best-N counting, the seed's tiebreaks, checkpoints and the standings table.  Plain
+place, best-N counting, the regulations' tiebreaks, checkpoints and the standings table.  Plain
 Python; the kernel (``nb.py``) and its twin (``simcycle/reference/tour.py``) follow these.
 
-Rules: seed ``shared/seeds/004_e7d5defe5f117bc3.txt`` ("seed 004", the ACP Tour 2004-2005
-regulations, in Russian), digested in shared/FORMATS.md §4.  Section numbers below are the
-seed's ("§4.1" is item 1 of section 4, "Зачетная система АШП").  The points tables (the
-regulations' Appendix 2) are NOT in the seed: a scenario carries them as data and must say
-whether they are illustrative.  docs/format-tour.md lists every key and every Reading.
+Rules: the ACP Tour 2004-2005 regulations (Association of Chess Professionals, "Регламент
+АШП-Тура 2004-2005", ACP, 2004, in Russian), cited below as "regulations".  Section numbers
+below are the regulations' own ("§4.1" is item 1 of section 4, "Зачетная система АШП").  The
+points tables (the regulations' Appendix 2) were not available to the project: a scenario
+carries them as data and must say whether they are illustrative.  docs/format-tour.md lists
+every key and every Reading.
 
 Units: ACP points in hundredths (integers), so that ties are exact.
 """
@@ -22,20 +23,20 @@ from ...enums import TOUR_COUNTER_NAMES
 if TYPE_CHECKING:   # pragma: no cover
     from .scenario import Event, Tour
 
-# -- rule constants (each from seed 004) ----------------------------------------------------------
-SEASON = (_dt.date(2004, 7, 1), _dt.date(2005, 6, 30))   # seed 004 §2 (first round inside)
-LEVELS = ("E", "D", "C", "B", "A")                        # seed 004 §4.1, weakest first
-LEVEL_LOW = {"E": 2576, "D": 2601, "C": 2626, "B": 2651, "A": 2676}  # seed 004 §4.1 table
-GRAND_SLAM = "GS"                                          # seed 004 §4.1 item 6
-SYSTEMS = ("RR", "open", "KO", "DS", "WS")                 # seed 004 §3.2
-SCALES = ("rapid", "grand-slam", "classical")              # seed 004 §4.2, rising coefficients
-CLASSICAL_MINUTES = 90                                     # seed 004 §3.1
-RAPID_MINUTES = 15                                         # seed 004 §3.1
-DECLINED_FACTOR = 0.5                                      # seed 004 §3.3 (levels A and B)
-DECLINED_LEVELS = ("A", "B")                               # seed 004 §3.3 (C-E: nothing)
-BEST_N = 5                                                 # seed 004 §5.4
-QUALIFYING = 8                                             # seed 004 §5.4
-OPEN_BIG_FIELD = 90                                        # seed 004 §4.1 (Open/WS formula)
+# -- rule constants (each from the ACP regulations) ----------------------------------------------
+SEASON = (_dt.date(2004, 7, 1), _dt.date(2005, 6, 30))   # regulations §2 (first round inside)
+LEVELS = ("E", "D", "C", "B", "A")                        # regulations §4.1, weakest first
+LEVEL_LOW = {"E": 2576, "D": 2601, "C": 2626, "B": 2651, "A": 2676}  # regulations §4.1 table
+GRAND_SLAM = "GS"                                          # regulations §4.1 item 6
+SYSTEMS = ("RR", "open", "KO", "DS", "WS")                 # regulations §3.2
+SCALES = ("rapid", "grand-slam", "classical")              # regulations §4.2, rising coefficients
+CLASSICAL_MINUTES = 90                                     # regulations §3.1
+RAPID_MINUTES = 15                                         # regulations §3.1
+DECLINED_FACTOR = 0.5                                      # regulations §3.3 (levels A and B)
+DECLINED_LEVELS = ("A", "B")                               # regulations §3.3 (C-E: nothing)
+BEST_N = 5                                                 # regulations §5.4
+QUALIFYING = 8                                             # regulations §5.4
+OPEN_BIG_FIELD = 90                                        # regulations §4.1 (Open/WS formula)
 UNIT = 100  # ACP points are held in hundredths (integers) so that ties are exact
 
 COUNTER_NAMES = TOUR_COUNTER_NAMES
@@ -47,7 +48,7 @@ def _mean(xs):
 
 
 def event_strength(system: str, ratings, n_players: int | None = None) -> float:
-    """Strength R of an event from its starting list (seed 004 §4.1).
+    """Strength R of an event from its starting list (regulations §4.1).
 
     ``ratings``: Elo ratings in starting-list order.  For opens and the Warsaw system the list
     may hold only the top of the field: ``n_players`` is then the whole field's size (it decides
@@ -89,11 +90,11 @@ def _open_strength(r: list[float], n: int) -> float:
 
 
 def level_of(strength: float, announced: bool = False) -> str | None:
-    """Level of an event of strength R (seed 004 §4.1), or None below level E.
+    """Level of an event of strength R (regulations §4.1), or None below level E.
 
     Reading "whole-R": R is rounded to the nearest whole point (halves up) before the table's
     whole-number bands are applied.  An event the ACP Council included before its start keeps
-    at least level E (seed 004 §3.5)."""
+    at least level E (regulations §3.5)."""
     rr = math.floor(strength + 0.5)
     lev = None
     for name in LEVELS:
@@ -110,8 +111,8 @@ def _round_half_up(x: float) -> int:
 
 def share_points(pp, lo: int, hi: int) -> int:
     """Points (hundredths) of a player sharing places lo..hi (1-based): the mean of the points
-    of the places covered, rounded half up to a hundredth (Reading "split"; the seed is silent
-    on shared places).  The kernel computes the same (``nb.event_points_nb``)."""
+    of the places covered, rounded half up to a hundredth (Reading "split"; the regulations
+    are silent on shared places).  The kernel computes the same (``nb.event_points_nb``)."""
     k = hi - lo + 1
     s = sum(pp[p - 1] if p - 1 < len(pp) else 0 for p in range(lo, hi + 1))
     return (2 * s + k) // (2 * k)
@@ -119,8 +120,8 @@ def share_points(pp, lo: int, hi: int) -> int:
 
 def event_place_points(scn: Tour, ev: Event, n_places: int | None = None) -> list[int]:
     """ACP points (hundredths) by final place 1..n of one event: the level's table times the
-    coefficient of the event's kind (seed 004 §4.2), halved at levels A and B when the
-    organisers declined and zero at C-E then (seed 004 §3.3).  Places beyond the table get 0."""
+    coefficient of the event's kind (regulations §4.2), halved at levels A and B when the
+    organisers declined and zero at C-E then (regulations §3.3).  Places beyond the table get 0."""
     n = n_places if n_places is not None else max(ev.n_players, len(ev.field))
     if ev.level is None:
         return [0] * n
@@ -131,15 +132,15 @@ def event_place_points(scn: Tour, ev: Event, n_places: int | None = None) -> lis
     return [_round_half_up(UNIT * table[p] * f) if p < len(table) else 0 for p in range(n)]
 
 
-# -- best N and the tiebreaks (seed 004 §5.4-5.5) --------------------------------------------------
+# -- best N and the tiebreaks (regulations §5.4-5.5) ----------------------------------------------
 def counted(results, best_n: int) -> list[int]:
     """A player's counted results: his best ``best_n`` results that earned points, best first
-    (seed 004 §5.4).  Reading "scored": a result of 0 points is not a counted tournament."""
+    (regulations §5.4).  Reading "scored": a result of 0 points is not a counted tournament."""
     return sorted((x for x in results if x > 0), reverse=True)[:best_n]
 
 
 def tiebreak_key(top) -> tuple:
-    """Sort key (smaller is better) of a counted list, best first, per seed 004 §5.4-5.5:
+    """Sort key (smaller is better) of a counted list, best first, per regulations §5.4-5.5:
     total; (1) fewer counted tournaments; (2) the total without the worst counted result,
     then without the next worst, and so on.  Lots (3) settle what is still level."""
     total = sum(top)
@@ -246,7 +247,7 @@ def _rows(scn: Tour, per: dict, tops: dict) -> tuple[list, bool]:
 
 def standings(scn: Tour, at: str | None) -> dict:
     """The members' table from the events played up to ``at``: ACP points per event, best-N
-    total, the seed's tiebreaks, rank (shared where every criterion before lots is level)."""
+    total, the regulations' tiebreaks, rank (shared where every criterion before lots is level)."""
     done = played(scn, at)
     per = results_so_far(scn, done)
     tops = {m: counted([x for x in per[m] if x is not None], scn.best_n) for m in scn.members}

@@ -3,7 +3,7 @@
 The schema (``schema.py``) has checked every key, type and range; :func:`load` adds what a
 schema cannot see, one small function per cross-check: dates inside the season, the points
 tables' order, player names in the fields, the keys that only some systems take, the event's
-strength and level (seed 004 §4.1), match steps, and the results against the field.
+strength and level (regulations §4.1), match steps, and the results against the field.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def _tables(pt: PointsTables, gsl: str, f: str) -> dict:
 
 def _coefficients(pt: PointsTables, f: str) -> dict:
     co = pt.coefficients.by_scale()
-    # seed 004 §4.2: by rising coefficient, rapid, Rapid Grand Slam, classical
+    # regulations §4.2: by rising coefficient, rapid, Rapid Grand Slam, classical
     if not co["rapid"] < co["grand-slam"] < co["classical"]:
         raise _fail("seed 004 §4.2: coefficients must rise: rapid < grand-slam < classical", f,
                     "points.coefficients", co)
@@ -217,7 +217,7 @@ def _event(e: EventTable, where: str, f: str, idx: PlayerIndex, players: tuple, 
 
 
 def _scale(e: EventTable, where: str, f: str) -> tuple[str, str]:
-    """(kind of event for the coefficients, the model's control of its games): seed 004 §3.1,
+    """(kind of event for the coefficients, the model's control of its games): regulations §3.1,
     §4.1-4.2."""
     if e.minutes < RAPID_MINUTES:
         raise _fail(f"seed 004 §3.1: blitz events are not part of the tour (a player needs at "
@@ -273,7 +273,7 @@ def _cycles_rounds(e: EventTable, where: str, sim: int, f: str) -> tuple[int, in
 
 def _strength(e: EventTable, where: str, sim: int, fld: tuple, n_players: int, players: tuple,
               f: str) -> tuple[float, str]:
-    """R (seed 004 §4.1): given, from the starting list, or from the listed field."""
+    """R (regulations §4.1): given, from the starting list, or from the listed field."""
     _strength_keys(e, where, sim, fld, n_players, f)
     if e.strength is not None:
         return float(e.strength), "given"

@@ -4,7 +4,7 @@ Every key is documented in docs/format-tour.md; types, ranges and choices live h
 ``inf``, unknown keys and out-of-range values are refused with file, key and value before
 anything reads them), and the loader (``scenario.py``) only cross-checks what a schema cannot
 see: dates inside the season, names in the fields, results against the fields, the rules of
-seed 004 that tie keys together.
+the ACP regulations that tie keys together.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class TourTable(Table):
 
 
 class Coefficients(Table):
-    """``[points.coefficients]``: factor per kind of event (seed 004 §4.2)."""
+    """``[points.coefficients]``: factor per kind of event (regulations §4.2)."""
 
     rapid: Coefficient
     grand_slam: Coefficient = renamed(name="grand-slam")
@@ -51,7 +51,7 @@ class Coefficients(Table):
 
 
 class PointsTables(Table, kw_only=True):
-    """``[points]``: the tables by level (the regulations' Appendix 2 is not in seed 004)."""
+    """``[points]``: the tables by level (the regulations' Appendix 2: not available)."""
 
     illustrative: bool | None = None   # required: the loader says why when it is missing
     source: Text = ""
@@ -65,7 +65,7 @@ class PointsTables(Table, kw_only=True):
 
 
 class TourPlayer(PlayerTable):
-    member: bool = True                # ACP member in 2004 and 2005 (seed 004 §5.1-5.3)
+    member: bool = True                # ACP member in 2004 and 2005 (regulations §5.1-5.3)
 
 
 class MatchStep(Table):
