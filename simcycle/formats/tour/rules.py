@@ -199,8 +199,9 @@ def results_so_far(scn: Tour, done: list[bool]) -> dict[int, list]:
 # -- the standings table ---------------------------------------------------------------------------
 def tables_label(scn: Tour) -> str:
     if scn.tables_illustrative:
-        return ("illustrative (NOT the real ACP tables: Appendix 2 of the regulations is not in "
-                "seed 004)" + (f"; {scn.tables_source}" if scn.tables_source else ""))
+        return ("illustrative (NOT the real ACP tables: Appendix 2 of the ACP Tour regulations "
+                "is not available to the project)"
+                + (f"; {scn.tables_source}" if scn.tables_source else ""))
     return "as given: " + scn.tables_source
 
 
@@ -261,5 +262,6 @@ def standings(scn: Tour, at: str | None) -> dict:
          "players": rows}
     if unresolved:
         d["note"] = ("players level on points, counted tournaments and every drop of the worst "
-                     "result straddle the last qualifying place: lots decide (seed 004 §5.5.3)")
+                     "result straddle the last qualifying place: lots decide "
+                     "(ACP Tour regulations §5.5.3)")
     return d

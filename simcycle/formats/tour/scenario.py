@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ...enums import SIM_KO, SIM_OPEN, SIM_RR, STEP_GAMES, STEP_KINDS, STEP_LOTS
 from ...errors import ScenarioError
 from ...schema import convert
-from ..shared.scenario import PlayerIndex, Source, head_of, index_players
+from ..shared.scenario import FromSource, PlayerIndex, Source, head_of, index_players
 from .rules import (CLASSICAL_MINUTES, GRAND_SLAM, LEVELS, RAPID_MINUTES, SCALES, event_strength,
                     level_of)
 from .schema import EventTable, MatchStep, PointsTables, TourFile
@@ -65,7 +65,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Tour:
+class Tour(FromSource):
     source: Source
     players: tuple
     events: tuple            # in date order
@@ -84,18 +84,6 @@ class Tour:
         """The scenario's name; illustrative points tables say so in every output."""
         return self.source.name + (" (points tables: illustrative)"
                                    if self.tables_illustrative else "")
-
-    @property
-    def file(self) -> str:
-        return self.source.file
-
-    @property
-    def model_file(self) -> str | None:
-        return self.source.model_file
-
-    @property
-    def kind(self) -> str:
-        return self.source.kind
 
     @property
     def members(self) -> list[int]:
@@ -125,7 +113,7 @@ def load(raw: dict, file: str) -> Tour:
     idx = index_players(doc.players, f)
     players = tuple(Player(p.name, p.ratings(), p.member, tuple(p.aliases)) for p in doc.players)
     if not any(p.member for p in players):
-        raise _fail("no ACP member among the players (seed 004 §5.1: only members count)", f,
+        raise _fail("no ACP member among the players (ACP Tour regulations §5.1: only members count)", f,
                     "players")
     _distinct_names(doc.events, f)
     events = [_event(e, f"events[{i}]", f, idx, players, season, t.grand_slam_level)
@@ -150,7 +138,7 @@ def _season(season, f: str) -> tuple:
 def _illustrative(pt: PointsTables, f: str) -> bool:
     if pt.illustrative is None:
         raise _fail("say whether the points tables are illustrative (true) or real (false): the "
-                    "real ACP tables (Appendix 2 of the regulations) are not in seed 004", f,
+                    "real ACP tables (Appendix 2 of the regulations) are not available to the project", f,
                     "points.illustrative")
     if not pt.illustrative and not pt.source.strip():
         raise _fail("real points tables need a source", f, "points.source")
@@ -179,7 +167,7 @@ def _coefficients(pt: PointsTables, f: str) -> dict:
     co = pt.coefficients.by_scale()
     # regulations §4.2: by rising coefficient, rapid, Rapid Grand Slam, classical
     if not co["rapid"] < co["grand-slam"] < co["classical"]:
-        raise _fail("seed 004 §4.2: coefficients must rise: rapid < grand-slam < classical", f,
+        raise _fail("ACP Tour regulations §4.2: coefficients must rise: rapid < grand-slam < classical", f,
                     "points.coefficients", co)
     assert tuple(co) == SCALES
     return co
@@ -198,7 +186,7 @@ def _distinct_names(events, f: str) -> None:
 def _event(e: EventTable, where: str, f: str, idx: PlayerIndex, players: tuple, season: tuple,
            gsl: str) -> Event:
     if not season[0] <= e.start <= season[1]:
-        raise _fail(f"seed 004 §2: an event counts only if its first round falls in the season "
+        raise _fail(f"ACP Tour regulations §2: an event counts only if its first round falls in the season "
                     f"{season[0]} .. {season[1]}", f, f"{where}.start", e.start.isoformat())
     sim = SIM_OF[e.system]
     scale, control = _scale(e, where, f)
@@ -220,21 +208,21 @@ def _scale(e: EventTable, where: str, f: str) -> tuple[str, str]:
     """(kind of event for the coefficients, the model's control of its games): regulations §3.1,
     §4.1-4.2."""
     if e.minutes < RAPID_MINUTES:
-        raise _fail(f"seed 004 §3.1: blitz events are not part of the tour (a player needs at "
+        raise _fail(f"ACP Tour regulations §3.1: blitz events are not part of the tour (a player needs at "
                     f"least {RAPID_MINUTES} minutes a game)", f, f"{where}.minutes", e.minutes)
     if e.minutes >= CLASSICAL_MINUTES:
         if e.grand_slam:
-            raise _fail("the ACP Rapid Grand Slam is rapid (seed 004 §4.1-4.2): minutes must be "
+            raise _fail("the ACP Rapid Grand Slam is rapid (ACP Tour regulations §4.1-4.2): minutes must be "
                         f"below {CLASSICAL_MINUTES}", f, f"{where}.grand_slam", e.grand_slam)
         scale = "classical"
     else:
         scale = "grand-slam" if e.grand_slam else "rapid"
     if e.grand_slam and not e.joined:
-        raise _fail("an ACP Rapid Grand Slam event is the ACP's own (seed 004 §4.1 item 6): "
+        raise _fail("an ACP Rapid Grand Slam event is the ACP's own (ACP Tour regulations §4.1 item 6): "
                     "joined = false makes no sense", f, f"{where}.joined", e.joined)
     control = e.control if e.control is not None else default_control(e.minutes)
     if control.startswith(("blitz", "armageddon")):
-        raise _fail("a tour event's games are classical or rapid (seed 004 §3.1)", f,
+        raise _fail("a tour event's games are classical or rapid (ACP Tour regulations §3.1)", f,
                     f"{where}.control", control)
     return scale, control
 
@@ -283,7 +271,7 @@ def _strength(e: EventTable, where: str, sim: int, fld: tuple, n_players: int, p
     try:
         return event_strength(e.system, ratings, n_players), source
     except ValueError as err:
-        raise _fail(f"cannot compute R (seed 004 §4.1): {err}; give strength directly", f,
+        raise _fail(f"cannot compute R (ACP Tour regulations §4.1): {err}; give strength directly", f,
                     f"{where}.{source}") from None
 
 
@@ -297,7 +285,7 @@ def _strength_keys(e: EventTable, where: str, sim: int, fld: tuple, n_players: i
         raise _fail("give strength or starting_ratings, not both", f, f"{where}.strength")
     if e.strength is None and sr is None and n_players > len(fld):
         raise _fail("the field lists only part of the event: give strength or starting_ratings "
-                    "(seed 004 §4.1 takes R from the whole starting list)", f,
+                    "(ACP Tour regulations §4.1 takes R from the whole starting list)", f,
                     f"{where}.strength")
 
 
