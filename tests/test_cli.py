@@ -28,6 +28,30 @@ def test_help_does_not_import_numba():
     assert out.stdout.split() == ["False", "False"]
 
 
+def _complete(line: str) -> list[str]:
+    """What bash completion offers for the last word of ``line`` (a subprocess, as the shell
+    runs it: COMP_WORDS / COMP_CWORD in the environment)."""
+    words = line.split()
+    env = {**__import__("os").environ, "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1),
+           "_SIMCYCLE_COMPLETE": "bash_complete"}
+    code = "from simcycle.cli import main; main(prog_name='simcycle')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd="/")
+    return [x.split(",", 1)[1] for x in out.stdout.split()]
+
+
+def test_shell_completion_of_scenarios_and_checkpoints():
+    # shipped scenario names from any folder, then files
+    assert _complete("simcycle simulate cand")[:1] == ["candidates-2022"]
+    assert "grand-prix-2019" in _complete("simcycle whocan grand")
+    # --at: the scenario's own checkpoints (scenarios/candidates-2022.toml: rounds 1-14)
+    assert _complete("simcycle simulate candidates-2022 --at round1") == [
+        "round1", "round10", "round11", "round12", "round13", "round14"]
+    assert _complete("simcycle swing grand-prix-2019 --at event4") == [
+        "event4-r1", "event4-qf", "event4-sf", "event4"]
+    assert _complete("simcycle swing no-such-file --at e") == []     # nothing, no traceback
+
+
 def test_standings_json_keys():
     d = json.loads(run("standings", CAND, "--json").output)
     assert {"scenario", "at", "players"} <= set(d)

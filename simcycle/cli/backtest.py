@@ -14,7 +14,8 @@ from .options import json_opt, show
                    "after every round.")
 @click.option("--sims", default=20_000, show_default=True, type=click.IntRange(1000, 10**7),
               help="Simulations per event and checkpoint.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1))
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
+              help="Random seed of the event simulations.")
 @json_opt
 def backtest(games_csv, model_files, events, sims, seed, as_json):
     """Score outcome models on real games, leaving each event out of the fit that scores it."""

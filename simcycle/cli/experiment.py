@@ -8,7 +8,8 @@ from .options import json_opt, show
 @click.argument("experiment_file", type=click.Path(dir_okay=False))
 @click.option("--sims", type=click.IntRange(1, 10**10), default=None,
               help="Simulations per variant (default: the file's experiment.sims).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Random seed (default: the file's experiment.seed); every variant uses it.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run the variants on a Dask cluster (scheduler address, or 'local').")
 @click.option("--progress/--no-progress", default=None,

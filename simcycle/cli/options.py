@@ -20,8 +20,46 @@ class FiniteRange(click.FloatRange):
         return x
 
 
-scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False))
+def _complete_scenario(ctx, param, incomplete: str):
+    """Shell completion of SCENARIO: the shipped scenarios' names, then files and folders."""
+    from click.shell_completion import CompletionItem
+
+    from ..resources import scenario_names
+    names = [CompletionItem(n) for n in scenario_names() if n.startswith(incomplete)]
+    return names + [CompletionItem(incomplete, type="file")]
+
+
+def _scenario_on_line() -> str | None:
+    """The scenario named on the line being completed (click leaves ``ctx.params`` empty while
+    ``--at`` waits for its value): the first word after the command that is not an option."""
+    import os
+
+    from click.parser import split_arg_string
+
+    words = split_arg_string(os.environ.get("COMP_WORDS", ""))
+    return next((w for w in words[2:] if not w.startswith("-")), None)
+
+
+def _complete_checkpoint(ctx, param, incomplete: str):
+    """Shell completion of --at: the checkpoints of the scenario already on the line (nothing
+    when it does not load)."""
+    from click.shell_completion import CompletionItem
+
+    path = ctx.params.get("scenario") or _scenario_on_line()
+    if not path:
+        return []
+    try:
+        from ..scenario import load_scenario
+        fmt, scn = load_scenario(path)
+        return [CompletionItem(c) for c in fmt.checkpoints(scn) if c.startswith(incomplete)]
+    except (ScenarioError, OSError):
+        return []
+
+
+scenario_arg = click.argument("scenario", type=click.Path(dir_okay=False),
+                              shell_complete=_complete_scenario)
 at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
+                      shell_complete=_complete_checkpoint,
                       help="Count only the results up to this checkpoint (e.g. start, round9, "
                            "event2-sf); `simcycle checkpoints` lists them.")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
