@@ -221,6 +221,15 @@ def test_fix_what_ifs_on_simulate_swing_and_whocan(tmp_path):
     d2 = json.loads(run("simulate", CAND, "--at", "round12", "--sims", "2000", "--json",
                         "--fix-file", str(f)).output)
     assert {x["name"]: x for x in d2["players"]}["Ian Nepomniachtchi"]["expected_points"] == 8.5
+    # every output says what it assumed, in JSON and in its second line of text
+    said = ["round 13: Ian Nepomniachtchi - Richárd Rapport 0-1",
+            "round 14: Jan-Krzysztof Duda - Ian Nepomniachtchi 1-0"]
+    assert d2["assumed"] == said
+    assert w["assumed"][0] == "round 13: Ian Nepomniachtchi - Richárd Rapport 0-1"
+    for cmd in (["simulate", "--sims", "2000"], ["whocan"], ["swing", "--sims", "2000"]):
+        out = run(cmd[0], CAND, "--at", "round12", *cmd[1:], "--fix-file", str(f)).output
+        assert out.splitlines()[1:3] == [f"assuming {x}" for x in said], cmd
+    assert "assum" not in run("simulate", CAND, "--at", "round12", "--sims", "2000").output
 
 
 @pytest.mark.parametrize("fix, words", [

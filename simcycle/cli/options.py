@@ -130,11 +130,27 @@ def emit_json(obj) -> None:
     click.echo(text)
 
 
+def with_assumed(d: dict, fmt, scn, fixed: dict) -> dict:
+    """``d`` with the what-ifs it assumed (``"assumed"``: one line each), when there are any."""
+    if fixed:
+        d["assumed"] = fmt.describe_fix(scn, fixed)
+    return d
+
+
+def assumed_lines(d: dict) -> list[str]:
+    """The text lines that say which what-ifs an output assumed."""
+    return [f"assuming {x}" for x in d.get("assumed", ())]
+
+
 def show(d: dict, as_json: bool, render) -> None:
+    """Print ``d`` as JSON or as the format's text; the what-ifs assumed come right after the
+    text's first line."""
     if as_json:
         emit_json(d)
     else:
-        click.echo(render(d))
+        head, _, rest = render(d).partition("\n")
+        click.echo("\n".join([head, *assumed_lines(d), rest]) if d.get("assumed")
+                   else head + ("\n" + rest if rest else ""))
 
 
 def check_plot_path(ctx, param, value):

@@ -5,7 +5,8 @@ import click
 from ..errors import EXIT_INTERRUPTED, ScenarioError
 from ..formats.base import EXACT, CompileOptions
 from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, json_opt, load,
-                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt)
+                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt, show,
+                      with_assumed)
 
 
 @click.command()
@@ -58,7 +59,8 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
         if res.sims == 0:      # Ctrl-C during the first batch
             raise KeyboardInterrupt
-        d = report.simulation_json(scn, plan, res, at, model, opts)
+        d = with_assumed(report.simulation_json(scn, plan, res, at, model, opts), fmt, scn,
+                         fixed)
     if plot:   # the place distribution of every player (charts.place_chart)
         from ..report import charts
         charts.place_chart(d, plot)
@@ -67,7 +69,7 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
     elif as_csv:
         click.echo(report.simulation_csv(d), nl=False)
     else:
-        click.echo(report.simulation_text(d))
+        show(d, False, report.simulation_text)
     if res is not None and res.interrupted:
         click.echo(f"simcycle: interrupted after {res.sims:,} simulations; the figures above "
                    "cover those", err=True)

@@ -1,8 +1,8 @@
 import click
 
 from ..formats.base import SWING
-from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, model_opt, offsets_opt, scenario_arg,
-                      seed_opt, show)
+from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, model_opt,
+                      offsets_opt, scenario_arg, seed_opt, show, with_assumed)
 
 
 @click.command()
@@ -26,4 +26,4 @@ def swing(scenario, at, round_no, sims, seed, model_file, offsets, fixes, fix_fi
     d = fmt.swing(scn, model, at, sims=sims, seed=seed, round_no=round_no,
                   offsets=model.offsets_default if offsets is None else offsets,
                   **({"fixed": fixed} if fixed else {}))
-    show(d, as_json, fmt.render_swing)
+    show(with_assumed(d, fmt, scn, fixed), as_json, fmt.render_swing)

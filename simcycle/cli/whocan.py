@@ -1,7 +1,8 @@
 import click
 
 from ..formats.base import WHOCAN
-from .options import FiniteRange, at_opt, fix_options, fixed_of, json_opt, load, scenario_arg, show
+from .options import (FiniteRange, at_opt, fix_options, fixed_of, json_opt, load, scenario_arg,
+                      show, with_assumed)
 
 
 @click.command()
@@ -17,5 +18,5 @@ def whocan(scenario, at, as_json, budget, fixes, fix_file):
     fmt, scn, at = load(scenario, at)
     fmt.require(WHOCAN, scn)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
-    show(fmt.whocan(scn, at, budget, **({"fixed": fixed} if fixed else {})), as_json,
-         fmt.render_whocan)
+    d = fmt.whocan(scn, at, budget, **({"fixed": fixed} if fixed else {}))
+    show(with_assumed(d, fmt, scn, fixed), as_json, fmt.render_whocan)

@@ -165,6 +165,11 @@ class Format(ABC):
         was already played with another result."""
         raise self._unsupported(FIX, scn)
 
+    def describe_fix(self, scn: Any, fixed: dict) -> list[str]:
+        """The what-ifs of ``fixed`` (``parse_fix`` entries) in words, for every output that
+        assumed them."""
+        raise self._unsupported(FIX, scn)
+
     # ---- shared -----------------------------------------------------------------------
     def require(self, feature: str, scn: Any = None) -> None:
         """Refuse, in one line, a feature this format does not declare."""

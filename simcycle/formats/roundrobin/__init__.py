@@ -46,6 +46,11 @@ class RoundRobinFormat(Format):
         self.check_options(scn, opts)
         return RoundRobinPlan(scn, model, opts)
 
+    def describe_fix(self, scn: RoundRobin, fixed: dict) -> list[str]:
+        from ...enums import RESULT_TEXT
+        return [f"round {r}: {scn.players[w].name} - {scn.players[b].name} {RESULT_TEXT[res]}"
+                for (r, w, b), res in sorted(fixed.items())]
+
     def parse_fix(self, scn: RoundRobin, text: str, at, key: str) -> dict:
         """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a game of the
         schedule, not played at ``at`` or played with that very result."""
