@@ -167,6 +167,8 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
     (strict: lots settle what the rules leave level)."""
     start_order_nb(order, brk, n)
     sort_segment_nb(order, brk, pts, 0, n)
+    if 0 < a.n_qual < n and brk[a.n_qual] == 0:   # level on points across the last place
+        flags[RR_C_Q_TIEBREAK] = 1
     for c in range(a.criteria.shape[0]):
         crit = a.criteria[c]
         if crit == TB_PLAYOFF:
@@ -319,8 +321,6 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
             play_nb(pts, wins, res, w, b, out_)
         sonneborn_berger_nb(n, pts, res, sb)
         rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
-        if 0 < a.n_qual < n and pts[order[a.n_qual - 1]] == pts[order[a.n_qual]]:
-            flags[RR_C_Q_TIEBREAK] = 1
         prizes_nb(a, n, order, pts, prize)
         for p in range(n):
             val[order[p]] = a.qualified[p]
@@ -355,6 +355,8 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
     played) and the later criteria order the others."""
     start_order_nb(order, brk, n)
     sort_segment_nb(order, brk, pts, 0, n)
+    if 0 < a.n_qual < n and brk[a.n_qual] == 0:   # level on points across the last place
+        flags[RR_C_Q_TIEBREAK] = 1
     top = 0
     after = steps.shape[0]
     for c in range(steps.shape[0]):
