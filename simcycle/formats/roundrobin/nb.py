@@ -19,7 +19,7 @@ from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDE
                       P_CLASS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,
-                                sudden_death_knockout_nb, thresholds_nb)
+                                sudden_death_knockout_nb, wdl_nb)
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
                                 sort_segment_nb, start_order_nb)
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
@@ -304,21 +304,25 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
         for k in range(flags.shape[0]):
             flags[k] = 0
         start_nb(a.base_pts, a.base_wins, a.base_res, pts, wins, res)
-        for q in range(m):
-            w = a.gw[q]
-            b = a.gb[q]
-            if a.live:
-                tw, td = thresholds_nb(g, a.gseg[q], a.game_ci, w, b)
-            else:
-                tw, td = a.gthr[q, 0], a.gthr[q, 1]
-            out_ = result_of_nb(u01_nb(st), tw, td)
-            if hot:  # "hot" Elo: ratings move inside the simulated event, in every segment
-                sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
-                dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
-                for s in range(ns):
-                    rt[s, w, cls] += dlt
-                    rt[s, b, cls] -= dlt
-            play_nb(pts, wins, res, w, b, out_)
+        if not a.live:      # the fast path: thresholds from the plan's table
+            for q in range(m):
+                play_nb(pts, wins, res, a.gw[q], a.gb[q],
+                        result_of_nb(u01_nb(st), a.gthr[q, 0], a.gthr[q, 1]))
+        else:
+            for q in range(m):
+                w = a.gw[q]
+                b = a.gb[q]
+                sg = a.gseg[q]
+                tw, td = wdl_nb(a.params, a.game_ci, rt[sg, w, cls], rt[sg, b, cls], a.offsets)
+                td += tw
+                out_ = result_of_nb(u01_nb(st), tw, td)
+                if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
+                    sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
+                    dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
+                    for s in range(ns):
+                        rt[s, w, cls] += dlt
+                        rt[s, b, cls] -= dlt
+                play_nb(pts, wins, res, w, b, out_)
         sonneborn_berger_nb(n, pts, res, sb)
         rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
         prizes_nb(a, n, order, pts, prize)
@@ -355,8 +359,6 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
     played) and the later criteria order the others."""
     start_order_nb(order, brk, n)
     sort_segment_nb(order, brk, pts, 0, n)
-    if 0 < a.n_qual < n and brk[a.n_qual] == 0:   # level on points across the last place
-        flags[RR_C_Q_TIEBREAK] = 1
     top = 0
     after = steps.shape[0]
     for c in range(steps.shape[0]):
