@@ -127,6 +127,42 @@ def _simulate(at, sims=4000, extra=()):
     return {p["name"]: p for p in json.loads(r.output)["players"]}
 
 
+def test_what_ifs_of_the_real_results_give_the_next_checkpoint(gp):
+    """Assuming every round-4 game of Belgrade with its real result (the file's groups) from
+    event2-round3 is the same as simulating from event2-round4: same draws, same numbers."""
+    from simcycle.enums import RESULT_TEXT
+    mod, scn = gp
+    ev = scn.events[1]
+    fixes = []
+    for gr in ev.groups:
+        for rd, w, b, r in gr.games:
+            if rd == 4:
+                fixes += ["--fix", f"Belgrade: r4 {scn.names[w]} - {scn.names[b]} "
+                                   f"{RESULT_TEXT[r]}"]
+    assert len(fixes) == 16         # four groups, two games a round
+    args = ["--sims", "4000", "--json", "--no-progress", "--seed", "5"]
+    r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", "event2-round3", *args, *fixes])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    later = json.loads(CliRunner().invoke(main, ["simulate", SCENARIO, "--at", "event2-round4",
+                                                 *args]).output)
+    assert len(d["assumed"]) == 8 and d["assumed"][0].startswith("Belgrade")
+    assert d["players"] == later["players"]
+    r = CliRunner().invoke(main, ["swing", SCENARIO, "--at", "event2-round3", "--sims", "2000",
+                                  "--json", *fixes[:2]])
+    assert r.exit_code == 0, r.output
+    sw = json.loads(r.output)
+    assert sw["round"] == 4 and len(sw["games"]) == 7      # the assumed game is not swung
+    for fix, words in [("Belgrade: r4 Rapport - Giri 1-0", "do not meet"),
+                       ("Rapport beats Giri 2-0", "knock-out matches of a group series"),
+                       ("Berlin: r1 Rapport - Giri 1-0", "more than one event starts so")]:
+        r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", "event2-round3",
+                                      "--fix", fix])
+        assert r.exit_code == 2 and words in r.output, (fix, r.output)
+    r = CliRunner().invoke(main, ["whocan", SCENARIO, "--at", "event2-round3", *fixes[:2]])
+    assert r.exit_code == 2 and "no what-ifs for group series" in r.output
+
+
 def test_top_two_settled_after_event3_groups():
     # [ES] introduction, and [RU] above its final table: after the group stage of the third
     # event Nakamura and Rapport were certain of the top two places

@@ -140,6 +140,59 @@ def test_checkpoints(gp):
     assert code == 2 and "no such checkpoint" in out
 
 
+# The Jerusalem knock-out after its quarter-finals ([W], Jerusalem bracket; the file's
+# [[events.matches]]): Nepomniachtchi beat Vachier-Lagrave 1½-½ and Wei Yi beat Navara on
+# tiebreaks in the semi-finals, Nepomniachtchi beat Wei Yi 1½-½ in the final.
+JERUSALEM = ["Jerusalem: Nepomniachtchi beats Vachier-Lagrave 1.5-0.5",
+             "Wei Yi beats Navara on tiebreaks",
+             "Nepomniachtchi beats Wei 1½-½"]       # the final follows the semi-finals assumed
+
+
+def test_what_ifs_replay_the_real_results():
+    fixes = [x for f in JERUSALEM for x in ("--fix", f)]
+    code, out = run("simulate", str(GP2019), "--at", "event4-qf", "--sims", "3000", "--json",
+                    "--no-progress", *fixes)
+    assert code == 0, out
+    d = json.loads(out)
+    assert d["assumed"] == [
+        "Jerusalem sf: Ian Nepomniachtchi beats Maxime Vachier-Lagrave 1½-½ in the classical "
+        "games", "Jerusalem sf: Wei Yi beats David Navara on tiebreaks",
+        "Jerusalem final: Ian Nepomniachtchi beats Wei Yi 1½-½ in the classical games"]
+    got = {p["name"]: p for p in d["players"]}
+    for name, row in SEED_TABLE.items():     # every match decided: the final table, exactly
+        assert got[name]["expected_points"] == row[4], name
+        assert got[name]["p_place"][row[8] - 1] > 0, name
+    assert got["Ian Nepomniachtchi"]["p_qualify"] == 1.0
+    assert got["Alexander Grischuk"]["p_qualify"] == 1.0
+    code, out = run("whocan", str(GP2019), "--at", "event4-qf", "--json", *fixes[:4])
+    assert code == 0, out
+    w = json.loads(out)
+    assert len(w["assumed"]) == 2 and w["matches_left"] == 1
+    # one match left (the final, Nepomniachtchi v Wei Yi): the finalists' rows replay it
+    paths = [r["path"] for r in w["targets"]["qualify"] if r["status"] == "alive"]
+    assert all(len(p) == 1 and {*p[0]["players"]} == {"Ian Nepomniachtchi", "Wei Yi"}
+               for p in paths)
+    code, out = run("swing", str(GP2019), "--at", "event4-qf", "--sims", "2000", "--json",
+                    *fixes[:2])
+    assert code == 0, out
+    assert [m["players"] for m in json.loads(out)["matches"]] == [["Wei Yi", "David Navara"]]
+
+
+@pytest.mark.parametrize("fix, words", [
+    ("Nepomniachtchi beats Wei 2-1", "the winner's classical score"),
+    ("Nepomniachtchi beats Wei 2-0", "do not meet in a match whose players are known"),
+    ("Jerusalem: Nepomniachtchi beats Vachier-Lagrave 2-0", "already played: Ian "
+     "Nepomniachtchi beats Maxime Vachier-Lagrave 1½-½"),
+    ("Nepomniachtchi beats Carlsen 2-0", "no two players"),
+    ("Nepomniachtchi defeats Wei 2-0", "a knock-out what-if is"),
+    ("Paris: Nepomniachtchi beats Wei 2-0", "no such event"),
+])
+def test_bad_what_ifs_are_refused_in_one_line(fix, words):
+    code, out = run("simulate", str(GP2019), "--at", "event4" if "Jerusalem" in fix else
+                    "event4-qf", "--fix", fix)
+    assert code == 2 and words in out and len(out.strip().splitlines()) == 1, out
+
+
 def test_simulate_from_start_sums():
     code, out = run("simulate", str(GP2019), "--at", "start", "--sims", "30000", "--json",
                     "--no-progress")

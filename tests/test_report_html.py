@@ -65,6 +65,20 @@ def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
     assert "Hamburg sf:" in page and "if Maxime Vachier-Lagrave wins 2-0" in page
 
 
+def test_report_with_what_ifs_says_them(tmp_path):
+    # after round 12 (scenarios/candidates-2022.toml), assume Nepomniachtchi loses to Rapport
+    # in round 13: the swing is then about the other three games of round 13
+    page = report(tmp_path, CAND, "--at", "round12", "--fix",
+                  "r13 Nepomniachtchi-Rapport 0-1").read_text(encoding="utf-8")
+    assert '<section id="assumed">' in page
+    assert "round 13: Ian Nepomniachtchi - Richárd Rapport 0-1" in page
+    swing = page[page.index('<section id="swing">'):]
+    swing = swing[:swing.index("</section>")]
+    assert "Firouzja" in swing and "Rapport" not in swing
+    plain = report(tmp_path, CAND, "--at", "round12").read_text(encoding="utf-8")
+    assert '<section id="assumed">' not in plain
+
+
 def test_report_escapes_every_text(tmp_path):
     text = Path(CAND).read_text(encoding="utf-8").replace(
         'name = "Candidates Tournament 2022"',

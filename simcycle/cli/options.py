@@ -79,9 +79,11 @@ def fix_options(f):
     f = click.option("--fix-file", "fix_file", type=click.Path(dir_okay=False), default=None,
                      help="A file of what-ifs, one per line like --fix (# starts a comment).")(f)
     return click.option("--fix", "fixes", multiple=True, metavar="WHAT-IF",
-                        help='Assume a result for a game still to play, e.g. --fix "r14 '
-                             'Nepomniachtchi-Ding 1-0" (repeatable; names or surnames; '
-                             "results 1-0, 0-1, 1/2-1/2).")(f)
+                        help='Assume a result for a game or match still to play '
+                             '(repeatable; names or surnames): round robins "r14 '
+                             'Nepomniachtchi-Ding 1-0" (1-0, 0-1, 1/2-1/2); knock-out series '
+                             '"Jerusalem: Nepomniachtchi beats Wei 1.5-0.5" (the classical '
+                             'score, or "on tiebreaks").')(f)
 
 
 def fixed_of(fmt, scn, at, fixes, fix_file) -> dict:
@@ -100,7 +102,7 @@ def fixed_of(fmt, scn, at, fixes, fix_file) -> dict:
     fmt.require(FIX, scn)
     fixed: dict = {}
     for key, text in items:
-        for k, v in fmt.parse_fix(scn, text, at, key).items():
+        for k, v in fmt.parse_fix(scn, text, at, key, fixed).items():
             if fixed.get(k, v) != v:
                 raise ScenarioError("contradicts an earlier what-if for the same game", key=key,
                                     value=text)

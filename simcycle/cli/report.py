@@ -3,7 +3,8 @@ from pathlib import Path
 import click
 
 from ..errors import ScenarioError
-from .options import at_opt, load, model_for, model_opt, scenario_arg, seed_opt
+from .options import (at_opt, fix_options, fixed_of, load, model_for, model_opt, scenario_arg,
+                      seed_opt)
 
 
 @click.command()
@@ -19,7 +20,8 @@ from .options import at_opt, load, model_for, model_opt, scenario_arg, seed_opt
 @model_opt
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def report(scenario, at, output, sims, swing_sims, seed, model_file, progress):
+@fix_options
+def report(scenario, at, output, sims, swing_sims, seed, model_file, progress, fixes, fix_file):
     """One self-contained HTML page (no network needed to view it): standings, odds, the
     games still to play, the history chart, the next round's swing, who can still win or
     qualify with a path in words, and the model and number of simulations used."""
@@ -30,8 +32,9 @@ def report(scenario, at, output, sims, swing_sims, seed, model_file, progress):
                             value=output)
     fmt, scn, at = load(scenario, at)
     model = model_for(scn, model_file)
+    fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     ctx = html.collect(fmt, scn, model, at, sims=sims, seed=seed, swing_sims=swing_sims,
-                       progress=progress)
+                       progress=progress, fixed=fixed)
     text = html.page(ctx)
     try:
         Path(output).write_text(text, encoding="utf-8")

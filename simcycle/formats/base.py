@@ -159,10 +159,12 @@ class Format(ABC):
     def render_results(self, d: dict) -> str:
         raise self._unsupported(RESULTS, None)
 
-    def parse_fix(self, scn: Any, text: str, at: str | None, key: str) -> dict:
+    def parse_fix(self, scn: Any, text: str, at: str | None, key: str,
+                  earlier: Mapping[Any, Any] | None = None) -> dict:
         """One what-if (``--fix "r14 Nepomniachtchi-Ding 1-0"``) as ``CompileOptions.fixed``
         entries; refused in one line (naming ``key``) if the game or match does not exist or
-        was already played with another result."""
+        was already played with another result.  ``earlier``: the what-ifs before this one
+        (a knock-out final can follow the semi-finals it assumes)."""
         raise self._unsupported(FIX, scn)
 
     def describe_fix(self, scn: Any, fixed: dict) -> list[str]:

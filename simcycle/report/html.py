@@ -49,8 +49,11 @@ def pct(p, digits: int = 1) -> str:
 
 # ---- gathering -----------------------------------------------------------------------------
 def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
-            progress: bool | None = None, whocan_budget: float | None = 30.0) -> dict:
-    """Everything the page shows, as JSON-able data."""
+            progress: bool | None = None, whocan_budget: float | None = 30.0,
+            fixed: dict | None = None) -> dict:
+    """Everything the page shows, as JSON-able data.  ``fixed``: what-ifs (the format's
+    ``parse_fix`` entries) assumed by the odds, the swing and who-can; the standings and the
+    history stay those of the results played."""
     from . import history
     from .. import report
     from .. import driver
@@ -64,7 +67,10 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
     ctx["version"] = __version__
     ctx["standings"] = fmt.standings(scn, at)
     ctx["standings_text"] = fmt.render_standings(ctx["standings"])
-    opts = CompileOptions(at=at)
+    fixed = fixed or {}
+    ctx["assumed"] = fmt.describe_fix(scn, fixed) if fixed else []
+    extra = {"fixed": fixed} if fixed else {}
+    opts = CompileOptions(at=at, fixed=fixed)
     plan = fmt.compile(scn, model, opts)
     res = driver.run(plan, sims, seed, progress=False)
     ctx["odds"] = report.simulation_json(scn, plan, res, at, model, opts)
@@ -78,14 +84,14 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
                                      at_most=upto)
     if SWING in fmt.features:
         try:
-            ctx["swing"] = fmt.swing(scn, model, at, sims=swing_sims, seed=seed)
+            ctx["swing"] = fmt.swing(scn, model, at, sims=swing_sims, seed=seed, **extra)
         except ScenarioError as err:
             ctx["swing"] = {"none": err.message}
     else:
         ctx["swing"] = {"none": f"the {fmt.name} format has no swing analysis"}
     if WHOCAN in fmt.features:
         try:
-            ctx["whocan"] = fmt.whocan(scn, at, whocan_budget)
+            ctx["whocan"] = fmt.whocan(scn, at, whocan_budget, **extra)
         except ScenarioError as err:
             ctx["whocan"] = {"none": err.message}
     else:
@@ -135,6 +141,7 @@ def page(ctx: dict) -> str:
         f"<header><h1>{e(ctx['scenario'])}</h1><p>at {e(ctx['at'])} · "
         f"{ctx['sims']:,} simulations · model {e(ctx['model']['name'])} "
         f"{e(ctx['model']['version'])} · {e(ctx['generated'])}</p></header><main>",
+        _assumed(ctx),
         _standings(ctx),
         _odds(ctx),
         _next(ctx),
@@ -145,6 +152,17 @@ def page(ctx: dict) -> str:
         "</main></body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _assumed(ctx) -> str:
+    """The what-ifs the odds, swing and who-can assume (nothing when there are none)."""
+    if not ctx.get("assumed"):
+        return ""
+    items = "".join(f"<li>{e(x)}</li>" for x in ctx["assumed"])
+    return _section("assumed", "What-ifs assumed",
+                    f"<p>The odds, the swing and who-can below assume these results; the "
+                    f"standings and the history chart are those of the games played.</p>"
+                    f"<ul>{items}</ul>")
 
 
 def _section(id_: str, title: str, body: str) -> str:

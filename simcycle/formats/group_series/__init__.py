@@ -12,7 +12,7 @@ from __future__ import annotations
 from ... import driver
 from ...enums import STEP_ARMAGEDDON, STEP_GAMES
 from ...errors import ScenarioError
-from ..base import SWING, WHOCAN, CompileOptions, Format
+from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.matches import Step, match_probability
 from . import render, rules
@@ -26,7 +26,7 @@ RESULTS = ("1-0", "1/2-1/2", "0-1")
 class GroupSeriesFormat(Format):
     name = "group-series"
     default_kind = DEFAULT_KIND
-    features = frozenset({SWING, WHOCAN})
+    features = frozenset({SWING, WHOCAN, FIX})
 
     def load(self, raw: dict, file: str) -> GroupSeries:
         return load(raw, file)
@@ -65,11 +65,16 @@ class GroupSeriesFormat(Format):
 
     # ---- swing ----------------------------------------------------------------------------
     def swing(self, scn: GroupSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None) -> dict:
+              round_no=None, fixed=None) -> dict:
         """What each group game of the next round (or of group round ``round_no``) swings:
         every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
-        random numbers.  After the group stage: the next knock-out matches."""
-        target = _next_group_round(scn, at, round_no)
+        random numbers.  After the group stage: the next knock-out matches.  ``fixed``
+        (what-ifs on group games) holds for every run."""
+        fixed = dict(fixed or {})
+        target = _next_group_round(scn, at, round_no, fixed)
+        if target is None and fixed:
+            raise ScenarioError("no group game left once the what-ifs are assumed: swing "
+                                "takes what-ifs only while group games are left", key="--fix")
         if target is None and round_no is None:
             return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets)
         if target is None or not target[1]:
@@ -78,14 +83,15 @@ class GroupSeriesFormat(Format):
         e, games, rn = target
         cname = scn.controls["classical"]
         ratings = rules.event_ratings(scn, e)
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
+                                                                  fixed=fixed)),
                           sims, seed, progress=False)
         groups = rules.state(scn, at)[e].groups
         out = []
         for g, j, rd, w, b in games:
             probs = model.wdl(cname, model.rating(ratings[w], cname),
                               model.rating(ratings[b], cname))
-            outcomes = [[({(e, g, j): code}, 1.0)] for code in range(3)]
+            outcomes = [[({**fixed, (e, g, j): code}, 1.0)] for code in range(3)]
             players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
                                   offsets=offsets)
             for p in players:
@@ -130,7 +136,11 @@ class GroupSeriesFormat(Format):
                 "now": swing_.now(base), "matches": out}
 
     # ---- whocan ---------------------------------------------------------------------------
-    def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule") -> dict:
+    def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule",
+               fixed=None) -> dict:
+        if fixed:
+            raise ScenarioError("whocan takes no what-ifs for group series yet (simulate and "
+                                "swing do)", key="--fix")
         if scn.win_points:
             raise ScenarioError("whocan does not model points for classical wins yet "
                                 "([points] classical_win)", file=scn.file,
@@ -140,20 +150,80 @@ class GroupSeriesFormat(Format):
         file, hindsight)."""
         return whocan_rows(scn, self.check_at(scn, at), budget, draws)
 
+    def parse_fix(self, scn: GroupSeries, text: str, at, key: str, earlier=None) -> dict:
+        """``[EVENT:] [rN] White - Black RESULT`` -> {(event, group, game index): result}: a
+        group game of a group known at ``at`` and not played by then.  Knock-out matches
+        cannot be assumed yet."""
+        from ...enums import RESULT_TEXT
+        from ..shared.whatif import find_events, parse_game
+
+        head, sep, rest = text.partition(":")
+        events = range(len(scn.events))
+        if sep and not head.strip().lower().startswith("r"):
+            events = find_events([ev.name for ev in scn.events], head, key, scn.file)
+            text_ = rest
+        else:
+            text_ = text
+        if " beats " in f" {text_.casefold()} ":
+            raise ScenarioError("knock-out matches of a group series cannot be assumed yet; "
+                                "group games can (\"r3 White-Black 1-0\")", file=scn.file,
+                                key=key, value=text)
+        rnd, w, b, res = parse_game(text_, scn.names, scn.index, key, scn.file)
+        hits = []
+        for e, st in enumerate(rules.state(scn, at)):
+            for g, gr in enumerate(st.groups if e in events else ()):
+                for j, (rd, gw, gb, r) in enumerate(gr.games):
+                    if {gw, gb} == {w, b} and (rnd is None or rd == rnd):
+                        hits.append((e, g, j, rd, gw, gb, r))
+        if not hits:
+            raise ScenarioError(f"{scn.names[w]} and {scn.names[b]} do not meet in a group "
+                                "known at this checkpoint" + (f" in round {rnd}" if rnd else ""),
+                                file=scn.file, key=key, value=text)
+        same = [h for h in hits if h[4] == w]
+        if not same:
+            e, g, j, rd, gw, gb, r = hits[0]
+            raise ScenarioError(f"{scn.names[gw]} has White against {scn.names[gb]} in round "
+                                f"{rd}", file=scn.file, key=key, value=text)
+        open_ = [h for h in same if h[6] < 0]
+        if not open_:
+            r = same[0][6]
+            if r != res:
+                raise ScenarioError(f"already played: {RESULT_TEXT[r]} in round {same[0][3]}",
+                                    file=scn.file, key=key, value=text)
+            return {}
+        if len(open_) > 1:
+            raise ScenarioError("they meet more than once with these colours: say the event "
+                                "and the round (\"Belgrade: r3 ...\")", file=scn.file, key=key,
+                                value=text)
+        e, g, j, *_ = open_[0]
+        return {(e, g, j): res}
+
+    def describe_fix(self, scn: GroupSeries, fixed: dict) -> list[str]:
+        from ...enums import RESULT_TEXT
+        out = []
+        for (e, g, j), res in sorted(fixed.items()):
+            gr = scn.events[e].groups[g]
+            rd, w, b, _ = gr.games[j]
+            out.append(f"{scn.events[e].name} group {gr.name} round {rd}: {scn.names[w]} - "
+                       f"{scn.names[b]} {RESULT_TEXT[res]}")
+        return out
+
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
     render_swing = staticmethod(render.swing)
     render_whocan = staticmethod(render.whocan)
 
 
-def _next_group_round(scn: GroupSeries, at, round_no):
+def _next_group_round(scn: GroupSeries, at, round_no, fixed=None):
     """(event, [(group, game index, round, White, Black)], round) of the first event with
-    group games still to play, or None."""
+    group games still to play (and not assumed in ``fixed``), or None."""
+    fixed = fixed or {}
     for e, st in enumerate(rules.state(scn, at)):
         if not st.groups_known:
             continue
         open_games = [(g, j, rd, w, b) for g, gr in enumerate(st.groups)
-                      for j, (rd, w, b, r) in enumerate(gr.games) if r < 0]
+                      for j, (rd, w, b, r) in enumerate(gr.games)
+                      if r < 0 and (e, g, j) not in fixed]
         if open_games:
             rn = round_no if round_no is not None else min(x[2] for x in open_games)
             return e, [x for x in open_games if x[2] == rn], rn

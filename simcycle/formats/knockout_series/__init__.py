@@ -9,11 +9,13 @@ keys, rules and Readings are documented in docs/format-knockout-series.md.
 
 from __future__ import annotations
 
+import re
+
 from ... import driver
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
 from ...whocan.core import NA, analyse
-from ..base import SWING, WHOCAN, CompileOptions, Format
+from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.brackets import round_name
 from ..shared.matches import match_probability
@@ -27,7 +29,7 @@ WHOCAN_BUDGET = 30.0   # seconds per whocan call; rows not settled in time are "
 class KnockoutSeriesFormat(Format):
     name = "knockout-series"
     default_kind = DEFAULT_KIND
-    features = frozenset({SWING, WHOCAN})
+    features = frozenset({SWING, WHOCAN, FIX})
 
     def load(self, raw: dict, file: str) -> KnockoutSeries:
         return load(raw, file)
@@ -61,25 +63,28 @@ class KnockoutSeriesFormat(Format):
         return KnockoutSeriesPlan(scn, model, opts)
 
     def swing(self, scn: KnockoutSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None) -> dict:
+              round_no=None, fixed=None) -> dict:
         """What each of the next matches swings: every player's P(1st) and P(qualify) under
         each of its six results (either player winning 2-0 or 1.5-0.5 in the classical games,
         or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
-        (event, round, slot) -> a complete ``Match``."""
+        (event, round, slot) -> a complete ``Match``; ``fixed`` (what-ifs) holds for every
+        run."""
         if round_no is not None:
             raise ScenarioError("--round is for round robins; knock-out series swing the next "
                                 "matches", key="--round", value=round_no)
-        todo = rules.open_matches(scn, at)
+        fixed = dict(fixed or {})
+        todo = rules.open_matches(scn, at, fixed)
         if not todo:
             raise ScenarioError("no match left to play at this checkpoint", file=scn.file,
                                 key="--at", value=at or "latest")
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
+        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
+                                                                  fixed=fixed)),
                           sims, seed, progress=False)
         out = []
         for e, r, j, up, lo in todo:
             outcomes = _six_results(scn, model, e, r, j, up, lo)
             players = swing_.rows(self, scn, model, at,
-                                  [[({(e, r, j): o[2]}, 1.0)] for o in outcomes],
+                                  [[({**fixed, (e, r, j): o[2]}, 1.0)] for o in outcomes],
                                   sims=sims, seed=seed, offsets=offsets)
             ev = scn.events[e]
             out.append({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
@@ -90,15 +95,16 @@ class KnockoutSeriesFormat(Format):
                 "seed": seed, "qualifying_places": scn.qualifying_places,
                 "now": swing_.now(base), "matches": out}
 
-    def whocan(self, scn: KnockoutSeries, at, budget=None, heuristics: bool = True) -> dict:
+    def whocan(self, scn: KnockoutSeries, at, budget=None, heuristics: bool = True,
+               fixed=None) -> dict:
         """Exact clinched / alive / eliminated for first place and the qualifying places
         (``whocan.py``); rows follow the standings order.  ``heuristics`` off: no candidate
         result sets tried before a MILP (same answers, slower: used by the tests)."""
         budget = WHOCAN_BUDGET if budget is None else budget
-        st = rules.standings(scn, at)
+        st = rules.standings(scn, at, fixed)
         idx = {p.name: i for i, p in enumerate(scn.players)}
         order = [idx[r["name"]] for r in st["players"]]
-        backend = SeriesBackend(scn, at, heuristics)
+        backend = SeriesBackend(scn, at, heuristics, fixed)
         counting = scn.counting
         eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
         targets = {"first": (1, {x: [j for j in counting if j != x] for x in order}),
@@ -116,6 +122,28 @@ class KnockoutSeriesFormat(Format):
                 "criteria": ["points"] + [k for k, v in SERIES_CRITERIA.items() if v in det],
                 "points": {r["name"]: r["points"] for r in st["players"]},
                 "budget_seconds": budget, "targets": rows}
+
+    def parse_fix(self, scn: KnockoutSeries, text: str, at, key: str, earlier=None) -> dict:
+        """``[EVENT] A beats B SCORE`` -> {(event, round, slot): Match}: a match whose two
+        players are known at ``at`` and which has no game yet; SCORE is the classical score
+        ("2-0", "1.5-0.5") or "on tiebreaks" (classical level)."""
+        m = _parse_match(scn, text, at, key, earlier or {})
+        return {} if m is None else {(m.event, m.round, m.slot): m}
+
+    def describe_fix(self, scn: KnockoutSeries, fixed: dict) -> list[str]:
+        out = []
+        for _key, m in sorted(fixed.items()):
+            e, r = m.event, m.round
+            ev = scn.events[e]
+            w = m.winner
+            lo = m.lower if w == m.upper else m.upper
+            cw, cl = ((m.cls_upper, m.cls_lower) if w == m.upper else
+                      (m.cls_lower, m.cls_upper))
+            how = ("on tiebreaks" if m.step != 0 else
+                   f"{_half_points(cw)}-{_half_points(cl)} in the classical games")
+            out.append(f"{ev.name} {round_name(r, rules.n_rounds(ev.size))}: "
+                       f"{scn.players[w].name} beats {scn.players[lo].name} {how}")
+        return out
 
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
@@ -141,6 +169,72 @@ def _six_results(scn: KnockoutSeries, model, e, r, j, up, lo) -> list[tuple]:
     return [(label, p, Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
                              winner=w, step=step, cls_upper=cu, cls_lower=cl, source="what-if"))
             for label, p, w, step, cu, cl in res]
+
+
+def _half_points(h: int) -> str:
+    return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
+
+
+_HALVES = r"(?:\d+(?:\.5|½)?|½)"
+_BEATS = re.compile(r"^(?:(?P<event>.+?):\s*)?(?P<a>.+?)\s+beats\s+(?P<b>.+?)\s+"
+                    rf"(?P<how>on\s+tiebreaks?|tiebreaks?|{_HALVES}\s*-\s*{_HALVES})\s*$",
+                    re.I)
+
+
+def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):
+    """One what-if match (``KnockoutSeriesFormat.parse_fix``); None when it was played with
+    that very result."""
+    from ..shared.whatif import find_events, find_player
+
+    m = _BEATS.match(text.strip())
+    if not m:
+        raise ScenarioError('a knock-out what-if is "[EVENT:] A beats B 2-0" (the classical '
+                            'score, or "on tiebreaks")', file=scn.file, key=key, value=text)
+    aliases = {p.name.casefold(): i for i, p in enumerate(scn.players)}
+    who = [find_player(scn.names, aliases, m.group(g)) for g in ("a", "b")]
+    if None in who or who[0] == who[1]:
+        raise ScenarioError("no two players of the scenario in this what-if (names or parts "
+                            "of them)", file=scn.file, key=key, value=text)
+    a, b = who
+    events = range(len(scn.events))
+    if m.group("event"):
+        events = find_events([ev.name for ev in scn.events], m.group("event"), key,
+                             scn.file)
+    n = scn.steps[0].games
+    how = m.group("how").casefold().replace("½", ".5").replace(" ", "")
+    if how.startswith("on") or how.startswith("tie"):
+        step, ca, cb = UNKNOWN_TB_STEP, n, n
+    else:
+        x, y = (float(v) for v in how.split("-"))
+        if x <= y or x + y != n:
+            raise ScenarioError(f"the winner's classical score: more than half of the {n} "
+                                "games, the two adding up to the games played (or 'on "
+                                "tiebreaks')", file=scn.file, key=key, value=text)
+        step, ca, cb = 0, int(2 * x), int(2 * y)
+    known = rules.counted_matches(scn, at, earlier)
+    for e, r, j, up, lo, entry in rules.walk(scn, known):
+        if e in events and {up, lo} == {a, b}:
+            if entry is not None and entry.games:
+                raise ScenarioError("this match is in progress: enter its games in the "
+                                    "scenario instead", file=scn.file, key=key, value=text)
+            cu, cl = (ca, cb) if a == up else (cb, ca)
+            return Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
+                         winner=a, step=step, cls_upper=cu, cls_lower=cl, source="what-if")
+    if m.group("event"):   # a match already decided, in the event named
+        for mt in known.values():
+            if (mt.event in events and {mt.upper, mt.lower} == {a, b}
+                    and mt.winner is not None):
+                said = FORMAT.describe_fix(scn, {0: mt})[0]
+                if mt.winner == a and (mt.step == 0) == (step == 0) and \
+                        (step != 0 or (mt.cls_upper, mt.cls_lower) == (
+                            (ca, cb) if a == mt.upper else (cb, ca))):
+                    return None
+                raise ScenarioError("already played: " + said.split(": ", 1)[1],
+                                    file=scn.file, key=key, value=text)
+    raise ScenarioError("these two do not meet in a match whose players are known at this "
+                        "checkpoint (after the what-ifs before this one)"
+                        + ("" if m.group("event") else "; name the event if they met earlier"),
+                        file=scn.file, key=key, value=text)
 
 
 FORMAT = KnockoutSeriesFormat()

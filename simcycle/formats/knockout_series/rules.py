@@ -80,12 +80,12 @@ def walk(scn: KnockoutSeries, known: dict):
             alive = nxt
 
 
-def open_matches(scn: KnockoutSeries, at: str | None):
+def open_matches(scn: KnockoutSeries, at: str | None, fixed=None):
     """The matches to be played next: (event, round, slot, upper, lower) of the earliest round
     that has a match with both players known and no result (not even a game)."""
     first = None
     out = []
-    for e, r, j, up, lo, m in walk(scn, counted_matches(scn, at)):
+    for e, r, j, up, lo, m in walk(scn, counted_matches(scn, at, fixed)):
         if first is not None and (e, r) != first:
             break
         if m is None or not m.games:
@@ -230,8 +230,8 @@ def overall_shares(scn: KnockoutSeries, rows, order: list[int]) -> dict[int, flo
     return shared_money(runs(order, lambda p: rows[p]["points"]), scn.overall_prizes)
 
 
-def standings(scn: KnockoutSeries, at: str | None) -> dict:
-    known = counted_matches(scn, at)
+def standings(scn: KnockoutSeries, at: str | None, fixed=None) -> dict:
+    known = counted_matches(scn, at, fixed)
     rows, log, complete = series_table(scn, known)
     groups = rank_series(scn, rows, log, scn.counting)
     order = [p for g in groups for p in g]

@@ -70,9 +70,10 @@ class SeriesBackend:
     ``whocan.core.Backend``).  ``heuristics`` off: no candidate result sets (``seeds``), every
     question not answered by a witness found before is a MILP."""
 
-    def __init__(self, scn: KnockoutSeries, at: str | None, heuristics: bool = True):
+    def __init__(self, scn: KnockoutSeries, at: str | None, heuristics: bool = True,
+                 fixed=None):
         self.scn = scn
-        self.known = counted_matches(scn, at)
+        self.known = counted_matches(scn, at, fixed)
         self.heuristics = heuristics
         self.n_cls = n = scn.steps[0].games
         # outcome categories from a player's side: (won, classical half points)

@@ -51,7 +51,7 @@ class RoundRobinFormat(Format):
         return [f"round {r}: {scn.players[w].name} - {scn.players[b].name} {RESULT_TEXT[res]}"
                 for (r, w, b), res in sorted(fixed.items())]
 
-    def parse_fix(self, scn: RoundRobin, text: str, at, key: str) -> dict:
+    def parse_fix(self, scn: RoundRobin, text: str, at, key: str, earlier=None) -> dict:
         """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a game of the
         schedule, not played at ``at`` or played with that very result."""
         from ...enums import RESULT_TEXT

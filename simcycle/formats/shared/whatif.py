@@ -53,3 +53,17 @@ def parse_game(text: str, names: list[str], aliases: dict[str, int], key: str, f
         raise ScenarioError(f"{why} in this what-if (names or parts of them, separated by - or "
                             "v)", file=file, key=key, value=text)
     return rnd, found[0][0], found[0][1], res
+
+
+def find_events(names: list[str], text: str, key: str, file: str) -> list[int]:
+    """The event a what-if names: its name, the start of its name ("Belgrade" for "Belgrade
+    (28 February - 14 March 2022)"), or event1, event2, ...; refused when none or several."""
+    want = text.strip().casefold()
+    exact = [e for e, n in enumerate(names)
+             if n.casefold() == want or f"event{e + 1}" == want.replace(" ", "")]
+    hits = exact or [e for e, n in enumerate(names) if n.casefold().startswith(want)]
+    if len(hits) != 1:
+        raise ScenarioError("no such event (its name, or event1, event2, ...)" if not hits else
+                            "more than one event starts so: say more of its name",
+                            file=file, key=key, value=text)
+    return hits
