@@ -5,7 +5,9 @@ a sudden-death knock-out, and a knock-out match as data (``match_nb``).  All rea
 probabilities from one :class:`Games` record, either from a table filled once per plan (fast)
 or, when ratings move inside a replica (strength offsets, hot Elo), live from the ratings; both
 draw the same uniform the same way, so a replica's outcome does not depend on which is used.
-The plain-Python twins are in ``simcycle.reference.games``.
+``fmatch_nb`` is the one hand-specialised copy of ``match_nb`` (over the table, no known
+game), kept where the benchmarks need it.  The plain-Python twins are in
+``simcycle.reference.games``.
 """
 
 import math
@@ -17,7 +19,7 @@ from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, P_CLASS, P_DRAW0, P_EDG
                      P_OFFSET_SLOPE, P_REF, P_SLOPE, STEP_ARMAGEDDON, STEP_GAMES,
                      STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
 from .config import ijit, jit
-from .rng_nb import randint_nb, u01_nb
+from .rng_nb import GOLDEN, INV53, S11, mix64_nb, randint_nb, u01_nb
 
 
 class Games(NamedTuple):
@@ -260,3 +262,83 @@ def match_nb(g, seg, a, b, steps, fixed, st, out):
         diff = 1 if u01_nb(st) < 0.5 else -1
     out[0] = 0 if diff > 0 else 1
 
+
+
+@ijit
+def fmatch_nb(thr, seg, a, b, steps, state):
+    """``match_nb`` over the table ``thr`` = ``Games.thr`` for a match with no known game
+    whose steps are games and Armageddon only, the stream state kept in a register.  Returns
+    (winner 0 = a / 1 = b, deciding step, a's and b's classical half points, a's and b's
+    classical wins, state): ``match_nb``'s out[0:6] and ``st[0]`` after it, the same draws
+    in the same order.
+
+    The one hand-specialised copy of a match, kept because the benchmarks need it:
+    ``match_nb`` over a ``Games`` record, inlined per match and per game, pays reference-count
+    updates on the record's arrays and keeps the stream state in memory.  GP 2019 from
+    ``start`` (bench_gp2019.py's kernel, CPU time per series, 2-core machine): the old kernel
+    204,000 series/s on 1 thread and 407,000 on 2; every match through ``match_nb`` 120,000 and
+    238,000 (below the 250,000 target); with this copy 202,000 and 406,000.  GP 2022 from
+    ``start`` (bench_gp2022.py, medians of alternating runs): the old kernel 190,000 series/s
+    on 1 thread and 375,000 on 2; every match through ``match_nb`` 176,000 and 353,000; with
+    this copy for the knock-out matches and the group tiebreaks 194,000 and 390,000
+    (``formats.group_series.nb``)."""
+    diff = 0
+    ca = 0
+    cb = 0
+    wa = 0
+    wb = 0
+    step = 0
+    for s in range(steps.shape[0]):
+        kind = steps[s, 0]
+        ci = steps[s, 1]
+        if s > 0 and diff != 0:
+            break
+        step = s
+        if kind == STEP_GAMES:
+            for j in range(steps[s, 2]):
+                state = state + GOLDEN
+                u = np.float64(mix64_nb(state) >> S11) * INV53
+                if j % 2 == 0:
+                    w = a
+                    bl = b
+                else:
+                    w = b
+                    bl = a
+                if u < thr[seg, ci, w, bl, 0]:
+                    d = 2
+                elif u < thr[seg, ci, w, bl, 1]:
+                    d = 0
+                else:
+                    d = -2
+                if j % 2 == 1:
+                    d = -d
+                diff += d
+                if s == 0:
+                    if d == 2:
+                        ca += 2
+                        wa += 1
+                    elif d == -2:
+                        cb += 2
+                        wb += 1
+                    else:
+                        ca += 1
+                        cb += 1
+        else:   # STEP_ARMAGEDDON: colours by lot, a draw goes to Black
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            if u < 0.5:
+                w = a
+                bl = b
+            else:
+                w = b
+                bl = a
+            state = state + GOLDEN
+            u = np.float64(mix64_nb(state) >> S11) * INV53
+            win = w if u < thr[seg, ci, w, bl, 0] else bl
+            diff = 1 if win == a else -1
+    if diff == 0:   # a cascade without a decisive last step: lots
+        step = steps.shape[0]
+        state = state + GOLDEN
+        u = np.float64(mix64_nb(state) >> S11) * INV53
+        diff = 1 if u < 0.5 else -1
+    return (0 if diff > 0 else 1), step, ca, cb, wa, wb, state

@@ -8,7 +8,9 @@ Built on the shared blocks: games, play-off round robins, Armageddon and the kno
 (``match_nb``: a match from a later step is the slice ``steps[s0:]``, known classical games
 the ``fixed`` array) from ``kernels.game_nb`` with a :class:`~simcycle.kernels.game_nb.Games`
 whose segment is the event; the series order from ``kernels.rank_nb``; tallies from
-``kernels.tally_nb``.
+``kernels.tally_nb``.  Knock-out matches with no known game and the two-player tiebreak
+procedure go through ``game_nb.fmatch_nb`` (the table, the stream state in a register)
+unless ``live``; ``steps`` are games and Armageddon only, as it requires.
 
 The plain-Python twin is ``simcycle.reference.groups``; both draw the same numbers in the same
 order.  Per replica, event by event:
@@ -30,7 +32,12 @@ the shared blocks throughout (``sort_segment_nb`` per criterion, ``tally_nb``, e
 through ``game_nb``) the kernel took 1.61 us a series at ``event3-sf`` against 1.15 us before
 the port and about 10 % more at ``start``; with these, 5.6 against 5.3 us at ``start``
 (medians of alternating runs: 178k against 186k series/s on 1 thread, 178k against 182k on 2,
-on the shared 2-core machine).
+on the shared 2-core machine).  Later, with every match (knock-out and group tiebreak) through
+``match_nb`` over the ``Games`` record: 176k against 192k series/s on 1 thread, 353k against
+379k on 2; leaving out the knock-out matches' draws (timing only, 1 thread) gave 212k,
+leaving out the group tiebreaks' 211k, so both go through ``fmatch_nb`` when they can: 194k
+against 190k on 1 thread, 390k against 375k on 2 (medians of 6 alternating runs each,
+1,000,000 series).
 
 ``steps`` rows (kind ``enums.STEP_*``, control row, games): classical pair, rapid pair, blitz
 pair, Armageddon: a knock-out match; the two-player tiebreak procedure is ``steps[1:]``.
@@ -46,8 +53,8 @@ from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
                       WHITE_WINS, BLACK_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import (Games, armageddon_nb, game_nb, match_nb, round_robin_nb,
-                                shuffle_nb)
+from ...kernels.game_nb import (Games, armageddon_nb, fmatch_nb, game_nb, match_nb,
+                                round_robin_nb, shuffle_nb)
 from ...kernels.rank_nb import sort_desc_nb
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
@@ -120,17 +127,24 @@ class GroupSeriesArgs(NamedTuple):
 def two_player_nb(g, seg, steps, s0, pa, pb, st, mout, flags):
     """The two-player tiebreak procedure from step s0 (1 = rapid pair, 2 = blitz pair,
     3 = Armageddon) between players pa and pb: a colour lot (who is White in the first game
-    of each pair), then ``match_nb`` over steps[s0:].  Returns 0 if pa wins, 1 if pb wins."""
+    of each pair), then the match over steps[s0:] (``fmatch_nb`` over the table, ``match_nb``
+    when ``g.live``).  mout: int64[6] scratch.  Returns 0 if pa wins, 1 if pb wins."""
     if u01_nb(st) < 0.5:
         x, y, swap = pa, pb, False
     else:
         x, y, swap = pb, pa, True
-    nofix = mout[6:6]
-    match_nb(g, seg, x, y, steps[s0:], nofix, st, mout)
-    d = s0 + mout[1]
+    if g.live:
+        nofix = mout[6:6]
+        match_nb(g, seg, x, y, steps[s0:], nofix, st, mout)
+        wx = mout[0]
+        d = s0 + mout[1]
+    else:
+        wx, d, _, _, _, _, stv = fmatch_nb(g.thr, seg, x, y, steps[s0:], st[0])
+        st[0] = stv
+        d += s0
     if d < steps.shape[0] and steps[d, 0] == STEP_ARMAGEDDON:
         flags[GS_C_ARMAGEDDON] = 1
-    win_x = mout[0] == 0
+    win_x = wx == 0
     return 0 if win_x != swap else 1
 
 
@@ -375,9 +389,10 @@ def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st, flat):
 @ijit
 def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
     """A knock-out match between a and b with known classical games (f0, f1: codes from a's
-    side, UNPLAYED unknown): a colour lot when ``ko_lots``, then ``match_nb``.  Leaves a's
-    and b's classical half points and wins in mout[2:6] (a's side first); returns True if a
-    wins."""
+    side, UNPLAYED unknown): a colour lot when ``ko_lots``, then the match (``fmatch_nb``
+    over the table; ``match_nb`` with the known games in ``fx``, int64[2] scratch, when one
+    is known or ``g.live``).  Leaves a's and b's classical half points and wins in mout[2:6]
+    (a's side first); returns True if a wins."""
     swap = False
     if ko_lots:
         swap = u01_nb(st) >= 0.5
@@ -389,7 +404,17 @@ def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
         x, y = a, b
         fx[0] = f0
         fx[1] = f1
-    match_nb(g, seg, x, y, steps, fx, st, mout)
+    if g.live or f0 != UNPLAYED or f1 != UNPLAYED:
+        match_nb(g, seg, x, y, steps, fx, st, mout)
+    else:
+        w, d, ca, cb, wa, wb, stv = fmatch_nb(g.thr, seg, x, y, steps, st[0])
+        st[0] = stv
+        mout[0] = w
+        mout[1] = d
+        mout[2] = ca
+        mout[3] = cb
+        mout[4] = wa
+        mout[5] = wb
     if mout[1] < steps.shape[0] and steps[mout[1], 0] == STEP_ARMAGEDDON:
         flags[GS_C_ARMAGEDDON] = 1
     if swap:

@@ -18,11 +18,11 @@ import numpy as np
 from numba import prange
 
 from ...enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON,
-                      SER_H2H, SER_LOTS, SER_SECOND, STEP_GAMES)
+                      SER_H2H, SER_LOTS, SER_SECOND)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, match_nb
+from ...kernels.game_nb import Games, fmatch_nb, match_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
-from ...kernels.rng_nb import GOLDEN, INV53, S11, mix64_nb, normal_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
 PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
@@ -94,77 +94,6 @@ class KnockoutArgs(NamedTuple):
     n_qual: int
     n_matches: int
     fast: bool
-
-
-@ijit
-def fmatch_nb(thr, seg, a, b, steps, state):
-    """``game_nb.match_nb`` over the table ``thr`` = ``Games.thr`` for a match with no known
-    game whose steps are games and Armageddon only (``KnockoutArgs.fast``), the stream state
-    kept in a register.  Returns (winner 0 = a / 1 = b, deciding step, a's and b's classical
-    half points, state); the same draws in the same order as ``match_nb``.
-
-    The one hand-specialised copy of a match, kept because the benchmark needs it:
-    ``match_nb`` over a ``Games`` record, inlined per match and per game, pays reference-count
-    updates on the record's arrays and keeps the stream state in memory.  GP 2019 from
-    ``start`` (bench_gp2019.py's kernel, CPU time per series, 2-core machine): the old kernel
-    204,000 series/s on 1 thread and 407,000 on 2; every match through ``match_nb`` 120,000 and
-    238,000 (below the 250,000 target); with this copy 202,000 and 406,000."""
-    diff = 0
-    ca = 0
-    cb = 0
-    step = 0
-    for s in range(steps.shape[0]):
-        kind = steps[s, 0]
-        ci = steps[s, 1]
-        if s > 0 and diff != 0:
-            break
-        step = s
-        if kind == STEP_GAMES:
-            for j in range(steps[s, 2]):
-                state = state + GOLDEN
-                u = np.float64(mix64_nb(state) >> S11) * INV53
-                if j % 2 == 0:
-                    w = a
-                    bl = b
-                else:
-                    w = b
-                    bl = a
-                if u < thr[seg, ci, w, bl, 0]:
-                    d = 2
-                elif u < thr[seg, ci, w, bl, 1]:
-                    d = 0
-                else:
-                    d = -2
-                if j % 2 == 1:
-                    d = -d
-                diff += d
-                if s == 0:
-                    if d == 2:
-                        ca += 2
-                    elif d == -2:
-                        cb += 2
-                    else:
-                        ca += 1
-                        cb += 1
-        else:   # STEP_ARMAGEDDON: colours by lot, a draw goes to Black
-            state = state + GOLDEN
-            u = np.float64(mix64_nb(state) >> S11) * INV53
-            if u < 0.5:
-                w = a
-                bl = b
-            else:
-                w = b
-                bl = a
-            state = state + GOLDEN
-            u = np.float64(mix64_nb(state) >> S11) * INV53
-            win = w if u < thr[seg, ci, w, bl, 0] else bl
-            diff = 1 if win == a else -1
-    if diff == 0:   # a cascade without a decisive last step: lots
-        step = steps.shape[0]
-        state = state + GOLDEN
-        u = np.float64(mix64_nb(state) >> S11) * INV53
-        diff = 1 if u < 0.5 else -1
-    return (0 if diff > 0 else 1), step, ca, cb, state
 
 
 @ijit
@@ -354,7 +283,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                             ca = out6[2]
                             cb = out6[3]
                         else:
-                            wa, step, ca, cb, stv = fmatch_nb(a.thr, e, pa, pb, a.steps, st[0])
+                            wa, step, ca, cb, _, _, stv = fmatch_nb(a.thr, e, pa, pb, a.steps,
+                                                                   st[0])
                             st[0] = stv
                         if wh == 0:
                             wside = wa
