@@ -21,6 +21,9 @@ def options(argv, *, sims: int, seed: int, at: str = "start"):
     ap.add_argument("--at", default=at)
     ap.add_argument("--offsets", action="store_true")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--model", default=None,
+                    help="model file (default: the default model); a side-by-side run against a "
+                         "commit with another default model needs the same file on both sides")
     return ap.parse_args(argv)
 
 
@@ -31,7 +34,7 @@ def warm_plan(scenario: str, a):
     from simcycle.scenario import load_scenario
 
     fmt, scn = load_scenario(ROOT / "scenarios" / scenario)
-    model = load_model()
+    model = load_model(a.model)
     plan = fmt.compile(scn, model, CompileOptions(at=a.at, offsets=a.offsets))
     plan.run_batch(a.seed, 0, 1000)
     return fmt, scn, model, plan

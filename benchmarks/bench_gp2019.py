@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--offsets", action="store_true")
+    ap.add_argument("--model", default=None, help="model file (default: the default model)")
     a = ap.parse_args()
 
     import numba
@@ -41,7 +42,7 @@ def main() -> None:
     if a.threads:
         numba.set_num_threads(a.threads)
     fmt, scn = load_scenario(ROOT / "scenarios" / "grand-prix-2019.toml")
-    plan = fmt.compile(scn, load_model(), CompileOptions(at=a.at, offsets=a.offsets))
+    plan = fmt.compile(scn, load_model(a.model), CompileOptions(at=a.at, offsets=a.offsets))
 
     # -- correctness first (also the warm-up: compiles the kernel)
     k = 300
