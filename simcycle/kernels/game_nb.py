@@ -43,18 +43,33 @@ class Games(NamedTuple):
     offsets: bool
 
 
+@ijit
+def davidson_nb(nu0, level, ref, slope, edge, r_white, r_black):
+    """(P white wins, P draw) of the Davidson-Elo form of docs/model.md from its terms:
+    nu0 = 2 draw0 / (1 - draw0), the level term per Elo and its reference rating, the slope
+    and White's edge in Elo."""
+    nu = nu0 * math.exp(level * ((r_white + r_black) * 0.5 - ref))
+    delta = (1.0 + 0.5 * nu) * (slope * (r_white - r_black) + edge)
+    s = 10.0 ** (delta / 800.0)
+    norm = s + 1.0 / s + nu
+    return s / norm, nu / norm
+
+
+@ijit
+def terms_nb(params, ci, offsets):
+    """The terms of ``davidson_nb`` at control row ``ci`` (the offsets' slope with offsets)."""
+    d0 = params[ci, P_DRAW0]
+    slope = params[ci, P_OFFSET_SLOPE] if offsets else params[ci, P_SLOPE]
+    return (2.0 * d0 / (1.0 - d0), params[ci, P_LEVEL], params[ci, P_REF], slope,
+            params[ci, P_EDGE])
+
+
 @jit
 def wdl_nb(params, ci, r_white, r_black, offsets):
     """(P white wins, P draw) of one game at control row ``ci``: the Davidson-Elo form of
     docs/model.md, the twin of ``model.davidson_wdl``."""
-    d0 = params[ci, P_DRAW0]
-    slope = params[ci, P_OFFSET_SLOPE] if offsets else params[ci, P_SLOPE]
-    nu = 2.0 * d0 / (1.0 - d0) * math.exp(
-        params[ci, P_LEVEL] * ((r_white + r_black) * 0.5 - params[ci, P_REF]))
-    delta = (1.0 + 0.5 * nu) * (slope * (r_white - r_black) + params[ci, P_EDGE])
-    s = 10.0 ** (delta / 800.0)
-    norm = s + 1.0 / s + nu
-    return s / norm, nu / norm
+    nu0, level, ref, slope, edge = terms_nb(params, ci, offsets)
+    return davidson_nb(nu0, level, ref, slope, edge, r_white, r_black)
 
 
 @jit

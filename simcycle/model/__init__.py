@@ -1,7 +1,7 @@
 """The game-outcome model: P(white win / draw / black win) by time control.
 
 Plain Python and numpy.  The numba twin of :meth:`OutcomeModel.wdl` is
-``simcycle.kernels.outcome_nb.wdl_nb``; both read the same parameter array.
+``simcycle.kernels.game_nb.wdl_nb``; both read the same parameter array.
 """
 
 from __future__ import annotations

@@ -14,12 +14,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, BLACK_WINS,
-                      P_CLASS)
+from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN,
+                      PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
+                      RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS,
+                      WHITE_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import (Games, armageddon_nb, pair_nb, result_of_nb, round_robin_nb,
-                                sudden_death_knockout_nb, wdl_nb)
+from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
+                                round_robin_nb, sudden_death_knockout_nb, terms_nb)
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
                                 sort_segment_nb, start_order_nb)
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
@@ -288,6 +289,9 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     flags = np.zeros(out.counters.shape[1], np.int64)
     t = local_tallies_nb(out)
     cls = np.int64(a.params[a.game_ci, P_CLASS])
+    # the live path's model terms, read once (re-reading them from ``params`` for every game
+    # cost 8 % of the Candidates with offsets: benchmarks/README.md)
+    nu0, level, ref, slope, edge = terms_nb(a.params, a.game_ci, a.offsets)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
         if a.offsets:
@@ -313,7 +317,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
                 w = a.gw[q]
                 b = a.gb[q]
                 sg = a.gseg[q]
-                tw, td = wdl_nb(a.params, a.game_ci, rt[sg, w, cls], rt[sg, b, cls], a.offsets)
+                tw, td = davidson_nb(nu0, level, ref, slope, edge,
+                                     rt[sg, w, cls], rt[sg, b, cls])
                 td += tw
                 out_ = result_of_nb(u01_nb(st), tw, td)
                 if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
