@@ -51,7 +51,8 @@ def generic_checks(plan, seed: int, sims: int = 100_000):
     assert np.allclose(rows[rows > 0], 1.0) and np.allclose(p.sum(axis=0), 1.0)
     assert small.tallies["qualify"].sum() == plan.info.qualifying_places * small.sims
     half = sims // 2
-    split = plan.run_batch(seed, 0, half)["place"] + plan.run_batch(seed, half, sims - half)["place"]
+    split = (plan.run_batch(seed, 0, half)["place"]
+             + plan.run_batch(seed, half, sims - half)["place"])
     assert (split == small.tallies["place"]).all(), "batch split changed the result"
     return small
 

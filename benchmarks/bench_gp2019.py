@@ -4,7 +4,8 @@ Checks before it times: the kernel equals its plain-Python twin on a few hundred
 every simulated series has exactly 2 qualifiers, one wildcard claimant and one player per place.
 Compilation is excluded (a warm-up batch first); the figure is the best of --repeat timed runs.
 
-    .venv/bin/python benchmarks/bench_gp2019.py [--sims N] [--seed S] [--at CHECKPOINT] [--threads T]
+    .venv/bin/python benchmarks/bench_gp2019.py [--sims N] [--seed S] [--at CHECKPOINT]
+                                                [--threads T]
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def main() -> None:
         best = max(best, rate)
         print(f"run {rep + 1}: {a.sims:,} series in {dt:.2f} s = {rate:,.0f} series/s")
     print(f"best: {best:,.0f} series/s  (at={a.at}, offsets={a.offsets}, threads="
-          f"{numba.get_num_threads()}, cores={os.cpu_count()}, {platform.processor() or platform.machine()}, "
+          f"{numba.get_num_threads()}, cores={os.cpu_count()}, "
+          f"{platform.processor() or platform.machine()}, "
           f"numba {numba.__version__})")
 
 

@@ -300,7 +300,8 @@ def warnings(results: list[dict]) -> list[str]:
     """Measures that cannot be compared between variants with fields of different sizes."""
     sizes = {len(r["players"]) for r in results}
     if len(sizes) > 1:
-        return [f"the variants have fields of different sizes ({', '.join(map(str, sorted(sizes)))} "
+        listed = ", ".join(map(str, sorted(sizes)))
+        return [f"the variants have fields of different sizes ({listed} "
                 f"players): {', '.join(SIZE_DEPENDENT)} are not comparable between them"]
     return []
 

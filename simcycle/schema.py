@@ -239,5 +239,8 @@ def _range_of(typ: Any, segs: list) -> tuple | None:
         ann = args[0]
     if lo is None or hi is None:
         return None
-    fmt = (lambda v: f"{v:g}" if isinstance(v, float) else str(v))
-    return fmt(lo), fmt(hi)
+    return _bound_text(lo), _bound_text(hi)
+
+
+def _bound_text(v) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)

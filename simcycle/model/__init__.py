@@ -250,7 +250,8 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
         raise ScenarioError("missing [controls.*] tables", file=f, key="controls")
     if doc.fit.window is not None:
         try:
-            ok = dt.date.fromisoformat(doc.fit.window[0]) <= dt.date.fromisoformat(doc.fit.window[1])
+            lo, hi = (dt.date.fromisoformat(d) for d in doc.fit.window)
+            ok = lo <= hi
         except ValueError:
             ok = False
         if not ok:

@@ -14,7 +14,8 @@ from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, STEP_ARMAGEDDON, STEP_G
 def wdl(params, ci, r_white, r_black, offsets):
     d0 = params[ci][0]
     slope = params[ci][7] if offsets else params[ci][2]
-    nu = 2.0 * d0 / (1.0 - d0) * math.exp(params[ci][3] * ((r_white + r_black) * 0.5 - params[ci][8]))
+    nu = 2.0 * d0 / (1.0 - d0) * math.exp(
+        params[ci][3] * ((r_white + r_black) * 0.5 - params[ci][8]))
     delta = (1.0 + 0.5 * nu) * (slope * (r_white - r_black) + params[ci][1])
     s = 10.0 ** (delta / 800.0)
     norm = s + 1.0 / s + nu

@@ -9,8 +9,9 @@ of the groups still level, top group first).
 from __future__ import annotations
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2, RR_C_STAGE3, TB_HEAD_TO_HEAD,
-                     TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
+                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2,
+                     RR_C_STAGE3, TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER,
+                     TB_WINS)
 from . import games
 from .rng import Stream
 

@@ -130,7 +130,8 @@ def simulation_text(d: dict) -> str:
     if d.get("events"):
         lines.append("")
         for k, v in d["events"].items():
-            lines.append(f"{k}: {percent(v['p'])} %" + ("" if exact else f" (± {100 * v['se']:.2f})"))
+            se = "" if exact else f" (± {100 * v['se']:.2f})"
+            lines.append(f"{k}: {percent(v['p'])} %{se}")
     return "\n".join(lines)
 
 

@@ -20,7 +20,8 @@ from html import escape
 from ..formats.base import SWING, WHOCAN, CompileOptions
 
 RESULT_WORDS = ("1-0", "1/2-1/2", "0-1")
-PAGE_INCHES = 11.2    # the chart (legend included) fits the page at about 100 %: text keeps its size
+# the chart (legend included) fits the page at about 100 %: text keeps its size
+PAGE_INCHES = 11.2
 
 
 def e(x) -> str:
@@ -225,7 +226,8 @@ def _odds(ctx) -> str:
         w = max(0.0, min(1.0, p["p_qualify"])) * 120
         rows.append(
             f"<tr><td class=l>{e(p['name'])}</td>"
-            f"<td>{p['expected_points']:.2f} <span class=se>± {p['se_expected_points']:.3f}</span></td>"
+            f"<td>{p['expected_points']:.2f} "
+            f"<span class=se>± {p['se_expected_points']:.3f}</span></td>"
             f"<td>{pct(p['p_first'])} <span class=se>± {100 * p['se_p_first']:.2f}</span></td>"
             f"<td>{pct(p['p_qualify'])} <span class=se>± {100 * p['se_p_qualify']:.2f}</span></td>"
             f"<td class=l><span class=barbox><span class=bar style=\"width:{w:.1f}px\"></span>"
@@ -331,7 +333,8 @@ def _swing(ctx) -> str:
             f"<tr><td class=l>{e(r[0])}</td>"
             + "".join(f"<td>{pct(x)} %</td>" for x in (r[2] if q > 1 else r[1]))
             + f"<td>{pct(r[key])}</td></tr>" for r in rows[:10])
-        html.append(f"<h3>{e(title)}</h3><table class=swing><thead><tr><th class=l>{label}</th>{head}"
+        html.append(f"<h3>{e(title)}</h3><table class=swing><thead><tr><th class=l>{label}</th>"
+                    f"{head}"
                     f"<th>swing</th></tr></thead><tbody>{body or ''}</tbody></table>"
                     + ("" if rows else "<p class=muted>no one's odds move</p>"))
     title = ("Next round's swing" + (f" (round {d['round']})" if d.get("round") is not None
@@ -392,6 +395,8 @@ def _whocan(ctx) -> str:
         order = {"clinched": 0, "alive": 1, "undetermined": 2, "n/a": 3, "eliminated": 4}
         for r in sorted(rows, key=lambda r: order.get(r["status"], 5)):
             pts = (d.get("points") or {}).get(r["name"])
+            shown = ("" if pts is None else
+                     num(pts) if isinstance(pts, (int, float)) else e(pts))
             how = ""
             if r["status"] == "alive":
                 how = ("can finish there outright" if r.get("via") == "outright" else
@@ -400,7 +405,8 @@ def _whocan(ctx) -> str:
                     how += "; cannot be passed, at worst level"
                 path = r.get("path") or []
                 words = "".join(f"<br>{e(line)}" for line in r.get("says") or [])
-                how = (f"{e(how)}{words}<details{' open' if len(path) <= 24 else ''}><summary>a path ({len(path)} result"
+                opened = " open" if len(path) <= 24 else ""
+                how = (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
                        f"{'s' if len(path) != 1 else ''})</summary>{path_words(r['name'], path)}"
                        "</details>")
             elif r["status"] == "clinched":
@@ -410,7 +416,7 @@ def _whocan(ctx) -> str:
             elif r["status"] == "n/a":
                 how = "qualified elsewhere"
             html.append(f"<tr><td class=\"l {e(r['status']).replace('/', '')}\">{e(r['status'])}"
-                        f"</td><td class=l>{e(r['name'])}</td><td>{'' if pts is None else (num(pts) if isinstance(pts, (int, float)) else e(pts))}"
+                        f"</td><td class=l>{e(r['name'])}</td><td>{shown}"
                         f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
         html.append("</tbody></table>")
     left = d.get("games_left", d.get("matches_left"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (KO_COUNTER_NAMES, KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES, SER_CLASSICAL, SER_EVENTS_WON,
-                      SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
+from ...enums import (KO_COUNTER_NAMES, KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES,
+                      SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo

@@ -166,8 +166,9 @@ def series_table(scn: KnockoutSeries, known: dict):
     """Per player: events (GP points or None), entries (per event: ENTRY_DONE, ENTRY_IN,
     ENTRY_TO_PLAY or None when not entered), points, won, second, cls (half points), prize
     (event money); the match log; and whether the series is complete."""
-    rows = [{"events": [None] * len(scn.events), "entries": [None] * len(scn.events), "points": 0, "won": 0, "second": 0, "cls": 0,
-             "prize": 0.0} for _ in scn.players]
+    ne = len(scn.events)
+    rows = [{"events": [None] * ne, "entries": [None] * ne, "points": 0, "won": 0, "second": 0,
+             "cls": 0, "prize": 0.0} for _ in scn.players]
     log = []
     complete = True
     for e, ev in enumerate(scn.events):

@@ -5,12 +5,12 @@ games is played through the full rules (``nb.whocan_enumerate_nb``: points, Sonn
 wins, head-to-head in the scenario's order; a play-off or lots leave players "level"), so
 every answer is exact; witnesses are replayed through ``rules.place_ranges``.
 
-``FlowBackend`` (more games left), on points.  A player's best case wins all his games and his worst case loses them all (each dominates);
-what the other games can give the rivals is a transportation problem, solved as a maximum
-flow (scipy.sparse.csgraph.maximum_flow): source -> game (2 half points) -> its two players ->
-sink (each player's allowance).  With q places we try every set of q-1 rivals allowed past him
-(in) or of q rivals asked to pass him (out).  Keys are points only: players level on points
-are "level" (the tiebreak rules decide).
+``FlowBackend`` (more games left), on points.  A player's best case wins all his games and his
+worst case loses them all (each dominates); what the other games can give the rivals is a
+transportation problem, solved as a maximum flow (scipy.sparse.csgraph.maximum_flow):
+source -> game (2 half points) -> its two players -> sink (each player's allowance).  With q
+places we try every set of q-1 rivals allowed past him (in) or of q rivals asked to pass him
+(out).  Keys are points only: players level on points are "level" (the tiebreak rules decide).
 """
 
 from __future__ import annotations

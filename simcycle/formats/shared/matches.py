@@ -60,7 +60,8 @@ def match_probability(steps, model, ra: dict, rb: dict, white: int | None = None
     ``ra``/``rb`` rating dicts; ``white`` 0 if the first player has White in game 1, 1 if the
     second, None for the lot (average of both); ``known`` classical games from the first
     player's side.  Colours alternate in each games step, the step's first game going to the
-    player who had White in classical game 1 (Reading "tiebreak-colours"); Armageddon colours by lot.
+    player who had White in classical game 1 (Reading "tiebreak-colours"); Armageddon colours by
+    lot.
     """
     if white is None:
         p0 = match_probability(steps, model, ra, rb, 0, known)

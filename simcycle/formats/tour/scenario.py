@@ -113,13 +113,15 @@ def load(raw: dict, file: str) -> Tour:
     idx = index_players(doc.players, f)
     players = tuple(Player(p.name, p.ratings(), p.member, tuple(p.aliases)) for p in doc.players)
     if not any(p.member for p in players):
-        raise _fail("no ACP member among the players (ACP Tour regulations §5.1: only members count)", f,
-                    "players")
+        raise _fail("no ACP member among the players (ACP Tour regulations §5.1: only members "
+                    "count)",
+                    f, "players")
     _distinct_names(doc.events, f)
     events = [_event(e, f"events[{i}]", f, idx, players, season, t.grand_slam_level)
               for i, e in enumerate(doc.events)]
     events.sort(key=lambda ev: ev.start)  # stable: same day keeps file order
-    return Tour(source=head_of(doc.scenario, f, DEFAULT_KIND), players=players, events=tuple(events),
+    return Tour(source=head_of(doc.scenario, f, DEFAULT_KIND), players=players,
+                events=tuple(events),
                 best_n=t.best_n, qualifying_places=t.qualifying_places,
                 shared_places=t.shared_places, grand_slam_level=t.grand_slam_level,
                 tables=tables, coefficients=_coefficients(doc.points, f),
@@ -138,8 +140,9 @@ def _season(season, f: str) -> tuple:
 def _illustrative(pt: PointsTables, f: str) -> bool:
     if pt.illustrative is None:
         raise _fail("say whether the points tables are illustrative (true) or real (false): the "
-                    "real ACP tables (Appendix 2 of the regulations) are not available to the project", f,
-                    "points.illustrative")
+                    "real ACP tables (Appendix 2 of the regulations) are not available to the "
+                    "project",
+                    f, "points.illustrative")
     if not pt.illustrative and not pt.source.strip():
         raise _fail("real points tables need a source", f, "points.source")
     return pt.illustrative
@@ -167,8 +170,9 @@ def _coefficients(pt: PointsTables, f: str) -> dict:
     co = pt.coefficients.by_scale()
     # regulations §4.2: by rising coefficient, rapid, Rapid Grand Slam, classical
     if not co["rapid"] < co["grand-slam"] < co["classical"]:
-        raise _fail("ACP Tour regulations §4.2: coefficients must rise: rapid < grand-slam < classical", f,
-                    "points.coefficients", co)
+        raise _fail("ACP Tour regulations §4.2: coefficients must rise: rapid < grand-slam < "
+                    "classical",
+                    f, "points.coefficients", co)
     assert tuple(co) == SCALES
     return co
 
@@ -186,8 +190,9 @@ def _distinct_names(events, f: str) -> None:
 def _event(e: EventTable, where: str, f: str, idx: PlayerIndex, players: tuple, season: tuple,
            gsl: str) -> Event:
     if not season[0] <= e.start <= season[1]:
-        raise _fail(f"ACP Tour regulations §2: an event counts only if its first round falls in the season "
-                    f"{season[0]} .. {season[1]}", f, f"{where}.start", e.start.isoformat())
+        raise _fail("ACP Tour regulations §2: an event counts only if its first round falls in "
+                    f"the season {season[0]} .. {season[1]}", f, f"{where}.start",
+                    e.start.isoformat())
     sim = SIM_OF[e.system]
     scale, control = _scale(e, where, f)
     fld = _field(e, where, idx, f)
@@ -208,18 +213,20 @@ def _scale(e: EventTable, where: str, f: str) -> tuple[str, str]:
     """(kind of event for the coefficients, the model's control of its games): regulations §3.1,
     §4.1-4.2."""
     if e.minutes < RAPID_MINUTES:
-        raise _fail(f"ACP Tour regulations §3.1: blitz events are not part of the tour (a player needs at "
-                    f"least {RAPID_MINUTES} minutes a game)", f, f"{where}.minutes", e.minutes)
+        raise _fail("ACP Tour regulations §3.1: blitz events are not part of the tour (a player "
+                    f"needs at least {RAPID_MINUTES} minutes a game)", f, f"{where}.minutes",
+                    e.minutes)
     if e.minutes >= CLASSICAL_MINUTES:
         if e.grand_slam:
-            raise _fail("the ACP Rapid Grand Slam is rapid (ACP Tour regulations §4.1-4.2): minutes must be "
-                        f"below {CLASSICAL_MINUTES}", f, f"{where}.grand_slam", e.grand_slam)
+            raise _fail("the ACP Rapid Grand Slam is rapid (ACP Tour regulations §4.1-4.2): "
+                        f"minutes must be below {CLASSICAL_MINUTES}", f, f"{where}.grand_slam",
+                        e.grand_slam)
         scale = "classical"
     else:
         scale = "grand-slam" if e.grand_slam else "rapid"
     if e.grand_slam and not e.joined:
-        raise _fail("an ACP Rapid Grand Slam event is the ACP's own (ACP Tour regulations §4.1 item 6): "
-                    "joined = false makes no sense", f, f"{where}.joined", e.joined)
+        raise _fail("an ACP Rapid Grand Slam event is the ACP's own (ACP Tour regulations "
+                    "§4.1 item 6): joined = false makes no sense", f, f"{where}.joined", e.joined)
     control = e.control if e.control is not None else default_control(e.minutes)
     if control.startswith(("blitz", "armageddon")):
         raise _fail("a tour event's games are classical or rapid (ACP Tour regulations §3.1)", f,
@@ -271,8 +278,8 @@ def _strength(e: EventTable, where: str, sim: int, fld: tuple, n_players: int, p
     try:
         return event_strength(e.system, ratings, n_players), source
     except ValueError as err:
-        raise _fail(f"cannot compute R (ACP Tour regulations §4.1): {err}; give strength directly", f,
-                    f"{where}.{source}") from None
+        raise _fail(f"cannot compute R (ACP Tour regulations §4.1): {err}; give strength directly",
+                    f, f"{where}.{source}") from None
 
 
 def _strength_keys(e: EventTable, where: str, sim: int, fld: tuple, n_players: int,
