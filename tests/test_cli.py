@@ -142,7 +142,8 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, edit, words):
 
 
 def test_berger_schedule_refuses_a_game_not_in_it(tmp_path):
-    text = open(CAND, encoding="utf-8").read().replace('schedule = "explicit"', 'schedule = "berger"')
+    text = open(CAND, encoding="utf-8").read().replace('schedule = "explicit"',
+                                                      'schedule = "berger"')
     p = write(tmp_path, "b.toml", text)
     r = CliRunner().invoke(main, ["standings", str(p)])
     assert r.exit_code == 2 and "not in the Berger schedule" in r.output

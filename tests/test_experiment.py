@@ -29,8 +29,11 @@ def test_variants_differ_as_their_rules_say():
 
 
 def test_sweep_and_bad_keys(tmp_path):
-    text = EXP.read_text().replace("[[variant]]", "[sweep]\n\"event.qualifying_places\" = [1, 3]\n\n[[variant]]", 1)
-    text = text.replace('base = "../candidates-2022.toml"', f'base = "{SCENARIOS / "candidates-2022.toml"}"')
+    text = EXP.read_text().replace("[[variant]]",
+                                   "[sweep]\n\"event.qualifying_places\" = [1, 3]\n\n[[variant]]",
+                                   1)
+    text = text.replace('base = "../candidates-2022.toml"',
+                        f'base = "{SCENARIOS / "candidates-2022.toml"}"')
     exp = ex.load_experiment(write(tmp_path, "e.toml", text))
     assert len(exp["runs"]) == 8
     d = ex.run_experiment(exp, sims=2000, progress=False)
@@ -38,7 +41,8 @@ def test_sweep_and_bad_keys(tmp_path):
     q3 = d["variants"][1]["measures"]["p_favourite_qualifies"][0]
     assert q3 > q1
     bad = text.replace('"event.qualifying_places"', '"event.nope.x"')
-    r = CliRunner().invoke(main, ["experiment", str(write(tmp_path, "b.toml", bad)), "--sims", "10"])
+    r = CliRunner().invoke(main, ["experiment", str(write(tmp_path, "b.toml", bad)),
+                                  "--sims", "10"])
     assert r.exit_code == 2 and "event.nope.x" in r.output
 
 

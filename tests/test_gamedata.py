@@ -44,7 +44,8 @@ def test_every_game_says_where_it_comes_from(games):
     head = text[0].split(",")
     src = head.index("source")
     got = {line.split(",")[src] for line in text[1:]}
-    assert got == {"forecasting-candidates/games.csv", "forecasting-candidates/2021/data/results.csv",
+    assert got == {"forecasting-candidates/games.csv",
+                   "forecasting-candidates/2021/data/results.csv",
                    "scenarios/candidates-2022.toml", "scenarios/grand-prix-2022.toml"}
     assert len(games) > 6000 and set(games.control) <= {"classical", "rapid", "blitz",
                                                           "armageddon", "speed-unknown"}

@@ -192,7 +192,8 @@ def test_two_qualify_and_fund_paid(at):
 
 def test_replay_is_deterministic():
     ps = _simulate("event3", sims=600)
-    assert ps["Hikaru Nakamura"]["p_first"] == 1.0 and ps["Hikaru Nakamura"]["expected_prize"] == 42000
+    assert (ps["Hikaru Nakamura"]["p_first"] == 1.0
+            and ps["Hikaru Nakamura"]["expected_prize"] == 42000)
     assert ps["Richard Rapport"]["p_place"][1] == 1.0
     # =14 Predke / Oparin are level on every criterion: lots, about half each
     assert 0.4 < ps["Alexandr Predke"]["p_place"][13] < 0.6
@@ -234,22 +235,27 @@ BAD = [
      'players = ["Rapport", "Wojtaszek", "Fedoseev", "Nakamura"]', "already in group"),
     # a group game entered twice
     ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],',
-     '  [1, "Nakamura", "Bacrot", "1/2-1/2"],\n  [2, "Nakamura", "Bacrot", "1-0"],', "entered twice"),
+     '  [1, "Nakamura", "Bacrot", "1/2-1/2"],\n  [2, "Nakamura", "Bacrot", "1-0"],',
+     "entered twice"),
     # a knock-out pairing contradicting the group winners
-    ('players = ["Nakamura", "Rapport"]', 'players = ["Nakamura", "Wojtaszek"]', "contradicts the group winners"),
+    ('players = ["Nakamura", "Rapport"]', 'players = ["Nakamura", "Wojtaszek"]',
+     "contradicts the group winners"),
     # a substitute who is not in the scenario
     ('{ player = "Radoslaw Wojtaszek", replaces = "Ding Liren" }',
      '{ player = "Magnus Carlsen", replaces = "Ding Liren" }', "substitute is not in"),
     # an unknown player in a game
-    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrotte", "1/2-1/2"],', "unknown player"),
+    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrotte", "1/2-1/2"],',
+     "unknown player"),
     # an impossible result
-    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrot", "2-0"],', "impossible result"),
+    ('  [1, "Nakamura", "Bacrot", "1/2-1/2"],', '  [1, "Nakamura", "Bacrot", "2-0"],',
+     "impossible result"),
     # a match winner contradicting its classical games
     ('classical = ["0-1", "1/2-1/2"]  # from the first player\'s side\nwinner = "Rapport"',
      'classical = ["0-1", "1/2-1/2"]  # from the first player\'s side\nwinner = "Andreikin"',
      "contradicts the classical"),
     # a play-off for a group with no tie
-    ('[[events.groups]]\nname = "C"', '[[events.groups]]\nname = "C"\nplayoff = { places = ["Aronian", "Vidit"] }',
+    ('[[events.groups]]\nname = "C"',
+     '[[events.groups]]\nname = "C"\nplayoff = { places = ["Aronian", "Vidit"] }',
      "nobody is level"),
     # an unknown reading
     ('schedule = "berger-swapped"', 'schedule = "swiss"', "must be one of"),

@@ -152,8 +152,8 @@ def test_last_rounds_exact_vs_monte_carlo(model, gp, group, places, reduced):
     games = a.gm[0, group].copy()
     assert (games[:, 3] < 0).sum() == 6
     tab = a.thr[0:1]
-    exact = RG.group_exact(tab[0], a.steps.tolist(), list(players), games.tolist(), list(GP6), places,
-                           reduced)
+    exact = RG.group_exact(tab[0], a.steps.tolist(), list(players), games.tolist(), list(GP6),
+                           places, reduced)
     for s in range(4):
         assert math.isclose(sum(exact[s]), 1.0, abs_tol=1e-12)
     n = 200_000
@@ -347,7 +347,8 @@ def test_substitutes_left_out_of_the_table(tmp_path, model):
     out = [p["name"] for p in d["players"] if p["rank"] is None]
     assert out == ["Andrey Esipenko", "Radoslaw Wojtaszek"]   # the substitutes ([RU])
     # Keymer no longer shares =16 with Esipenko: 15 players above him (=14 is two players)
-    assert [(p["rank"], p["shared"]) for p in d["players"] if p["name"] == "Vincent Keymer"] == [(16, False)]
+    assert [(p["rank"], p["shared"]) for p in d["players"]
+            if p["name"] == "Vincent Keymer"] == [(16, False)]
     plan = compile_at(mod, scn, model, "start")
     assert plan.info.n_places == 24
     k = plan.run_batch(1, 0, 500)

@@ -92,8 +92,10 @@ def test_tabled_match_equals_match_nb(model):
     live = Games(params, rt, np.zeros((0, 0, 0, 0, 2)), True, False)
     for steps in (
         [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
-         [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
-        [[STEP_GAMES, model.index("classical"), 2], [STEP_SUDDEN_DEATH, model.index("blitz-3+2"), 1]],
+         [STEP_GAMES, model.index("blitz-5+3"), 2],
+         [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
+        [[STEP_GAMES, model.index("classical"), 2],
+         [STEP_SUDDEN_DEATH, model.index("blitz-3+2"), 1]],
     ):
         steps = np.array(steps, np.int64)
         fixed = np.full(9, -1, np.int64)
@@ -122,7 +124,8 @@ def test_fmatch_equals_match_nb(model):
     g = Games(params, rt, thr, False, False)
     for steps in (
         [[STEP_GAMES, model.index("classical"), 2], [STEP_GAMES, model.index("rapid-25+10"), 2],
-         [STEP_GAMES, model.index("blitz-5+3"), 2], [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
+         [STEP_GAMES, model.index("blitz-5+3"), 2],
+         [STEP_ARMAGEDDON, model.index("armageddon-5v4"), 1]],
         [[STEP_GAMES, model.index("classical"), 4], [STEP_GAMES, model.index("blitz-5+3"), 2]],
     ):
         steps = np.array(steps, np.int64)

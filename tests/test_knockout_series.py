@@ -77,11 +77,13 @@ def test_final_table_reproduces_the_seed():
     d = json.loads(out)
     assert d["complete"]
     got = {p["name"]: p for p in d["players"]}
-    assert set(got) == set(SEED_TABLE)                  # 21 players: Gelfand, Wang Hao, Andreikin do not count
+    # 21 players: Gelfand, Wang Hao, Andreikin do not count
+    assert set(got) == set(SEED_TABLE)
     for name, (m, r, h, j, tot, tb1, tb2, tb3, rank) in SEED_TABLE.items():
         p = got[name]
         assert p["events"] == [m, r, h, j], name
-        assert (p["points"], p["events_won"], p["second_places"], p["classical_points"]) == (tot, tb1, tb2, tb3), name
+        assert (p["points"], p["events_won"], p["second_places"],
+                p["classical_points"]) == (tot, tb1, tb2, tb3), name
         assert p["rank"] == rank, name
         assert p["prize"] == pytest.approx(RULES_PRIZE[name], abs=0.01), name
     # [W], introduction: Grischuk and Nepomniachtchi qualified, Vachier-Lagrave had the
@@ -95,7 +97,8 @@ def test_final_table_reproduces_the_seed():
 
 def test_standings_after_hamburg(gp):
     """chess.com, "Grischuk Wins Hamburg Grand Prix" (17 Nov 2019), standings table: Grischuk 20
-    (TB3 12½), Vachier-Lagrave 13 (TB3 9), Mamedyarov 10, Nepomniachtchi 9 (TB3 5), Duda 8 (TB3 8)."""
+    (TB3 12½), Vachier-Lagrave 13 (TB3 9), Mamedyarov 10, Nepomniachtchi 9 (TB3 5),
+    Duda 8 (TB3 8)."""
     mod, scn = gp
     d = mod.standings(scn, "event3")
     got = {p["name"]: p for p in d["players"]}
@@ -315,11 +318,13 @@ def test_partial_entries_accepted(tmp_path):
     assert t["place"].sum() == 4000
     # one game known plus the match score: classical points from the score
     f = mini(tmp_path, match("sf", "A", "D", classical=[1], score=[1.5, 0.5]))
-    got = {p["name"]: p for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
+    got = {p["name"]: p
+           for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
     assert (got["A"]["classical_points"], got["A"]["points"]) == (1.5, 5 + 1)
     # "won in classical" with nothing else: Reading unknown_classical_win = 1.5-0.5
     f = mini(tmp_path, match("sf", "A", "D", winner="D", decided_by="classical"))
-    got = {p["name"]: p for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
+    got = {p["name"]: p
+           for p in load_scenario(f)[0].standings(load_scenario(f)[1], None)["players"]}
     assert (got["D"]["classical_points"], got["A"]["classical_points"]) == (1.5, 0.5)
 
 
@@ -330,7 +335,8 @@ def test_partial_entries_accepted(tmp_path):
     (match("sf", "A", "D", classical=[0.5, 0.5], tiebreaks=[0.5, 0.5]), "do not end the match"),
     (match("sf", "A", "D", classical=[1, 0.5], tiebreaks=[1, 0]), "do not end the match"),
     (match("sf", "A", "Z", score=[1.5, 0.5]), "unknown player"),
-    (match("sf", "A", "D", score=[1.5, 0.5]) + match("sf", "D", "A", score=[0.5, 1.5]), "duplicate"),
+    (match("sf", "A", "D", score=[1.5, 0.5]) + match("sf", "D", "A", score=[0.5, 1.5]),
+     "duplicate"),
     (match("final", "A", "B", score=[1.5, 0.5]), "cannot meet"),      # semi-finals not entered
     (match("sf", "A", "D", winner="A", decided_by="classical", classical=[0.5, 0.5]), "level"),
 ])

@@ -284,7 +284,8 @@ def test_latin1_pgn_and_a_game_listed_twice(tmp_path):
     p.write_text(g + "\n" + g.replace('"1/2-1/2"', '"1-0"').replace("1/2-1/2\n", "1-0\n"),
                  encoding="utf-8")
     line = refused("results", pgnkit.unplayed_copy(tmp_path), "--pgn", p)
-    assert "game 2" in line and "contradicts" in line and "game 1, line 1, which has 1/2-1/2" in line
+    assert ("game 2" in line and "contradicts" in line
+            and "game 1, line 1, which has 1/2-1/2" in line)
 
 
 def test_write_appends_games_and_rounds_a_berger_file_does_not_list(tmp_path):

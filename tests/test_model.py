@@ -25,7 +25,8 @@ def test_equal_players_without_white_edge_draw_at_draw0(model):
     # By construction nu/(2+nu) = draw0 when delta = 0 and the mean rating is the reference.
     c = model.control("classical")
     from simcycle.model import davidson_wdl
-    pw, pd, pb = davidson_wdl(c.draw0, 0.0, c.slope, c.level / 100, model.reference_rating, 2750, 2750)
+    pw, pd, pb = davidson_wdl(c.draw0, 0.0, c.slope, c.level / 100, model.reference_rating,
+                              2750, 2750)
     assert math.isclose(pd, c.draw0, rel_tol=1e-12) and math.isclose(pw, pb)
 
 

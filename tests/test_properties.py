@@ -32,7 +32,8 @@ def events(draw):
         "tiebreak": {"playoff_places": draw(st.integers(0, 1)),
                      "playoff": [[{"tied": [2, 2], "kind": "match", "control": "rapid-15+10"},
                                   {"tied": [3, n], "kind": "round-robin", "control": "blitz-3+2"}],
-                                 [{"tied": [2, n], "kind": "sudden-death-knockout", "control": "blitz-3+2"}]],
+                                 [{"tied": [2, n], "kind": "sudden-death-knockout",
+                                   "control": "blitz-3+2"}]],
                      "order": draw(st.permutations(["sonneborn-berger", "wins", "head-to-head"]))},
         "prizes": {"places": prizes, "per_half_point": draw(st.integers(0, 5000))},
         "players": [{"name": f"P{i}", "rating": ratings[i]} for i in range(n)],
@@ -80,6 +81,7 @@ def test_standings_do_not_depend_on_the_order_of_players(raw, rnd):
     a = RR.standings(scn, None)
     b = RR.standings(load(raw2), None)
     assert [p["name"] for p in b["players"]] != [] and len(a["players"]) == len(b["players"])
-    key = lambda d: sorted((p["name"], p["points"], p["sb"], p["wins"], p["rank"], p["shared"])
-                           for p in d["players"])
+    def key(d):
+        return sorted((p["name"], p["points"], p["sb"], p["wins"], p["rank"], p["shared"])
+                      for p in d["players"])
     assert key(a) == key(b)

@@ -167,7 +167,8 @@ def test_result_independent_of_batch_split(cand, model):
 
 def test_nepomniachtchi_certain_after_round13(cand, model):
     # [W], introduction: Nepomniachtchi won "con una ronda de ventaya" (with a round to spare)
-    res = driver.run(RR.compile(cand, model, CompileOptions(at="round13")), 50000, 1, progress=False)
+    res = driver.run(RR.compile(cand, model, CompileOptions(at="round13")), 50000, 1,
+                     progress=False)
     i = res.names.index("Ian Nepomniachtchi")
     assert res.tallies["place"][i, 0] == res.sims and res.tallies["qualify"][i] == res.sims
 
@@ -181,7 +182,8 @@ def test_tie_for_first_still_possible_after_round12(cand, model):
     assert d["Hikaru Nakamura"] + 2 >= d["Ian Nepomniachtchi"]
     # and the simulation sees it: with the exact P(play-off) ~ 4.8e-4 (simulate --exact),
     # 400,000 runs expect ~190 play-offs; P(none) is about e^-190.
-    res = driver.run(RR.compile(cand, model, CompileOptions(at="round12")), 400_000, 1, progress=False)
+    res = driver.run(RR.compile(cand, model, CompileOptions(at="round12")), 400_000, 1,
+                     progress=False)
     i = res.names.index("Ian Nepomniachtchi")
     assert 0 < res.sims - res.tallies["qualify"][i] and res.tallies["counters"][0] > 0
     assert res.tallies["qualify"][i] == res.tallies["place"][i, 0]   # one qualifying place
@@ -239,7 +241,8 @@ def test_playoff_already_played_decides_first(tmp_path):
     scn = load_scenario(write(tmp_path, "t.toml", text))[1]
     d = RR.standings(scn, None)
     assert d["players"][0]["name"] == "P2" and not d["players"][0]["shared"]
-    res = driver.run(RR.compile(scn, load_model(), CompileOptions(at=None)), 5000, 1, progress=False)
+    res = driver.run(RR.compile(scn, load_model(), CompileOptions(at=None)), 5000, 1,
+                     progress=False)
     assert res.tallies["place"][2, 0] == res.sims
     ref = twin.tallies(RR.compile(scn, load_model(), CompileOptions(at=None)), 1, 0, 500)
     assert ref["place"][2, 0] == 500

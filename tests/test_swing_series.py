@@ -69,7 +69,8 @@ def test_group_swing_mixes_back_to_the_unconditional_odds():
                 mix = sum(w[k] * row[key][k] for k in w)
                 p0 = now[row["name"]][key]
                 q = max(p0, mix)
-                assert abs(mix - p0) < 8 * (q * (1 - q) / n) ** 0.5 + 3 / n, (g["white"], row["name"])
+                assert abs(mix - p0) < 8 * (q * (1 - q) / n) ** 0.5 + 3 / n, (g["white"],
+                                                                              row["name"])
         white = next(r for r in g["players"] if r["name"] == g["white"])["p_qualify"]
         assert white["1-0"] >= white["0-1"] - 5 * (0.25 / n) ** 0.5
     r = CliRunner().invoke(main, ["swing", str(SCENARIOS / "grand-prix-2022.toml"), "--at",
@@ -93,5 +94,6 @@ def test_group_series_knockout_swing_mixes_back():
                     p0 = now[row["name"]][key]
                     q = max(p0, mix)
                     assert abs(mix - p0) < 8 * (q * (1 - q) / n) ** 0.5 + 3 / n, (at, row["name"])
-    r = CliRunner().invoke(main, ["swing", str(SCENARIOS / "grand-prix-2022.toml"), "--sims", "2000"])
+    r = CliRunner().invoke(main, ["swing", str(SCENARIOS / "grand-prix-2022.toml"),
+                                  "--sims", "2000"])
     assert r.exit_code == 2 and "knock-out match" in r.output

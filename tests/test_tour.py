@@ -60,7 +60,8 @@ def test_strength_open_more_than_90_players_uses_ranks_1_30():
     # (3*2700 + 2*2600 + 2500)/6 + 50 = 15800/6 + 50 = 2683.333...
     top30 = [2700] * 10 + [2600] * 10 + [2500] * 10
     assert rules.event_strength("open", top30, n_players=91) == pytest.approx(15800 / 6 + 50)
-    assert rules.event_strength("WS", top30 + [2000] * 70, n_players=100) == pytest.approx(15800 / 6 + 50)
+    assert rules.event_strength("WS", top30 + [2000] * 70,
+                                n_players=100) == pytest.approx(15800 / 6 + 50)
 
 
 def test_strength_open_ninths_when_90_or_fewer():
@@ -104,7 +105,7 @@ def test_shared_places_split_points():
     assert rules.share_points(pp, 3, 5) == 2000          # places beyond the table earn 0
 
 
-# -- the shipped what-if season: ACP points by hand ---------------------------------------------------
+# -- the shipped what-if season: ACP points by hand -----------------------------------------------
 def test_played_events_points_by_hand(scn):
     d = TOUR.standings(scn, None)
     ev = {e["number"]: e for e in d["events"]}
@@ -156,14 +157,15 @@ def test_weak_event_not_announced_earns_nothing_and_grand_slam_by_strength(tmp_p
     # Grand Slam as its own level: table GS [100, 50, ...] x grand-slam 0.75 = 75 for 1st
     assert s.events[1].level == "GS" and rows["C"]["total"] == 75.0
     text = path.read_text(encoding="utf-8").replace('shared_places = "split"',
-                                                   'shared_places = "split"\ngrand_slam_level = "by-strength"')
+                                                   'shared_places = "split"\n'
+                                                   'grand_slam_level = "by-strength"')
     s2 = load_scenario(write(tmp_path, "bs.toml", text))[1]
     # by strength: R = 2695 -> level A, table A [100, 50, ...] x 0.75 = 75; 2nd 37.5
     assert s2.events[1].level == "A"
     assert {p["name"]: p["total"] for p in TOUR.standings(s2, None)["players"]}["D"] == 37.5
 
 
-# -- best 5 and the tiebreaks (regulations §5.4-5.5) ---------------------------------------------------
+# -- best 5 and the tiebreaks (regulations §5.4-5.5) ----------------------------------------------
 def test_best_five_count():
     # regulations §5.4: the 5 best results count; Reading: 0-point results are not counted events
     assert rules.counted([10, 20, 30, 40, 50, 60, 0], 5) == [60, 50, 40, 30, 20]
@@ -193,7 +195,7 @@ def test_full_tie_is_left_to_lots():
     assert rules.rank_groups({"x": k, "y": rules.tiebreak_key([30, 20])}) == [["x", "y"]]
 
 
-# -- small scenarios written on the fly -----------------------------------------------------------------
+# -- small scenarios written on the fly -----------------------------------------------------------
 HEAD = """
 [scenario]
 name = "test tour"
@@ -217,7 +219,8 @@ classical = 1.0
 
 
 def _players(spec):
-    return "".join(f'[[players]]\nname = "{n}"\nrating = {r}\n' + ("member = false\n" if not m else "")
+    return "".join(f'[[players]]\nname = "{n}"\nrating = {r}\n'
+                   + ("member = false\n" if not m else "")
                    for n, r, m in spec)
 
 
@@ -234,11 +237,13 @@ def test_tiebreaks_in_standings(tmp_path):
         [["Q", 1], ["P", 2], ["S", 3], ["R", 4]],     # Q 100, P 50, S 20, R 10
         [["R", 1], ["S", 2], ["P", "3-4"], ["Q", "3-4"]],  # R 100, S 50, P/Q 15
     ]):
-        ev += (f'[[events]]\nname = "e{k}"\nstart = 2004-0{k + 7}-01\nsystem = "RR"\nminutes = 120\n'
+        ev += (f'[[events]]\nname = "e{k}"\nstart = 2004-0{k + 7}-01\nsystem = "RR"\n'
+               'minutes = 120\n'
                f'field = ["P", "Q", "R", "S"]\nresults = {json.dumps(res)}\n')
     s = load_scenario(small(tmp_path, pl, ev))[1]
     d = TOUR.standings(s, None)
-    got = [(p["name"], p["rank"], p["total"], p["counted"], p["without_worst"]) for p in d["players"]]
+    got = [(p["name"], p["rank"], p["total"], p["counted"], p["without_worst"])
+           for p in d["players"]]
     # P and Q: 165 in 3 events, without the worst 150 each, without two 100 each -> lots;
     # R and S: 130 / 80 in 3 events.  Hand-checked from the results above.
     assert got == [("P", 1, 165.0, 3, [150.0, 100.0]), ("Q", 1, 165.0, 3, [150.0, 100.0]),
@@ -297,10 +302,11 @@ def _score_dist(model, r, opp, rounds):
     """Half-point score distribution over ``rounds`` games against ``opp``, White in odd rounds."""
     dist = {0: 1.0}
     for rd in range(rounds):
-        w, d, l = model.wdl("classical", r, opp) if rd % 2 == 0 else model.wdl("classical", opp, r)[::-1]
+        w, d, loss = (model.wdl("classical", r, opp) if rd % 2 == 0
+                      else model.wdl("classical", opp, r)[::-1])
         new = {}
         for sc, p in dist.items():
-            for add, q in ((2, w), (1, d), (0, l)):
+            for add, q in ((2, w), (1, d), (0, loss)):
                 new[sc + add] = new.get(sc + add, 0.0) + p * q
         dist = new
     return dist
@@ -339,13 +345,15 @@ def test_two_player_knockout_closed_form(tmp_path, model):
     assert x["expected_points"] == pytest.approx(50 + 50 * x["p_place"][0])
 
 
-# -- kernel = twin, simulation sums -------------------------------------------------------------------------
-@pytest.mark.parametrize("at, offsets, share", [("start", False, "split"), ("event1", True, "split"),
+# -- kernel = twin, simulation sums ---------------------------------------------------------------
+@pytest.mark.parametrize("at, offsets, share", [("start", False, "split"),
+                                                ("event1", True, "split"),
                                                 ("start", False, "lots")])
 def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
     s = scn
     if share == "lots":
-        text = ACP.read_text(encoding="utf-8").replace('shared_places = "split"', 'shared_places = "lots"')
+        text = ACP.read_text(encoding="utf-8").replace('shared_places = "split"',
+                                                       'shared_places = "lots"')
         s = load_scenario(write(tmp_path, "lots.toml", text))[1]
         assert s.shared_places == "lots"
     plan = TOUR.compile(s, model, CompileOptions(at=at, offsets=offsets))
@@ -362,7 +370,8 @@ def test_kernel_equals_twin_with_byes_and_places(tmp_path, model):
     names = [n for n, _, _ in pl]
     ev = ('[[events]]\nname = "ko6"\nstart = 2004-08-01\nsystem = "KO"\nminutes = 120\n'
           f'field = {json.dumps(names[:6])}\n'
-          'match = [{ kind = "games", games = 2 }, { kind = "sudden-death", control = "blitz-5+3" }]\n'
+          'match = [{ kind = "games", games = 2 }, '
+          '{ kind = "sudden-death", control = "blitz-5+3" }]\n'
           '[[events]]\nname = "rr3"\nstart = 2004-09-01\nsystem = "RR"\nminutes = 20\n'
           f'field = {json.dumps(names[4:])}\n'
           '[[events]]\nname = "op"\nstart = 2004-10-01\nsystem = "WS"\nminutes = 90\nrounds = 5\n'
@@ -422,7 +431,7 @@ def test_odds_distributions(scn, model):
         assert p["p_place"][2] == pytest.approx(p["p_place"][3])
 
 
-# -- CLI end to end ----------------------------------------------------------------------------------------
+# -- CLI end to end -------------------------------------------------------------------------------
 def test_cli_outputs_say_tables_are_illustrative():
     r = CliRunner()
     for args in (["standings", str(ACP)], ["odds", str(ACP)],
@@ -434,7 +443,7 @@ def test_cli_outputs_say_tables_are_illustrative():
     assert out.exit_code == 2 and "--at" in out.output
 
 
-# -- bad input ----------------------------------------------------------------------------------------------
+# -- bad input ------------------------------------------------------------------------------------
 GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminutes = 120\n'
               'field = ["A", "B"]\n')
 
@@ -444,9 +453,12 @@ GOOD_EVENT = ('[[events]]\nname = "e"\nstart = 2004-08-01\nsystem = "RR"\nminute
     ("start = 2004-08-01", "start = 2005-07-01", "events[0].start"),     # outside (regulations §2)
     ('system = "RR"', 'system = "swiss"', "events[0].system"),
     ('field = ["A", "B"]', 'field = ["A", "Z"]', "events[0].field[1]"),
-    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 3]]', "events[0].results[1] (place)"),
-    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 1]]', "events[0].results"),
-    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", "1-x"], ["B", 2]]', "events[0].results[0] (place)"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 3]]',
+     "events[0].results[1] (place)"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1], ["B", 1]]',
+     "events[0].results"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", "1-x"], ["B", 2]]',
+     "events[0].results[0] (place)"),
     ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1]]', "events[0].results"),
     ("minutes = 120", "minutes = 120\ngrand_slam = true", "events[0].grand_slam"),
     ('field = ["A", "B"]', 'field = ["A", "B"]\nrounds = 9', "events[0].rounds"),
@@ -482,10 +494,13 @@ def test_bad_input_through_cli_is_one_line(tmp_path):
     ("minutes = 120", "minutes = nan", "events[0].minutes"),
     ("minutes = 120", "minutes = inf", "events[0].minutes"),
     # opponent_rating = nan turned an open into a lottery (every threshold nan)
-    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = nan', "events[0].opponent_rating"),
-    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = -inf', "events[0].opponent_rating"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = nan',
+     "events[0].opponent_rating"),
+    ('system = "RR"', 'system = "open"\nrounds = 5\nopponent_rating = -inf',
+     "events[0].opponent_rating"),
     ("minutes = 120", "minutes = 120\nstrength = nan", "events[0].strength"),
-    ('system = "RR"', 'system = "open"\nrounds = 5\nn_players = 9\nstarting_ratings = [2700, nan, 2600]',
+    ('system = "RR"',
+     'system = "open"\nrounds = 5\nn_players = 9\nstarting_ratings = [2700, nan, 2600]',
      "events[0].starting_ratings[1]"),
     ("rating = 2700", "rating = nan", "players[0].rating"),
     ("rating = 2700", "rating = 2700\nrapid = inf", "players[0].rapid"),
@@ -526,7 +541,8 @@ def test_nan_and_inf_refused_through_cli_in_one_line(tmp_path, old, new, key):
     ('field = ["A", "B"]', "field = []", "events[0].field"),
     ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "penalties" }]', "events[0].match[0].kind"),
     ('system = "RR"', 'system = "KO"\nmatch = [{ kind = "games" }]', "events[0].match[0].games"),
-    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1, 2], ["B", 2]]', "events[0].results[0]"),
+    ('field = ["A", "B"]', 'field = ["A", "B"]\nresults = [["A", 1, 2], ["B", 2]]',
+     "events[0].results[0]"),
     ("rating = 2700", "rating = 700", "players[0].rating"),
 ])
 def test_schema_refuses_with_key(tmp_path, old, new, key):
@@ -562,7 +578,7 @@ def test_shipped_scenario_loads_as_before(scn):
     assert len(scn.players) == 24 and len(scn.members) == 21
 
 
-# -- optional commands: declared features only -------------------------------------------------------
+# -- optional commands: declared features only ----------------------------------------------------
 def test_features_declared_and_refused_in_one_line():
     assert TOUR.features == frozenset()
     r = CliRunner()
@@ -574,7 +590,7 @@ def test_features_declared_and_refused_in_one_line():
         assert len(lines) == 1 and "not available for the tour format" in lines[0], lines
 
 
-# -- experiments: the plan's ratings are its players' (members') ratings ----------------------------
+# -- experiments: the plan's ratings are its players' (members') ratings --------------------------
 def test_plan_ratings_aligned_with_members(scn, model):
     plan = TOUR.compile(scn, model, CompileOptions(at="start"))
     by_name = {p.name: p.ratings["classical"] for p in scn.players}

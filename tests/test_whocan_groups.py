@@ -107,7 +107,8 @@ def brute(scn, at):
     states = rules.state(scn, at)
     gp6 = [6 * x for x in scn.group_points]
     elim = scn.rules["playoff_places"] == "elimination"
-    choices = []                     # list of (delta array [k, n, 5], winner ids [k] or None, event, group)
+    # list of (delta array [k, n, 5], winner ids [k] or None, event, group)
+    choices = []
     for e, (ev, s) in enumerate(zip(scn.events, states)):
         groups = s.groups if s.groups_known else [
             Group(g.name, g.players, tuple((rd, w, b, -1) for rd, w, b, _ in g.games), None)
@@ -313,7 +314,8 @@ def test_agrees_with_monte_carlo(gp, at):
     from simcycle import driver
     from simcycle.model import load_model
     d = FORMAT.whocan(gp, at, budget=600)
-    res = driver.run(FORMAT.compile(gp, load_model(), CompileOptions(at=at)), 3000, 7, progress=False)
+    res = driver.run(FORMAT.compile(gp, load_model(), CompileOptions(at=at)), 3000, 7,
+                     progress=False)
     names = gp.names
     qual = dict(zip(names, res.tallies["qualify"]))
     first = dict(zip(names, res.tallies["place"][:, 0]))
@@ -354,7 +356,8 @@ def test_random_event3_against_brute_force(gp, seed):
     check(scn, None)
 
 
-@pytest.mark.parametrize("seed,tbs", [(10, ("lots",)), (11, ("lots",)), (12, ("events-won", "lots")),
+@pytest.mark.parametrize("seed,tbs", [(10, ("lots",)), (11, ("lots",)),
+                                      (12, ("events-won", "lots")),
                                       (13, ("classical-wins", "lots")), (14, ("lots",))])
 def test_ties_on_fewer_criteria_against_brute_force(gp, seed, tbs):
     # with fewer series tiebreaks, players finish level on every criterion often enough to
@@ -377,7 +380,8 @@ def _tied_groups(scn, rng, open_games, playoff_places, q, tbs):
     b = Group(b.name, b.players, tuple(
         (rd, w, bb, 1 if four not in (w, bb) else (0 if bb == four else 2))
         for rd, w, bb, _ in b.games), None)
-    opened = set(map(tuple, rng.permutation([(g, j) for g in range(2) for j in range(12)])[:open_games]))
+    opened = set(map(tuple, rng.permutation([(g, j) for g in range(2)
+                                             for j in range(12)])[:open_games]))
     cd = [Group(g.name, g.players, tuple((rd, w, bb, -1 if (k, j) in opened else r)
                                            for j, (rd, w, bb, r) in enumerate(g.games)), None)
           for k, g in enumerate((c, d))]
@@ -476,7 +480,8 @@ def test_budget_leaves_unproved_rows_undetermined(gp):
     for t in d["targets"]:
         for r, f in zip(d["targets"][t], full["targets"][t]):
             if r["status"] != "undetermined":
-                assert (r["status"], r["via"], r["at_worst"]) == (f["status"], f["via"], f["at_worst"])
+                assert (r["status"], r["via"], r["at_worst"]) == (f["status"], f["via"],
+                                                                   f["at_worst"])
 
 
 def test_event_without_groups(tmp_path):

@@ -175,7 +175,8 @@ def check(scn, at, heuristics=True):
     d = KS.whocan(scn, at, heuristics=heuristics)
     truth, n_combos = brute(scn, at)
     idx = {p.name: i for i, p in enumerate(scn.players)}
-    assert [r["name"] for r in d["targets"]["first"]] == [r["name"] for r in d["targets"]["qualify"]]
+    assert [r["name"] for r in d["targets"]["first"]] == [r["name"]
+                                                          for r in d["targets"]["qualify"]]
     assert sorted(idx[r["name"]] for r in d["targets"]["first"]) == sorted(scn.counting)
     elig = [p for p in scn.counting if not scn.players[p].qualified_elsewhere]
     for target, rows in d["targets"].items():
@@ -232,7 +233,8 @@ def test_gp2019_end_everything_decided(gp):
     for target in ("first", "qualify"):
         st = status(d, target)
         assert all(s in ("clinched", "eliminated", "n/a") for s, _, _ in st.values())
-    assert [n for n, s in status(d, "first").items() if s[0] == "clinched"] == ["Alexander Grischuk"]
+    assert [n for n, s in status(d, "first").items()
+            if s[0] == "clinched"] == ["Alexander Grischuk"]
     q = status(d, "qualify")
     assert sorted(n for n, s in q.items() if s[0] == "clinched") == ["Alexander Grischuk",
                                                                      "Ian Nepomniachtchi"]
@@ -318,7 +320,8 @@ def test_gp2019_agrees_with_monte_carlo(gp):
             if r["status"] == "clinched":
                 assert p_1[r["name"]] == 1, r["name"]
         # and the MC sees a few of the live ones make it (not a proof, a sanity check)
-        assert sum(p_q[r["name"]] > 0 for r in d["targets"]["qualify"] if r["status"] == "alive") >= 2
+        assert sum(p_q[r["name"]] > 0 for r in d["targets"]["qualify"]
+                   if r["status"] == "alive") >= 2
 
 
 # ----------------------------------------------------------------------------- synthetic series
