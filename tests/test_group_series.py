@@ -159,8 +159,39 @@ def test_what_ifs_of_the_real_results_give_the_next_checkpoint(gp):
         r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", "event2-round3",
                                       "--fix", fix])
         assert r.exit_code == 2 and words in r.output, (fix, r.output)
-    r = CliRunner().invoke(main, ["whocan", SCENARIO, "--at", "event2-round3", *fixes[:2]])
-    assert r.exit_code == 2 and "no what-ifs for group series" in r.output
+
+
+
+def test_whocan_with_the_real_results_as_what_ifs_answers_as_at_the_next_checkpoint(gp):
+    """whocan from event2-round3 assuming Belgrade's round-4 games with their real results
+    settles every player as whocan at event2-round4 does (the same statuses, games left and
+    points), and says what it assumed."""
+    from simcycle.enums import RESULT_TEXT
+    mod, scn = gp
+    fixes = [f"Belgrade: r4 {scn.names[w]} - {scn.names[b]} {RESULT_TEXT[r]}"
+             for gr in scn.events[1].groups for rd, w, b, r in gr.games if rd == 4]
+    args = [a for f in fixes for a in ("--fix", f)]
+    r = CliRunner().invoke(main, ["whocan", SCENARIO, "--at", "event2-round3", "--json", *args])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.output)
+    want = json.loads(CliRunner().invoke(main, ["whocan", SCENARIO, "--at", "event2-round4",
+                                                "--json"]).output)
+
+    def statuses(d):
+        return {t: {row["name"]: row["status"] for row in rows}
+                for t, rows in d["targets"].items()}
+
+    assert statuses(got) == statuses(want)
+    assert got["games_left"] == want["games_left"] == 64
+    assert got["points"] == want["points"]
+    assert len(got["assumed"]) == 8
+    assert not any(row["status"] == "undetermined" for rows in got["targets"].values()
+                   for row in rows)
+    # an assumed game is not part of any path: the paths list only the games still open
+    for rows in got["targets"].values():
+        for row in rows:
+            for step in row.get("path") or []:
+                assert not (step.get("event") == 2 and step.get("round") == 4), step
 
 
 def test_top_two_settled_after_event3_groups():

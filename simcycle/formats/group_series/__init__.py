@@ -138,17 +138,14 @@ class GroupSeriesFormat(Format):
     # ---- whocan ---------------------------------------------------------------------------
     def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule",
                fixed=None) -> dict:
-        if fixed:
-            raise ScenarioError("whocan takes no what-ifs for group series yet (simulate and "
-                                "swing do)", key="--fix")
+        """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
+        (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
+        file, hindsight); ``fixed``: group games assumed (``parse_fix``)."""
         if scn.win_points:
             raise ScenarioError("whocan does not model points for classical wins yet "
                                 "([points] classical_win)", file=scn.file,
                                 key="points.classical_win", value=scn.win_points)
-        """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
-        (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
-        file, hindsight)."""
-        return whocan_rows(scn, self.check_at(scn, at), budget, draws)
+        return whocan_rows(scn, self.check_at(scn, at), budget, draws, fixed=fixed)
 
     def parse_fix(self, scn: GroupSeries, text: str, at, key: str, earlier=None) -> dict:
         """``[EVENT:] [rN] White - Black RESULT`` -> {(event, group, game index): result}: a

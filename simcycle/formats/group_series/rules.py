@@ -143,16 +143,19 @@ def groups_known(scn: "GroupSeries", e: int, lim: int) -> bool:
                                            or lim >= checkpoint_index(e - 1, "final"))
 
 
-def state(scn: "GroupSeries", at: str | None) -> list[EventState]:
-    """What is known at checkpoint ``at`` (None: everything in the file), event by event."""
+def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
+    """What is known at checkpoint ``at`` (None: everything in the file), event by event;
+    ``fixed`` ({(event, group, game index): result}, what-ifs) counts as played."""
     lim = limit(scn, at)
+    fixed = fixed or {}
     out = []
     for e, ev in enumerate(scn.events):
         known = groups_known(scn, e, lim)
         groups, pk = [], []
-        for gr in ev.groups if known else ():
-            games = tuple((rd, w, b, r if checkpoint_index(e, rd) <= lim else UNPLAYED)
-                          for rd, w, b, r in gr.games)
+        for g, gr in enumerate(ev.groups if known else ()):
+            games = tuple((rd, w, b, fixed.get((e, g, j), r if checkpoint_index(e, rd) <= lim
+                                               else UNPLAYED))
+                          for j, (rd, w, b, r) in enumerate(gr.games))
             po = gr.playoff if checkpoint_index(e, "groups") <= lim else None
             groups.append(replace(gr, games=games, playoff=po))
             pk.append(po is not None)
@@ -309,12 +312,13 @@ def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:
     return {"name": ev.name, "groups_known": st.groups_known, "groups": gout, "knockout": kout}
 
 
-def tally(scn: "GroupSeries", at: str | None) -> tuple[Tally, list[dict]]:
-    """Series totals from the results known at ``at``, and the events' tables."""
+def tally(scn: "GroupSeries", at: str | None, fixed=None) -> tuple[Tally, list[dict]]:
+    """Series totals from the results known at ``at`` (and the what-ifs ``fixed``, as in
+    ``state``), and the events' tables."""
     gp6 = [POINT * x for x in scn.group_points]
     t = Tally.empty(len(scn.players), len(scn.events))
     ev_out = [_count_event(scn, t, e, ev, st, gp6)
-              for e, (ev, st) in enumerate(zip(scn.events, state(scn, at)))]
+              for e, (ev, st) in enumerate(zip(scn.events, state(scn, at, fixed)))]
     return t, ev_out
 
 
@@ -336,8 +340,8 @@ def _ranks(key: dict[int, tuple]) -> dict[int, tuple[int, bool]]:
     return out
 
 
-def standings(scn: "GroupSeries", at: str | None) -> dict:
-    t, ev_out = tally(scn, at)
+def standings(scn: "GroupSeries", at: str | None, fixed=None) -> dict:
+    t, ev_out = tally(scn, at, fixed)
     el = eligible(scn)
     ranks = _ranks(keys(scn, t))
     rows = []

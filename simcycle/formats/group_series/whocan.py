@@ -114,7 +114,8 @@ class _Tallies:
 class SeriesMILP:
     """The remaining results of a group series at a checkpoint, as a MILP (module doc)."""
 
-    def __init__(self, scn: GroupSeries, at, draws="rule", fix_draw=False, given=None):
+    def __init__(self, scn: GroupSeries, at, draws="rule", fix_draw=False, given=None,
+                 fixed=None):
         """``draws``: how groups not drawn at the checkpoint are read: "rule" (the
         scenario's ``draw_rule``: every draw it allows for ``baskets`` and ``lots``, the
         fixed groups for ``snake``) or "as-drawn" (the groups in the file).  ``fix_draw``
@@ -127,7 +128,7 @@ class SeriesMILP:
         self.fix_draw = fix_draw
         self.free = {}        # event -> free-draw data (see _free_event)
         self.fixed_draw = {}  # event -> groups used for an undrawn event (snake, as-drawn)
-        self.states = rules.state(scn, at)
+        self.states = rules.state(scn, at, fixed)
         self.gp6 = [POINT * x for x in scn.group_points]
         self.ko6 = POINT * scn.ko_points
         self.elim = scn.rules["playoff_places"] == "elimination"
@@ -788,14 +789,14 @@ def file_draw_allowed(model: SeriesMILP, scn: GroupSeries) -> bool:
 class SeriesBackend:
     """The whocan backend: witnesses are complete filled scenarios."""
 
-    def __init__(self, scn: GroupSeries, at, draws="rule", order=(), seed=True):
+    def __init__(self, scn: GroupSeries, at, draws="rule", order=(), seed=True, fixed=None):
         self.scn = scn
-        self.model = SeriesMILP(scn, at, draws)
+        self.model = SeriesMILP(scn, at, draws, fixed=fixed)
         self.order = list(order)
         self.use_seeds = seed
         # the file's draw is one the rule allows: a question is tried on it first (a smaller
         # MILP); its witnesses answer for the free draw too
-        self.drawn = (SeriesMILP(scn, at, "as-drawn")
+        self.drawn = (SeriesMILP(scn, at, "as-drawn", fixed=fixed)
                       if seed and draws == "rule" and self.model.free
                       and file_draw_allowed(self.model, scn) else None)
         # the restricted programs (witnesses only) read undrawn events as one allowed draw:
@@ -804,7 +805,8 @@ class SeriesBackend:
             self.small = self.drawn
         elif self.model.free:
             self.small = SeriesMILP(scn, at, draws, given={e: _draw(f, None)
-                                                           for e, f in self.model.free.items()})
+                                                           for e, f in self.model.free.items()},
+                                    fixed=fixed)
         else:
             self.small = self.model
 
@@ -854,11 +856,12 @@ class SeriesBackend:
 
 
 def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUESTION_LIMIT,
-           seed=True) -> dict:
-    """Rows for targets "first" and "qualify" (module doc), with the report's facts."""
-    st = rules.standings(scn, at)
+           seed=True, fixed=None) -> dict:
+    """Rows for targets "first" and "qualify" (module doc), with the report's facts;
+    ``fixed``: group games assumed (what-ifs, ``GroupSeriesFormat.parse_fix``)."""
+    st = rules.standings(scn, at, fixed)
     order = [scn.index[r["name"].casefold()] for r in st["players"]]
-    backend = SeriesBackend(scn, at, draws, order, seed)
+    backend = SeriesBackend(scn, at, draws, order, seed, fixed)
     model = backend.model
     el = model.eligible
     n = len(scn.players)
