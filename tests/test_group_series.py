@@ -154,12 +154,57 @@ def test_what_ifs_of_the_real_results_give_the_next_checkpoint(gp):
     sw = json.loads(r.output)
     assert sw["round"] == 4 and len(sw["games"]) == 7      # the assumed game is not swung
     for fix, words in [("Belgrade: r4 Rapport - Giri 1-0", "do not meet"),
-                       ("Rapport beats Giri 2-0", "knock-out matches of a group series"),
+                       ("Rapport beats Giri 2-0", "do not meet in a knock-out match"),
                        ("Berlin: r1 Rapport - Giri 1-0", "more than one event starts so")]:
         r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", "event2-round3",
                                       "--fix", fix])
         assert r.exit_code == 2 and words in r.output, (fix, r.output)
 
+
+
+def test_knockout_what_ifs_replay_the_real_matches(gp):
+    """Berlin 1's semi-finals assumed with their real results from event1-groups give the
+    numbers of event1-sf (same seed: identical); with the final too ("on tiebreaks": two
+    classical draws, as [RU] gives it), whocan answers as at event1.  Source of the results:
+    the scenario's [[events.knockout]] entries ([RU])."""
+    sf = ["--fix", "Berlin 1: Nakamura beats Rapport 1.5-0.5",
+          "--fix", "event1: Aronian beats Dominguez 1.5-0.5"]
+    final = ["--fix", "Berlin 1: Nakamura beats Aronian on tiebreaks"]
+    args = ["--sims", "4000", "--json", "--no-progress", "--seed", "5"]
+
+    def run(*a):
+        r = CliRunner().invoke(main, list(a))
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)
+
+    got = run("simulate", SCENARIO, "--at", "event1-groups", *args, *sf)
+    assert got["players"] == run("simulate", SCENARIO, "--at", "event1-sf", *args)["players"]
+    assert got["assumed"] == [
+        "Berlin 1 (3-17 February 2022) semi-final 1: Hikaru Nakamura beats Richard Rapport "
+        "1½-½ in the classical games",
+        "Berlin 1 (3-17 February 2022) semi-final 2: Levon Aronian beats Leinier Dominguez "
+        "1½-½ in the classical games"]
+    w = run("whocan", SCENARIO, "--at", "event1-groups", "--json", *sf, *final)
+    want = run("whocan", SCENARIO, "--at", "event1", "--json")
+    assert {t: [(r["name"], r["status"]) for r in rows] for t, rows in w["targets"].items()} \
+        == {t: [(r["name"], r["status"]) for r in rows] for t, rows in want["targets"].items()}
+    assert w["points"] == want["points"] and w["matches_left"] == want["matches_left"]
+    assert w["assumed"][-1].endswith("on tiebreaks (two classical draws assumed)")
+    # swing after an assumed semi-final: the other one
+    sw = run("swing", SCENARIO, "--at", "event1-groups", "--sims", "1000", "--json", *sf[:2])
+    assert [m["players"] for m in sw["matches"]] == [["Levon Aronian", "Leinier Dominguez"]]
+    # a real match with its real result is no what-if; with another it is refused
+    same = run("simulate", SCENARIO, "--at", "event1-sf", *args, *sf[:2])
+    assert "assumed" not in same
+    for at, fix, words in [
+            ("event1-sf", "Berlin 1: Nakamura beats Rapport 2-0", "already played: Hikaru "
+             "Nakamura beats Richard Rapport 1½-½"),
+            ("event1-groups", "Berlin 1: Nakamura beats Aronian 2-0", "do not meet"),
+            ("event1-groups", "Berlin 1: Nakamura beats Rapport 2-1", "the winner's classical"),
+            ("event1-round6", "Berlin 1: Nakamura beats Rapport 2-0", "do not meet")]:
+        r = CliRunner().invoke(main, ["simulate", SCENARIO, "--at", at, "--fix", fix])
+        assert r.exit_code == 2 and words in r.output, (fix, r.output)
+        assert len(r.output.strip().splitlines()) == 1
 
 
 def test_whocan_with_the_real_results_as_what_ifs_answers_as_at_the_next_checkpoint(gp):

@@ -16,7 +16,7 @@ from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.matches import Step, match_probability
 from . import render, rules
-from .scenario import DEFAULT_KIND, GroupSeries, load
+from .scenario import DEFAULT_KIND, GroupSeries, Match, load
 from .schema import KO_ROUNDS
 from .whocan import whocan as whocan_rows
 
@@ -69,14 +69,12 @@ class GroupSeriesFormat(Format):
         """What each group game of the next round (or of group round ``round_no``) swings:
         every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
         random numbers.  After the group stage: the next knock-out matches.  ``fixed``
-        (what-ifs on group games) holds for every run."""
+        (what-ifs) holds for every run."""
         fixed = dict(fixed or {})
         target = _next_group_round(scn, at, round_no, fixed)
-        if target is None and fixed:
-            raise ScenarioError("no group game left once the what-ifs are assumed: swing "
-                                "takes what-ifs only while group games are left", key="--fix")
         if target is None and round_no is None:
-            return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets)
+            return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets,
+                                        fixed=fixed)
         if target is None or not target[1]:
             raise ScenarioError("no group game of that round is left to play at this "
                                 "checkpoint", file=scn.file, key="--round", value=round_no)
@@ -107,25 +105,28 @@ class GroupSeriesFormat(Format):
                 "qualifying_places": scn.qualifying_places, "now": swing_.now(base),
                 "games": out}
 
-    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets) -> dict:
-        """The next knock-out matches whose players are known, each under its six results
-        (either player winning 2-0 or 1.5-0.5 in the classical games, or on tiebreaks after
-        1-1)."""
-        a = self.compile(scn, model, CompileOptions(at=at, offsets=offsets)).args
+    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets, fixed) -> dict:
+        """The next knock-out matches whose players are known (once the what-ifs ``fixed``
+        are assumed), each under its six results (either player winning 2-0 or 1.5-0.5 in
+        the classical games, or on tiebreaks after 1-1)."""
+        opts = CompileOptions(at=at, offsets=offsets, fixed=fixed)
+        a = self.compile(scn, model, opts).args
         todo = _next_matches(a)
         if todo is None:
             raise ScenarioError("no group game or knock-out match with known players is left "
-                                "to play at this checkpoint", file=scn.file, key="--at",
-                                value=at or "latest")
+                                "to play at this checkpoint" + (" once the what-ifs are "
+                                                                "assumed" if fixed else ""),
+                                file=scn.file, key="--at", value=at or "latest")
         e, matches = todo
         ratings = rules.event_ratings(scn, e)
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets)),
-                          sims, seed, progress=False)
+        base = driver.run(self.compile(scn, model, opts), sims, seed, progress=False)
         out = []
         for m_i, lead, other in matches:
             outcomes = _match_outcomes(scn, model, e, m_i, ratings[lead], ratings[other],
                                        scn.players[lead].name, scn.players[other].name)
-            rows = swing_.rows(self, scn, model, at, [mix for _, _, mix in outcomes],
+            rows = swing_.rows(self, scn, model, at,
+                               [[({**fixed, **what}, wt) for what, wt in mix]
+                                for _, _, mix in outcomes],
                                sims=sims, seed=seed, offsets=offsets)
             out.append({"event": scn.events[e].name, "round": KO_ROUNDS[m_i],
                         "players": [scn.players[lead].name, scn.players[other].name],
@@ -149,11 +150,14 @@ class GroupSeriesFormat(Format):
 
     def parse_fix(self, scn: GroupSeries, text: str, at, key: str, earlier=None) -> dict:
         """``[EVENT:] [rN] White - Black RESULT`` -> {(event, group, game index): result}: a
-        group game of a group known at ``at`` and not played by then.  Knock-out matches
-        cannot be assumed yet."""
+        group game of a group known at ``at`` and not played by then; ``[EVENT:] A beats B
+        SCORE`` -> {(event, "sf1" | "sf2" | "final"): Match}: a knock-out match whose players
+        are known at ``at`` once the what-ifs before it (``earlier``) are assumed."""
         from ...enums import RESULT_TEXT
-        from ..shared.whatif import find_events, parse_game
+        from ..shared.whatif import find_events, is_match_fix, parse_game
 
+        if is_match_fix(text):
+            return _parse_match(scn, text, at, key, earlier or {})
         head, sep, rest = text.partition(":")
         events = range(len(scn.events))
         if sep and not head.strip().lower().startswith("r"):
@@ -161,10 +165,6 @@ class GroupSeriesFormat(Format):
             text_ = rest
         else:
             text_ = text
-        if " beats " in f" {text_.casefold()} ":
-            raise ScenarioError("knock-out matches of a group series cannot be assumed yet; "
-                                "group games can (\"r3 White-Black 1-0\")", file=scn.file,
-                                key=key, value=text)
         rnd, w, b, res = parse_game(text_, scn.names, scn.index, key, scn.file)
         hits = []
         for e, st in enumerate(rules.state(scn, at)):
@@ -198,11 +198,19 @@ class GroupSeriesFormat(Format):
     def describe_fix(self, scn: GroupSeries, fixed: dict) -> list[str]:
         from ...enums import RESULT_TEXT
         out = []
-        for (e, g, j), res in sorted(fixed.items()):
+        # group games first, event by event, then the knock-out matches in playing order
+        for k, v in sorted(fixed.items(), key=lambda kv: (
+                kv[0][0], len(kv[0]) == 2, KO_ROUNDS.index(kv[0][1]) if len(kv[0]) == 2
+                else kv[0][1:])):
+            if len(k) == 2:
+                out.append(f"{scn.events[k[0]].name} {rules.KO_ROUND_TEXT[k[1]]}: "
+                           + _match_words(scn, v))
+                continue
+            e, g, j = k
             gr = scn.events[e].groups[g]
             rd, w, b, _ = gr.games[j]
             out.append(f"{scn.events[e].name} group {gr.name} round {rd}: {scn.names[w]} - "
-                       f"{scn.names[b]} {RESULT_TEXT[res]}")
+                       f"{scn.names[b]} {RESULT_TEXT[v]}")
         return out
 
     render_standings = staticmethod(render.standings)
@@ -225,6 +233,61 @@ def _next_group_round(scn: GroupSeries, at, round_no, fixed=None):
             rn = round_no if round_no is not None else min(x[2] for x in open_games)
             return e, [x for x in open_games if x[2] == rn], rn
     return None
+
+
+KO_GAMES = 2    # classical games of a knock-out match ([RU]: two, then the tiebreak)
+WHATIF_TB = "what-if: decided on tiebreaks"   # the tiebreak note of an assumed match
+
+
+def _winner_halves(m: Match) -> tuple[int, int]:
+    """(winner's, loser's) classical half points of a knock-out Match."""
+    a_halves = sum(rules.HALF[c][0] for c in m.classical)
+    total = 2 * len(m.classical)
+    return (a_halves, total - a_halves) if m.winner == m.a else (total - a_halves, a_halves)
+
+
+def _match_words(scn: GroupSeries, m: Match) -> str:
+    loser = m.b if m.winner == m.a else m.a
+    won, lost = _winner_halves(m)
+    how = (f"{_halves(won)}-{_halves(lost)} in the classical games" if won != lost else
+           "on tiebreaks" + (" (two classical draws assumed)" if m.tiebreak == WHATIF_TB
+                             else ""))
+    return f"{scn.names[m.winner]} beats {scn.names[loser]} {how}"
+
+
+def _halves(h: int) -> str:
+    return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
+
+
+def _parse_match(scn: GroupSeries, text: str, at, key: str, earlier: dict) -> dict:
+    """One knock-out what-if (``GroupSeriesFormat.parse_fix``); {} when the match was played
+    with that very result."""
+    from ..shared.whatif import find_events, parse_match_fix
+
+    f = parse_match_fix(text, scn.names, scn.index, KO_GAMES, key, scn.file)
+    events = range(len(scn.events))
+    if f.event:
+        events = find_events([ev.name for ev in scn.events], f.event, key, scn.file)
+    gp6 = [rules.POINT * x for x in scn.group_points]
+    for e, st in enumerate(rules.state(scn, at, earlier)):
+        if e not in events or not st.groups_known:
+            continue
+        for rd, lead, other in rules.knockout_pairs(st, gp6):
+            if {lead, other} != {f.winner, f.loser}:
+                continue
+            m = st.ko.get(rd)
+            if m is not None:       # played by then (or assumed before this one)
+                if m.winner == f.winner and _winner_halves(m) == (f.won, f.lost):
+                    return {}
+                raise ScenarioError("already played: " + _match_words(scn, m), file=scn.file,
+                                    key=key, value=text)
+            # codes from the winner's side (0 won, 1 drawn); "on tiebreaks": two draws
+            codes = (1, 1) if f.tiebreak else (0, 0) if f.lost == 0 else (0, 1)
+            return {(e, rd): Match(rd, f.winner, f.loser, codes, f.winner,
+                                   WHATIF_TB if f.tiebreak else "")}
+    raise ScenarioError("these two do not meet in a knock-out match whose players are known at "
+                        "this checkpoint (after the what-ifs before this one)", file=scn.file,
+                        key=key, value=text)
 
 
 def _next_matches(a):

@@ -1,9 +1,10 @@
 """Compile a group-series scenario at a checkpoint into the arrays of ``nb.simulate_nb``.
 
-``CompileOptions.fixed`` (what-ifs, ``swing``) takes two kinds of keys: (event, group,
-game index) -> a result code for a group game still to play, and (event, knock-out index
-0-2) -> (classical codes from the leading player's side, leading player wins?) for a match
-still to play whose players are known.
+``CompileOptions.fixed`` (what-ifs, ``swing``) takes three kinds of keys: (event, group,
+game index) -> a result code for a group game still to play; (event, "sf1" | "sf2" |
+"final") -> a ``Match`` (a knock-out what-if, read by ``rules.state`` as played); and (event,
+knock-out index 0-2) -> (classical codes from the leading player's side, leading player
+wins?) for a match still to play whose players are known (``swing``'s six results).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def build_args(scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesArgs
     gp6 = [POINT * v for v in scn.group_points]
     x = _Arrays(len(scn.events))
     sched = schedule(scn.rules["schedule"])
-    for e, st in enumerate(state(scn, opts.at)):
+    for e, st in enumerate(state(scn, opts.at, fixed)):
         if st.groups_known:
             _known_event(x, e, st, gp6, fixed)
         else:

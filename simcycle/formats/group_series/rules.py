@@ -144,8 +144,10 @@ def groups_known(scn: "GroupSeries", e: int, lim: int) -> bool:
 
 
 def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
-    """What is known at checkpoint ``at`` (None: everything in the file), event by event;
-    ``fixed`` ({(event, group, game index): result}, what-ifs) counts as played."""
+    """What is known at checkpoint ``at`` (None: everything in the file), event by event.
+    What-ifs in ``fixed`` count as played: {(event, group, game index): result code} for
+    group games, {(event, "sf1" | "sf2" | "final"): Match} for knock-out matches (other keys,
+    such as swing's, are the plan's)."""
     lim = limit(scn, at)
     fixed = fixed or {}
     out = []
@@ -161,7 +163,29 @@ def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
             pk.append(po is not None)
         ko = {rd: m for rd, m in ev.knockout.items()
               if known and checkpoint_index(e, "sf" if rd != "final" else "final") <= lim}
+        for rd in KO_ROUNDS:
+            if known and rd not in ko and (e, rd) in fixed:
+                ko[rd] = fixed[(e, rd)]
         out.append(EventState(known, groups, pk, ko))
+    return out
+
+
+KO_ROUND_TEXT = {"sf1": "semi-final 1", "sf2": "semi-final 2", "final": "final"}
+
+
+def knockout_pairs(st: EventState, gp6) -> list[tuple[str, int, int]]:
+    """(round, leading player, other) of an event's knock-out matches whose players are known
+    in ``st``: semi-final 1 the winners of groups A and B, semi-final 2 of C and D, the final
+    the semi-finals' winners (the leading player: group A's, C's, semi-final 1's)."""
+    win = [None] * 4
+    for g, gr in enumerate(st.groups):
+        pl = group_places(gr, gp6)
+        if pl is not None:
+            win[g] = gr.players[pl.index(gp6[0])]
+    out = [(rd, win[i], win[i + 1]) for rd, i in (("sf1", 0), ("sf2", 2))
+           if len(st.groups) == 4 and None not in (win[i], win[i + 1])]
+    if "sf1" in st.ko and "sf2" in st.ko:
+        out.append(("final", st.ko["sf1"].winner, st.ko["sf2"].winner))
     return out
 
 

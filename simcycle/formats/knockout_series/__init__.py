@@ -9,8 +9,6 @@ keys, rules and Readings are documented in docs/format-knockout-series.md.
 
 from __future__ import annotations
 
-import re
-
 from ... import driver
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
@@ -175,42 +173,18 @@ def _half_points(h: int) -> str:
     return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
 
 
-_HALVES = r"(?:\d+(?:\.5|½)?|½)"
-_BEATS = re.compile(r"^(?:(?P<event>.+?):\s*)?(?P<a>.+?)\s+beats\s+(?P<b>.+?)\s+"
-                    rf"(?P<how>on\s+tiebreaks?|tiebreaks?|{_HALVES}\s*-\s*{_HALVES})\s*$",
-                    re.I)
-
-
 def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):
     """One what-if match (``KnockoutSeriesFormat.parse_fix``); None when it was played with
     that very result."""
-    from ..shared.whatif import find_events, find_player
+    from ..shared.whatif import find_events, parse_match_fix
 
-    m = _BEATS.match(text.strip())
-    if not m:
-        raise ScenarioError('a knock-out what-if is "[EVENT:] A beats B 2-0" (the classical '
-                            'score, or "on tiebreaks")', file=scn.file, key=key, value=text)
     aliases = {p.name.casefold(): i for i, p in enumerate(scn.players)}
-    who = [find_player(scn.names, aliases, m.group(g)) for g in ("a", "b")]
-    if None in who or who[0] == who[1]:
-        raise ScenarioError("no two players of the scenario in this what-if (names or parts "
-                            "of them)", file=scn.file, key=key, value=text)
-    a, b = who
+    f = parse_match_fix(text, scn.names, aliases, scn.steps[0].games, key, scn.file)
+    a, b = f.winner, f.loser
     events = range(len(scn.events))
-    if m.group("event"):
-        events = find_events([ev.name for ev in scn.events], m.group("event"), key,
-                             scn.file)
-    n = scn.steps[0].games
-    how = m.group("how").casefold().replace("½", ".5").replace(" ", "")
-    if how.startswith("on") or how.startswith("tie"):
-        step, ca, cb = UNKNOWN_TB_STEP, n, n
-    else:
-        x, y = (float(v) for v in how.split("-"))
-        if x <= y or x + y != n:
-            raise ScenarioError(f"the winner's classical score: more than half of the {n} "
-                                "games, the two adding up to the games played (or 'on "
-                                "tiebreaks')", file=scn.file, key=key, value=text)
-        step, ca, cb = 0, int(2 * x), int(2 * y)
+    if f.event:
+        events = find_events([ev.name for ev in scn.events], f.event, key, scn.file)
+    step, ca, cb = (UNKNOWN_TB_STEP if f.tiebreak else 0), f.won, f.lost
     known = rules.counted_matches(scn, at, earlier)
     for e, r, j, up, lo, entry in rules.walk(scn, known):
         if e in events and {up, lo} == {a, b}:
@@ -220,7 +194,7 @@ def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):
             cu, cl = (ca, cb) if a == up else (cb, ca)
             return Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
                          winner=a, step=step, cls_upper=cu, cls_lower=cl, source="what-if")
-    if m.group("event"):   # a match already decided, in the event named
+    if f.event:   # a match already decided, in the event named
         for mt in known.values():
             if (mt.event in events and {mt.upper, mt.lower} == {a, b}
                     and mt.winner is not None):
@@ -233,7 +207,7 @@ def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):
                                     file=scn.file, key=key, value=text)
     raise ScenarioError("these two do not meet in a match whose players are known at this "
                         "checkpoint (after the what-ifs before this one)"
-                        + ("" if m.group("event") else "; name the event if they met earlier"),
+                        + ("" if f.event else "; name the event if they met earlier"),
                         file=scn.file, key=key, value=text)
 
 

@@ -1,9 +1,11 @@
-"""What-ifs typed on the command line (``--fix "r14 Nepomniachtchi-Ding 1-0"``): the pieces
-every format's ``parse_fix`` shares — results, player names, the round."""
+"""What-ifs typed on the command line (``--fix "r14 Nepomniachtchi-Ding 1-0"``, ``--fix
+"Jerusalem: Nepomniachtchi beats Wei 1.5-0.5"``): the pieces every format's ``parse_fix``
+shares — results, player names, the round, the event, a knock-out match's result."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ...enums import BLACK_WINS, DRAW, WHITE_WINS
 from ...errors import ScenarioError
@@ -67,3 +69,55 @@ def find_events(names: list[str], text: str, key: str, file: str) -> list[int]:
                             "more than one event starts so: say more of its name",
                             file=file, key=key, value=text)
     return hits
+
+
+_HALVES = r"(?:\d+(?:\.5|½)?|½)"
+_BEATS = re.compile(r"^(?:(?P<event>.+?):\s*)?(?P<a>.+?)\s+beats\s+(?P<b>.+?)\s+"
+                    rf"(?P<how>on\s+tiebreaks?|tiebreaks?|{_HALVES}\s*-\s*{_HALVES})\s*$",
+                    re.I)
+
+
+def is_match_fix(text: str) -> bool:
+    """Does the what-if name a knock-out match ("A beats B ...") rather than a game?"""
+    return " beats " in f" {text.casefold()} "
+
+
+@dataclass(frozen=True)
+class MatchFix:
+    """A knock-out what-if as typed: ``[EVENT:] A beats B SCORE``.
+
+    event      the event's name as typed (None: not said)
+    winner     player index of A;  loser: of B
+    tiebreak   True: classical games level, the tiebreak decided ("on tiebreaks")
+    won, lost  the winner's and the loser's classical half points (level when ``tiebreak``)
+    """
+
+    event: str | None
+    winner: int
+    loser: int
+    tiebreak: bool
+    won: int
+    lost: int
+
+
+def parse_match_fix(text: str, names: list[str], aliases: dict[str, int], games: int,
+                    key: str, file: str) -> MatchFix:
+    """``[EVENT:] A beats B SCORE`` with SCORE the classical score ("2-0", "1.5-0.5", of
+    ``games`` games) or "on tiebreaks"."""
+    m = _BEATS.match(text.strip())
+    if not m:
+        raise ScenarioError('a knock-out what-if is "[EVENT:] A beats B 2-0" (the classical '
+                            'score, or "on tiebreaks")', file=file, key=key, value=text)
+    who = [find_player(names, aliases, m.group(g)) for g in ("a", "b")]
+    if None in who or who[0] == who[1]:
+        raise ScenarioError("no two players of the scenario in this what-if (names or parts "
+                            "of them)", file=file, key=key, value=text)
+    how = m.group("how").casefold().replace("½", ".5").replace(" ", "")
+    if how.startswith("on") or how.startswith("tie"):
+        return MatchFix(m.group("event"), who[0], who[1], True, games, games)
+    x, y = (float(v) for v in how.split("-"))
+    if x <= y or x + y != games:
+        raise ScenarioError(f"the winner's classical score: more than half of the {games} "
+                            "games, the two adding up to the games played (or 'on "
+                            "tiebreaks')", file=file, key=key, value=text)
+    return MatchFix(m.group("event"), who[0], who[1], False, int(2 * x), int(2 * y))
