@@ -166,6 +166,30 @@ def test_simulate_exact_matches_the_enumeration_and_refuses_big_remainders():
     assert r.exit_code == 2 and "20 games left" in r.output
 
 
+def test_simulate_exact_takes_what_ifs():
+    # round 13 as played (scenarios/candidates-2022.toml), assumed from round 12: the exact
+    # odds are those of round 13, to the last digit, and the output says what it assumed
+    fixes = ["--fix", "r13 Nepomniachtchi - Rapport 1/2-1/2", "--fix", "r13 Radjabov - Caruana "
+             "1/2-1/2", "--fix", "r13 Nakamura - Duda 1-0", "--fix", "r13 Firouzja - Ding 1/2-1/2"]
+    d = json.loads(run("simulate", CAND, "--at", "round12", "--exact", "--json", *fixes).output)
+    want = json.loads(run("simulate", CAND, "--at", "round13", "--exact", "--json").output)
+    assert d["players"] == want["players"] and d["outcomes"] == want["outcomes"] == 81
+    assert d["assumed"][2] == "round 13: Hikaru Nakamura - Jan-Krzysztof Duda 1-0"
+    # a what-if that did not happen: Ding beats Firouzja, and Nakamura loses to Duda
+    alt = json.loads(run("simulate", CAND, "--at", "round12", "--exact", "--json",
+                         "--fix", "r13 Firouzja - Ding 0-1", "--fix", "r13 Nakamura - Duda 0-1"
+                         ).output)
+    base = json.loads(run("simulate", CAND, "--at", "round12", "--exact", "--json").output)
+
+    def pts(d, name):
+        return {p["name"]: p for p in d["players"]}[name]["expected_points"]
+
+    assert alt["outcomes"] == 3 ** 6 and base["outcomes"] == 3 ** 8
+    # a sure win instead of an uncertain game: Ding gains 1 - E[his round-13 score] > 0.3
+    assert pts(alt, "Ding Liren") - pts(base, "Ding Liren") > 0.3
+    assert pts(alt, "Hikaru Nakamura") < pts(base, "Hikaru Nakamura") - 0.3
+
+
 def test_ctrl_c_reports_what_finished():
     import signal
     p = subprocess.Popen([sys.executable, "-m", "simcycle.cli", "simulate", CAND, "--sims",

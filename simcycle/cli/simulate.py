@@ -50,9 +50,8 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         fmt.require(EXACT, scn)
         if offsets or hot:
             raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
-        if fixed:
-            raise ScenarioError("--exact takes no what-ifs yet; simulate them", key="--fix")
-        d = report.exact_json(scn, fmt.exact(scn, model, at), model)
+        d = with_assumed(report.exact_json(scn, fmt.exact(scn, model, at, fixed), model), fmt,
+                         scn, fixed)
     else:
         from .. import driver
         plan = fmt.compile(scn, model, opts)

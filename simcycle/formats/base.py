@@ -147,7 +147,7 @@ class Format(ABC):
     def render_whocan(self, d: dict) -> str:
         raise self._unsupported(WHOCAN, None)
 
-    def exact(self, scn: Any, model: "OutcomeModel", at: str | None) -> dict:
+    def exact(self, scn: Any, model: "OutcomeModel", at: str | None, fixed=None) -> dict:
         raise self._unsupported(EXACT, scn)
 
     def read_results(self, scenario_file: str, kind: str, path: str, *,

@@ -86,9 +86,9 @@ class RoundRobinFormat(Format):
         g = open_[0]
         return {(g.round, g.white, g.black): res}
 
-    def exact(self, scn: RoundRobin, model, at) -> dict:
+    def exact(self, scn: RoundRobin, model, at, fixed=None) -> dict:
         from .exact import exact_round_robin
-        return exact_round_robin(scn, model, self.check_at(scn, at))
+        return exact_round_robin(scn, model, self.check_at(scn, at), fixed=fixed)
 
     def swing(self, scn: RoundRobin, model, at, *, sims, seed, offsets=False,
               round_no=None, fixed=None) -> dict:

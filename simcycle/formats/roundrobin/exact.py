@@ -333,9 +333,10 @@ def game_probabilities(scn, model, games):
     return out
 
 
-def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
+def exact_round_robin(scn, model, at, max_games: int = 10, fixed=None) -> dict:
     """Exact distribution of the final ranking of round-robin scenario ``scn`` at checkpoint
-    ``at`` (None: every result in the file), no rating offsets.
+    ``at`` (None: every result in the file), no rating offsets; the what-ifs ``fixed``
+    ({(round, White, Black): result}) count as played.
 
     Returns {"scenario", "at", "games_left", "leaves", "p_playoff", "counters", "players"}:
     ``counters`` has the kernel's counter names with their exact probabilities; each player
@@ -344,7 +345,7 @@ def exact_round_robin(scn, model, at, max_games: int = 10) -> dict:
     P(a play-off for first is needed).
     """
     n = len(scn.players)
-    played, remaining = split_games(scn, at)
+    played, remaining = split_games(scn, at, fixed)
     m = len(remaining)
     if m > max_games:
         raise ScenarioError(f"exact odds: {m} games left, 3^{m} outcomes; the enumeration "
