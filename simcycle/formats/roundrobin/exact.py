@@ -344,116 +344,69 @@ def exact_round_robin(scn, model, at, max_games: int = 10, fixed=None) -> dict:
     p_playoff (P(this player is in a play-off for first)).  The top-level ``p_playoff`` is
     P(a play-off for first is needed).
     """
-    n = len(scn.players)
     played, remaining = split_games(scn, at, fixed)
     m = len(remaining)
     if m > max_games:
         raise ScenarioError(f"exact odds: {m} games left, 3^{m} outcomes; the enumeration "
                             f"stops at {max_games} games", file=scn.file, key="--at",
                             value=at or "latest")
-    probs = game_probabilities(scn, model, remaining)
-    pts0, wins0, res0 = tally(n, played)
-    criteria = [RR_CRITERIA[c] for c in scn.order]
-    if TB_LOTS not in criteria:
-        criteria.append(TB_LOTS)
-    k_po = criteria.index(TB_PLAYOFF) if TB_PLAYOFF in criteria else None
-    before = criteria if k_po is None else criteria[:k_po]
-    after = [] if k_po is None else criteria[k_po + 1:]
-    # a play-off already played after the last round (as the plan's forced_first)
-    forced = scn.playoff_winner if scn.playoff_winner is not None and not remaining else None
-    po = _Playoffs(scn, model)
-    nq = scn.qualifying_places
-    by_points = scn.prize_split == "points"
-    prize_of_place = list(scn.prize_places) + [0.0] * (n - len(scn.prize_places))
+    en = _Enumeration(scn, model, played, remaining)
+    en.walk(0, 1.0)
+    return {
+        "scenario": scn.name,
+        "at": at or "latest",
+        "games_left": m,
+        "leaves": 3 ** m,
+        "total_probability": en.total,
+        "p_playoff": en.c[0],
+        "counters": dict(zip(RR_COUNTER_NAMES, en.c + [en.level_at_cut])),
+        "players": en.players(),
+    }
 
-    place = [[0.0] * n for _ in range(n)]
-    e_half = [0.0] * n
-    level_at_cut = 0.0      # P(the last qualifier is level on points with the next player)
-    e_share = [0.0] * n     # expected place money when it is shared by points
-    p_in_playoff = [0.0] * n
-    c = [0.0, 0.0, 0.0, 0.0]
-    total = 0.0
 
-    pts = list(pts0)
-    wins = list(wins0)
-    res = [list(r) for r in res0]
+class _Enumeration:
+    """Every outcome of the remaining games, depth first, with the final ranking's
+    probabilities accumulated at each leaf (``exact_round_robin``)."""
 
-    def assign(subgroups, pos, weight):
-        for g in subgroups:
-            share = weight / len(g)
-            for p in g:
-                row = place[p]
-                for k in range(pos, pos + len(g)):
-                    row[k] += share
-            pos += len(g)
-        return pos
+    def __init__(self, scn, model, played, remaining):
+        n = self.n = len(scn.players)
+        self.scn = scn
+        self.remaining = remaining
+        self.probs = game_probabilities(scn, model, remaining)
+        pts0, wins0, res0 = tally(n, played)
+        criteria = [RR_CRITERIA[c] for c in scn.order]
+        if TB_LOTS not in criteria:
+            criteria.append(TB_LOTS)
+        self.k_po = criteria.index(TB_PLAYOFF) if TB_PLAYOFF in criteria else None
+        self.before = criteria if self.k_po is None else criteria[:self.k_po]
+        self.after = [] if self.k_po is None else criteria[self.k_po + 1:]
+        # a play-off already played after the last round (as the plan's forced_first)
+        self.forced = (scn.playoff_winner if scn.playoff_winner is not None and not remaining
+                       else None)
+        self.po = _Playoffs(scn, model)
+        self.nq = scn.qualifying_places
+        self.by_points = scn.prize_split == "points"
+        self.prize_of_place = list(scn.prize_places) + [0.0] * (n - len(scn.prize_places))
+        self.place = [[0.0] * n for _ in range(n)]
+        self.e_half = [0.0] * n
+        self.level_at_cut = 0.0   # P(the last qualifier is level on points with the next)
+        self.e_share = [0.0] * n  # expected place money when it is shared by points
+        self.p_in_playoff = [0.0] * n
+        self.c = [0.0, 0.0, 0.0, 0.0]
+        self.total = 0.0
+        self.pts = list(pts0)
+        self.wins = list(wins0)
+        self.res = [list(r) for r in res0]
 
-    def split_all(groups, crits, sb):
-        out, lots = [], False
-        for G in groups:
-            subs, lv = _order_group(G, crits, pts, wins, res, sb)
-            out.extend(subs)
-            lots |= lv
-        return out, lots
-
-    def leaf(prob):
-        nonlocal total, level_at_cut
-        total += prob
-        for i in range(n):
-            e_half[i] += prob * pts[i]
-        if 0 < nq < n:
-            ranked = sorted(pts, reverse=True)
-            if ranked[nq - 1] == ranked[nq]:
-                level_at_cut += prob
-        if by_points:
-            pos = 0
-            for lv in sorted(set(pts), reverse=True):
-                G = [i for i in range(n) if pts[i] == lv]
-                share = sum(prize_of_place[pos:pos + len(G)]) / len(G)
-                for p in G:
-                    e_share[p] += prob * share
-                pos += len(G)
-        sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-        levels = [[i for i in range(n) if pts[i] == lv] for lv in sorted(set(pts), reverse=True)]
-        groups, lots_elsewhere = split_all(levels, before, sb)
-        if k_po is None or len(groups[0]) == 1:
-            if k_po is not None:
-                groups, lots = split_all(groups, after, sb)
-                lots_elsewhere |= lots
-            assign(groups, 0, prob)
-            c[3] += prob if lots_elsewhere else 0.0
+    def walk(self, g, prob):
+        """Play games g, g+1, ... every way (probability ``prob`` so far)."""
+        if g == len(self.remaining):
+            self.leaf(prob)
             return
-        G, others = groups[0], groups[1:]
-        others, lots_elsewhere = split_all(others, after, sb)
-        assign(others, len(G), prob)
-        if forced in G:
-            win, f1, f2 = {forced: (1.0, 0.0)}, 0.0, 0.0
-        else:
-            win, f1, f2 = po.cascade(tuple(G))
-        c[0] += prob
-        c[1] += prob * f1
-        c[2] += prob * f2
-        for p in G:
-            p_in_playoff[p] += prob
-        p_lots = 0.0
-        for w, (pn, pl) in win.items():
-            q = pn + pl
-            if q == 0.0:
-                continue
-            place[w][0] += prob * q
-            rest = [p for p in G if p != w]
-            subs, lots = _order_group(rest, after, pts, wins, res, sb)
-            assign(subs, 1, prob * q)
-            p_lots += pl + (pn if lots else 0.0)
-        c[3] += prob if lots_elsewhere else prob * p_lots
-
-    def walk(g, prob):
-        if g == m:
-            leaf(prob)
-            return
-        game = remaining[g]
+        pts, res, wins = self.pts, self.res, self.wins
+        game = self.remaining[g]
         w, b = game.white, game.black
-        for code, p in zip((0, 1, 2), probs[g]):
+        for code, p in zip((0, 1, 2), self.probs[g]):
             if p <= 0.0:
                 continue
             sw, sb_ = SCORE[code]
@@ -463,7 +416,7 @@ def exact_round_robin(scn, model, at, max_games: int = 10, fixed=None) -> dict:
             res[b][w] += sb_
             wins[w] += code == 0
             wins[b] += code == 2
-            walk(g + 1, prob * p)
+            self.walk(g + 1, prob * p)
             pts[w] -= sw
             pts[b] -= sb_
             res[w][b] -= sw
@@ -471,28 +424,104 @@ def exact_round_robin(scn, model, at, max_games: int = 10, fixed=None) -> dict:
             wins[w] -= code == 0
             wins[b] -= code == 2
 
-    walk(0, 1.0)
+    def assign(self, subgroups, pos, weight):
+        """Groups ordered from place ``pos`` on, each sharing its places equally."""
+        for g in subgroups:
+            share = weight / len(g)
+            for p in g:
+                row = self.place[p]
+                for k in range(pos, pos + len(g)):
+                    row[k] += share
+            pos += len(g)
+        return pos
 
-    players = []
-    for i, pl in enumerate(scn.players):
-        row = place[i]
-        money = e_share[i] if by_points else sum(row[k] * prize_of_place[k] for k in range(n))
-        players.append({
-            "name": pl.name,
-            "p_place": list(row),
-            "p_first": row[0],
-            "p_qualify": sum(row[:nq]),
-            "expected_points": e_half[i] / 2.0,
-            "expected_prize": money + scn.per_half_point * e_half[i],
-            "p_playoff": p_in_playoff[i],
-        })
-    return {
-        "scenario": scn.name,
-        "at": at or "latest",
-        "games_left": m,
-        "leaves": 3 ** m,
-        "total_probability": total,
-        "p_playoff": c[0],
-        "counters": dict(zip(RR_COUNTER_NAMES, c + [level_at_cut])),
-        "players": players,
-    }
+    def split_all(self, groups, crits, sb):
+        """Each group ordered by ``crits``: (subgroups in order, did lots decide any?)."""
+        out, lots = [], False
+        for G in groups:
+            subs, lv = _order_group(G, crits, self.pts, self.wins, self.res, sb)
+            out.extend(subs)
+            lots |= lv
+        return out, lots
+
+    def money_and_points(self, prob):
+        """Points, the level-at-the-cut counter and prize money shared by points."""
+        n, pts, nq = self.n, self.pts, self.nq
+        self.total += prob
+        for i in range(n):
+            self.e_half[i] += prob * pts[i]
+        if 0 < nq < n:
+            ranked = sorted(pts, reverse=True)
+            if ranked[nq - 1] == ranked[nq]:
+                self.level_at_cut += prob
+        if self.by_points:
+            pos = 0
+            for lv in sorted(set(pts), reverse=True):
+                G = [i for i in range(n) if pts[i] == lv]
+                share = sum(self.prize_of_place[pos:pos + len(G)]) / len(G)
+                for p in G:
+                    self.e_share[p] += prob * share
+                pos += len(G)
+
+    def leaf(self, prob):
+        """One outcome of every remaining game: rank and accumulate."""
+        n, pts, res, c = self.n, self.pts, self.res, self.c
+        self.money_and_points(prob)
+        sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+        levels = [[i for i in range(n) if pts[i] == lv] for lv in sorted(set(pts), reverse=True)]
+        groups, lots_elsewhere = self.split_all(levels, self.before, sb)
+        if self.k_po is None or len(groups[0]) == 1:
+            if self.k_po is not None:
+                groups, lots = self.split_all(groups, self.after, sb)
+                lots_elsewhere |= lots
+            self.assign(groups, 0, prob)
+            c[3] += prob if lots_elsewhere else 0.0
+            return
+        G, others = groups[0], groups[1:]
+        others, lots_elsewhere = self.split_all(others, self.after, sb)
+        self.assign(others, len(G), prob)
+        self.playoff(G, prob, sb, lots_elsewhere)
+
+    def playoff(self, G, prob, sb, lots_elsewhere):
+        """The group G level for first plays the play-off (or its known winner goes first);
+        the others of G are ordered by the criteria after the play-off."""
+        c = self.c
+        if self.forced in G:
+            win, f1, f2 = {self.forced: (1.0, 0.0)}, 0.0, 0.0
+        else:
+            win, f1, f2 = self.po.cascade(tuple(G))
+        c[0] += prob
+        c[1] += prob * f1
+        c[2] += prob * f2
+        for p in G:
+            self.p_in_playoff[p] += prob
+        p_lots = 0.0
+        for w, (pn, pl) in win.items():
+            q = pn + pl
+            if q == 0.0:
+                continue
+            self.place[w][0] += prob * q
+            rest = [p for p in G if p != w]
+            subs, lots = _order_group(rest, self.after, self.pts, self.wins, self.res, sb)
+            self.assign(subs, 1, prob * q)
+            p_lots += pl + (pn if lots else 0.0)
+        c[3] += prob if lots_elsewhere else prob * p_lots
+
+    def players(self) -> list[dict]:
+        """Each player's exact odds, in the scenario's order."""
+        scn, n, nq = self.scn, self.n, self.nq
+        out = []
+        for i, pl in enumerate(scn.players):
+            row = self.place[i]
+            money = (self.e_share[i] if self.by_points else
+                     sum(row[k] * self.prize_of_place[k] for k in range(n)))
+            out.append({
+                "name": pl.name,
+                "p_place": list(row),
+                "p_first": row[0],
+                "p_qualify": sum(row[:nq]),
+                "expected_points": self.e_half[i] / 2.0,
+                "expected_prize": money + scn.per_half_point * self.e_half[i],
+                "p_playoff": self.p_in_playoff[i],
+            })
+        return out
