@@ -52,79 +52,91 @@ def read_trf(path: str | Path) -> list[FileResult]:
     text = read_text_lenient(path, "TRF file")
     players: dict[int, dict] = {}
     for ln, line in enumerate(text.split("\n"), 1):
-        if not line.startswith("001"):
-            continue
-        rank_s = _col(line, 5, 8).strip()
-        if not rank_s.isdigit():
-            raise ScenarioError(f"a 001 line needs its starting rank in columns 5-8 "
-                                f"(got {rank_s!r})", file=f, key=f"line {ln}")
-        rank = int(rank_s)
-        if rank in players:
-            raise ScenarioError(f"starting rank {rank} is also on line "
-                                f"{players[rank]['line']}", file=f, key=f"line {ln}")
-        name = " ".join(_col(line, 15, 47).split())
-        if not name:
-            raise ScenarioError("a 001 line needs the player's name in columns 15-47",
-                                file=f, key=f"line {ln}")
-        fid = _col(line, 58, 68).strip()
-        rounds = {}
-        r = 1
-        while True:
-            c = FIRST_ROUND_COL + ROUND_WIDTH * (r - 1)
-            if len(line.rstrip()) < c:
-                break
-            opp, colour, res = (_col(line, c, c + 3).strip(), _col(line, c + 5, c + 5),
-                                _col(line, c + 7, c + 7))
-            rounds[r] = (opp, colour, res)
-            r += 1
-        players[rank] = {"name": name, "fide_id": int(fid) if fid.isdigit() and int(fid) else
-                         None, "line": ln, "rounds": rounds}
+        if line.startswith("001"):
+            rank, player = _player(line, ln, f, players)
+            players[rank] = player
     if not players:
         if text.strip():
             raise ScenarioError("not a TRF file: no 001 player lines", file=f)
         return []
     rows = []
     for rank, p in sorted(players.items()):
-        for r, (opp, colour, res) in sorted(p["rounds"].items()):
-            where = f"line {p['line']}"
-            if res in BYES or opp in ("", "0000", "0"):
-                continue
-            if not opp.isdigit() or int(opp) not in players:
-                raise ScenarioError(f"round {r}: opponent {opp!r} is no player's starting "
-                                    "rank", file=f, key=f"line {p['line']} ({p['name']})")
-            q = players[int(opp)]
-            if colour not in "wb" or colour == " ":
-                raise ScenarioError(f"round {r}: colour {colour!r} against {q['name']} is "
-                                    "not w or b", file=f, key=f"line {p['line']} ({p['name']})")
-            white, black = (p, q) if colour == "w" else (q, p)
-            row = FileResult(r, None, white["name"], black["name"], "*", f, where,
-                             white["fide_id"], black["fide_id"])
-            if res in FORFEITS:
-                raise row.error(f"forfeit ({res!r}): a forfeit is not a game; enter it in "
-                                "the scenario by hand")
-            if res != " " and res not in RESULT:
-                raise row.error(f"result {res!r} is none of 1 = 0 W D L + - H F U Z")
-            # the other line of the same game
-            o_opp, o_colour, o_res = q["rounds"].get(r, ("", " ", " "))
-            if not (o_opp.isdigit() and int(o_opp) == rank):
-                raise row.error(f"line {q['line']} ({q['name']}) does not have this game in "
-                                f"round {r}")
-            if o_colour == colour:
-                raise row.error(f"both lines give {q['name']} and {p['name']} the same "
-                                f"colour ({colour}) in round {r}")
-            if (res == " ") != (o_res == " ") or (
-                    res != " " and (o_res not in RESULT or RESULT[res] + RESULT[o_res] != 1)):
-                raise row.error(f"the two lines disagree on the result "
-                                f"({p['name']} {res.strip() or 'blank'}, {q['name']} "
-                                f"{o_res.strip() or 'blank'})")
-            if colour != "w":
-                continue                 # reported once, from White's line
-            result = ("*" if res == " " else
-                      {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[RESULT[res]])
-            rows.append(FileResult(r, None, row.white, row.black, result, f,
-                                   f"line {p['line']}", row.white_id, row.black_id))
+        for r, cell in sorted(p["rounds"].items()):
+            row = _game(f, players, rank, p, r, cell)
+            if row is not None:
+                rows.append(row)
     rows.sort(key=lambda x: x.round)
     return rows
+
+
+def _player(line: str, ln: int, f: str, players: dict) -> tuple[int, dict]:
+    """(starting rank, {name, fide_id, line, rounds: {round: (opponent, colour, result)}})
+    of a 001 line."""
+    rank_s = _col(line, 5, 8).strip()
+    if not rank_s.isdigit():
+        raise ScenarioError(f"a 001 line needs its starting rank in columns 5-8 "
+                            f"(got {rank_s!r})", file=f, key=f"line {ln}")
+    rank = int(rank_s)
+    if rank in players:
+        raise ScenarioError(f"starting rank {rank} is also on line "
+                            f"{players[rank]['line']}", file=f, key=f"line {ln}")
+    name = " ".join(_col(line, 15, 47).split())
+    if not name:
+        raise ScenarioError("a 001 line needs the player's name in columns 15-47",
+                            file=f, key=f"line {ln}")
+    fid = _col(line, 58, 68).strip()
+    rounds = {}
+    r = 1
+    while True:
+        c = FIRST_ROUND_COL + ROUND_WIDTH * (r - 1)
+        if len(line.rstrip()) < c:
+            break
+        rounds[r] = (_col(line, c, c + 3).strip(), _col(line, c + 5, c + 5),
+                     _col(line, c + 7, c + 7))
+        r += 1
+    return rank, {"name": name, "fide_id": int(fid) if fid.isdigit() and int(fid) else None,
+                  "line": ln, "rounds": rounds}
+
+
+def _game(f: str, players: dict, rank: int, p: dict, r: int, cell) -> FileResult | None:
+    """Player ``p``'s round ``r`` checked against his opponent's line: the game from White's
+    line, None for a bye or from Black's line (the game is reported once)."""
+    opp, colour, res = cell
+    if res in BYES or opp in ("", "0000", "0"):
+        return None
+    if not opp.isdigit() or int(opp) not in players:
+        raise ScenarioError(f"round {r}: opponent {opp!r} is no player's starting "
+                            "rank", file=f, key=f"line {p['line']} ({p['name']})")
+    q = players[int(opp)]
+    if colour not in "wb" or colour == " ":
+        raise ScenarioError(f"round {r}: colour {colour!r} against {q['name']} is "
+                            "not w or b", file=f, key=f"line {p['line']} ({p['name']})")
+    white, black = (p, q) if colour == "w" else (q, p)
+    row = FileResult(r, None, white["name"], black["name"], "*", f, f"line {p['line']}",
+                     white["fide_id"], black["fide_id"])
+    if res in FORFEITS:
+        raise row.error(f"forfeit ({res!r}): a forfeit is not a game; enter it in "
+                        "the scenario by hand")
+    if res != " " and res not in RESULT:
+        raise row.error(f"result {res!r} is none of 1 = 0 W D L + - H F U Z")
+    # the other line of the same game
+    o_opp, o_colour, o_res = q["rounds"].get(r, ("", " ", " "))
+    if not (o_opp.isdigit() and int(o_opp) == rank):
+        raise row.error(f"line {q['line']} ({q['name']}) does not have this game in "
+                        f"round {r}")
+    if o_colour == colour:
+        raise row.error(f"both lines give {q['name']} and {p['name']} the same "
+                        f"colour ({colour}) in round {r}")
+    if (res == " ") != (o_res == " ") or (
+            res != " " and (o_res not in RESULT or RESULT[res] + RESULT[o_res] != 1)):
+        raise row.error(f"the two lines disagree on the result "
+                        f"({p['name']} {res.strip() or 'blank'}, {q['name']} "
+                        f"{o_res.strip() or 'blank'})")
+    if colour != "w":
+        return None
+    result = "*" if res == " " else {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[RESULT[res]]
+    return FileResult(r, None, row.white, row.black, result, f, f"line {p['line']}",
+                      row.white_id, row.black_id)
 
 
 def write_trf(players, games, path: str | Path | None = None, *, event: str = "") -> str:
