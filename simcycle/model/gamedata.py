@@ -79,10 +79,8 @@ def _fail(file: str, line: int, col: int | None, name: str | None, message: str,
     raise ScenarioError(message, file=file, key=key, value=value, has_value=has_value)
 
 
-def read_games(path: str | Path | None = None) -> Games:
-    """Read and check a game CSV (default: the shipped ``data/games/games.csv``)."""
-    p = Path(path) if path is not None else DEFAULT_GAMES
-    f = str(p)
+def _rows(p: Path, f: str) -> list[list[str]]:
+    """The file's CSV rows, or one line saying why it cannot be read."""
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -94,6 +92,11 @@ def read_games(path: str | Path | None = None) -> Games:
     rows = list(csv.reader(text.splitlines()))
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise ScenarioError("empty file: no header line", file=f, key="line 1")
+    return rows
+
+
+def _header(rows: list[list[str]], f: str) -> tuple[list[str], dict[str, int]]:
+    """(column names, {name: index}): no name twice, every required column."""
     header = [h.strip() for h in rows[0]]
     pos: dict[str, int] = {}
     for j, h in enumerate(header):
@@ -103,6 +106,56 @@ def read_games(path: str | Path | None = None) -> Games:
     for need in REQUIRED:
         if need not in pos:
             _fail(f, 1, None, None, f"missing column {need!r} (needed: {', '.join(REQUIRED)})")
+    return header, pos
+
+
+def _checked(f: str, i: int, pos: dict[str, int], cell: dict[str, str]):
+    """Check one row's cells (line ``i``): ((White's rating, Black's rating), players in the
+    event or 0)."""
+    def bad(name, message, value=None):
+        _fail(f, i, pos[name] + 1, name, message, value, has_value=True)
+
+    try:
+        dt.date.fromisoformat(cell["date"])
+    except ValueError:
+        bad("date", "date must be YYYY-MM-DD", cell["date"])
+    for name in ("event", "white", "black", "source"):
+        if not cell[name]:
+            bad(name, "empty", cell[name])
+    if cell["white"] == cell["black"]:
+        bad("black", "a player cannot play himself", cell["black"])
+    if cell["kind"] not in KINDS:
+        bad("kind", "unknown kind; known: " + ", ".join(KINDS), cell["kind"])
+    if cell["control"] not in GAME_CONTROLS:
+        bad("control", "unknown control; known: " + ", ".join(GAME_CONTROLS), cell["control"])
+    if cell["result"] not in RESULTS:
+        bad("result", 'result must be "1-0", "0-1" or "1/2-1/2"', cell["result"])
+    ratings = []
+    for name in ("white_rating", "black_rating"):
+        raw = cell[name]
+        if not raw:
+            bad(name, "missing rating", raw)
+        try:
+            v = float(raw)
+        except ValueError:
+            bad(name, "rating must be a number", raw)
+        if not math.isfinite(v) or not RATING_RANGE[0] <= v <= RATING_RANGE[1]:
+            bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
+                      f"{RATING_RANGE[1]:.0f}]", raw)
+        ratings.append(v)
+    n_players = cell.get("event_players", "")
+    if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
+        bad("event_players", "must be a whole number of players (2 or more) or empty",
+            n_players)
+    return ratings, int(n_players) if n_players else 0
+
+
+def read_games(path: str | Path | None = None) -> Games:
+    """Read and check a game CSV (default: the shipped ``data/games/games.csv``)."""
+    p = Path(path) if path is not None else DEFAULT_GAMES
+    f = str(p)
+    rows = _rows(p, f)
+    header, pos = _header(rows, f)
     cols = {k: [] for k in (*REQUIRED, *OPTIONAL)}
     for i, row in enumerate(rows[1:], start=2):
         if not row or not any(cell.strip() for cell in row):
@@ -112,46 +165,14 @@ def read_games(path: str | Path | None = None) -> Games:
         if len(row) != len(header):
             _fail(f, i, None, None, f"{len(row)} fields where the header has {len(header)}")
         cell = {k: row[pos[k]].strip() for k in pos}
-
-        def bad(name, message, value=None):
-            _fail(f, i, pos[name] + 1, name, message, value, has_value=True)
-
-        try:
-            dt.date.fromisoformat(cell["date"])
-        except ValueError:
-            bad("date", "date must be YYYY-MM-DD", cell["date"])
-        for name in ("event", "white", "black", "source"):
-            if not cell[name]:
-                bad(name, "empty", cell[name])
-        if cell["white"] == cell["black"]:
-            bad("black", "a player cannot play himself", cell["black"])
-        if cell["kind"] not in KINDS:
-            bad("kind", "unknown kind; known: " + ", ".join(KINDS), cell["kind"])
-        if cell["control"] not in GAME_CONTROLS:
-            bad("control", "unknown control; known: " + ", ".join(GAME_CONTROLS), cell["control"])
-        if cell["result"] not in RESULTS:
-            bad("result", 'result must be "1-0", "0-1" or "1/2-1/2"', cell["result"])
-        for name in ("white_rating", "black_rating"):
-            raw = cell[name]
-            if not raw:
-                bad(name, "missing rating", raw)
-            try:
-                v = float(raw)
-            except ValueError:
-                bad(name, "rating must be a number", raw)
-            if not math.isfinite(v) or not RATING_RANGE[0] <= v <= RATING_RANGE[1]:
-                bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
-                          f"{RATING_RANGE[1]:.0f}]", raw)
+        ratings, n_players = _checked(f, i, pos, cell)
+        for name, v in zip(("white_rating", "black_rating"), ratings):
             cols[name].append(v)
-        n_players = cell.get("event_players", "")
-        if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
-            bad("event_players", "must be a whole number of players (2 or more) or empty",
-                n_players)
         for name in ("date", "event", "kind", "control", "white", "black", "source"):
             cols[name].append(cell[name])
         cols["result"].append(RESULTS[cell["result"]])
         cols["round"].append(cell.get("round", ""))
-        cols["event_players"].append(int(n_players) if n_players else 0)
+        cols["event_players"].append(n_players)
     if not cols["date"]:
         raise ScenarioError("no games: the file has a header and nothing else", file=f,
                             key="line 2")
