@@ -261,13 +261,13 @@ def _win_points(scn, t: Tally, e: int, p: int, wins: int) -> None:
         t.evp[p][e] = (t.evp[p][e] or 0) + x
 
 
-def _count_group(scn, t: Tally, e: int, gr, gp6) -> dict:
+def _count_group(scn, t: Tally, e: int, gr, gp6, pl) -> dict:
+    """Count one group (``pl``: its places, ``group_places``) into the totals; its table."""
     score, wins, complete = group_scores(gr)
     for s, p in enumerate(gr.players):
         t.cp[p] += score[s]
         t.cw[p] += wins[s]
         _win_points(scn, t, e, p, wins[s])
-    pl = group_places(gr, gp6) if complete else None
     rows = []
     for s, p in enumerate(gr.players):
         if pl is not None:
@@ -306,13 +306,17 @@ def _count_match(scn, t: Tally, e: int, rd: str, m) -> dict:
             "winner": names[m.winner].name, "tiebreak": m.tiebreak or None}
 
 
-def _entry(p: int, st: EventState, gp6) -> str:
+def _entry(p: int, st: EventState, gp6, places) -> str:
     """Player p's part in an event he is entered in (``shared.entries``): to play before his
-    first game, done once out (a group he does not win, a lost knock-out match) or the winner."""
-    gr = next((g for g in st.groups if p in g.players), None)
-    if gr is None or all(r < 0 for rd, w, b, r in gr.games if p in (w, b)):
+    first game, done once out (a group he does not win, a lost knock-out match) or the winner.
+    ``places``: each group's places (``group_places``)."""
+    gi = next((g for g, gr in enumerate(st.groups) if p in gr.players), None)
+    if gi is None:
         return ENTRY_TO_PLAY
-    pl = group_places(gr, gp6)
+    gr = st.groups[gi]
+    if all(r < 0 for rd, w, b, r in gr.games if p in (w, b)):
+        return ENTRY_TO_PLAY
+    pl = places[gi]
     if pl is None:
         return ENTRY_IN
     if pl[gr.players.index(p)] != gp6[0] or sum(v == gp6[0] for v in pl) > 1:
@@ -329,10 +333,11 @@ def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:
     if started:
         for p in ev.roster:
             t.prize[p] += scn.prizes["per_player"]
-    gout = [_count_group(scn, t, e, gr, gp6) for gr in st.groups]
+    places = [group_places(gr, gp6) for gr in st.groups]    # None: not all known
+    gout = [_count_group(scn, t, e, gr, gp6, pl) for gr, pl in zip(st.groups, places)]
     kout = [_count_match(scn, t, e, rd, st.ko[rd]) for rd in KO_ROUNDS if rd in st.ko]
     for p in ev.roster:
-        t.entry[p][e] = _entry(p, st, gp6)
+        t.entry[p][e] = _entry(p, st, gp6, places)
     return {"name": ev.name, "groups_known": st.groups_known, "groups": gout, "knockout": kout}
 
 
