@@ -12,6 +12,7 @@ from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN
                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2,
                      RR_C_STAGE3, TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER,
                      TB_WINS)
+from ..formats.roundrobin.rules import score_game
 from . import games
 from .rng import Stream
 
@@ -86,13 +87,7 @@ def _play_games(a, rt, stream):
             for s in range(len(rt)):
                 rt[s][w][cls] += delta
                 rt[s][b][cls] -= delta
-        sw, sb_ = {0: (2, 0), 1: (1, 1), 2: (0, 2)}[out]
-        pts[w] += sw
-        pts[b] += sb_
-        res[w][b] += sw
-        res[b][w] += sb_
-        wins[w] += out == 0
-        wins[b] += out == 2
+        score_game(pts, wins, res, w, b, out)
     return pts, wins, res
 
 

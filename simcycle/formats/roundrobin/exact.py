@@ -27,7 +27,7 @@ from ...enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, P
                       PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_COUNTER_NAMES, RR_CRITERIA,
                       TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
 from ...errors import ScenarioError
-from .rules import SCORE, split_games, tally
+from .rules import score_game, split_games, tally
 
 # A round-robin play-off among more players than this is refused (its score-vector
 # recursion grows too large for plain Python); 8 covers the Candidates.
@@ -409,20 +409,9 @@ class _Enumeration:
         for code, p in zip((0, 1, 2), self.probs[g]):
             if p <= 0.0:
                 continue
-            sw, sb_ = SCORE[code]
-            pts[w] += sw
-            pts[b] += sb_
-            res[w][b] += sw
-            res[b][w] += sb_
-            wins[w] += code == 0
-            wins[b] += code == 2
+            score_game(pts, wins, res, w, b, code)
             self.walk(g + 1, prob * p)
-            pts[w] -= sw
-            pts[b] -= sb_
-            res[w][b] -= sw
-            res[b][w] -= sb_
-            wins[w] -= code == 0
-            wins[b] -= code == 2
+            score_game(pts, wins, res, w, b, code, -1)
 
     def assign(self, subgroups, pos, weight):
         """Groups ordered from place ``pos`` on, each sharing its places equally."""

@@ -58,14 +58,21 @@ def tally(n: int, played):
     wins = [0] * n
     res = [[0] * n for _ in range(n)]
     for g in played:
-        sw, sb = SCORE[g.result]
-        pts[g.white] += sw
-        pts[g.black] += sb
-        res[g.white][g.black] += sw
-        res[g.black][g.white] += sb
-        wins[g.white] += g.result == WHITE_WINS
-        wins[g.black] += g.result == BLACK_WINS
+        score_game(pts, wins, res, g.white, g.black, g.result)
     return pts, wins, res
+
+
+def score_game(pts, wins, res, w, b, result, sign=1):
+    """Add (sign 1) or take back (sign -1) one game, White ``w``, Black ``b``, ``result`` an
+    ``enums`` result code: half points, wins and res[i][j] (i's half points against j); the
+    twin of ``nb.play_nb``."""
+    sw, sb = SCORE[result]
+    pts[w] += sign * sw
+    pts[b] += sign * sb
+    res[w][b] += sign * sw
+    res[b][w] += sign * sb
+    wins[w] += sign * (result == WHITE_WINS)
+    wins[b] += sign * (result == BLACK_WINS)
 
 
 def sonneborn_berger(pts, res):
