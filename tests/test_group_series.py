@@ -379,3 +379,27 @@ def test_points_for_classical_wins(tmp_path):
         assert res["points"][i] / 200 / 6 == pytest.approx(b[name]["points"]), name
     with pytest.raises(ScenarioError, match="classical wins"):
         fmt.whocan(bonus, "event3")
+
+
+def test_odds_list_the_knockout_matches_whose_players_are_known():
+    """After Berlin 1's groups: the two semi-finals (group winners A v B, C v D, [RU]), each
+    with P(win) from the match model (the same as swing's six results add up to); after the
+    semi-finals, the final; with group games left (after round 5), no match."""
+    def odds(at):
+        r = CliRunner().invoke(main, ["odds", SCENARIO, "--at", at, "--json"])
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)
+
+    d = odds("event1-groups")
+    assert [(m["round"], m["players"]) for m in d["matches"]] == [
+        ("semi-final 1", ["Hikaru Nakamura", "Richard Rapport"]),
+        ("semi-final 2", ["Levon Aronian", "Leinier Dominguez"])]
+    sw = json.loads(CliRunner().invoke(main, ["swing", SCENARIO, "--at", "event1-groups",
+                                              "--sims", "1000", "--json"]).output)
+    for m, s in zip(d["matches"], sw["matches"]):
+        assert abs(sum(m["p_win"]) - 1) < 1e-12 and 0 < m["p_tiebreak"] < 1
+        assert abs(m["p_win"][0] - sum(o["p"] for o in s["outcomes"][:3])) < 1e-12
+    assert [m["round"] for m in odds("event1-sf")["matches"]] == ["final"]
+    assert odds("event1-round5")["matches"] == [] and odds("event1-round5")["games"]
+    text = CliRunner().invoke(main, ["odds", SCENARIO, "--at", "event1-groups"]).output
+    assert "Berlin 1       semi-final 1  Hikaru Nakamura" in text and "tiebreaks =" in text

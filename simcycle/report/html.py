@@ -248,7 +248,7 @@ def _next(ctx) -> str:
         return _section("next", "Still to play", f"<p class=muted>{e(d['error'])}</p>")
     items = None
     for key in ("games", "matches", "events"):
-        if isinstance(d.get(key), list):
+        if d.get(key) and isinstance(d[key], list):   # the first that lists something
             items = (key, d[key])
             break
     if items is None or not items[1]:

@@ -38,14 +38,27 @@ class GroupSeriesFormat(Format):
         return rules.standings(scn, at)
 
     def odds(self, scn: GroupSeries, model, at) -> dict:
+        """The group games still to play (W/D/L) and the knock-out matches whose players are
+        known and which are not played (P(each goes through), P(tiebreaks)), with the
+        ratings in force at their event."""
         cname = scn.controls["classical"]
-        games, notes = [], []
+        games, matches, notes = [], [], []
+        gp6 = [rules.POINT * x for x in scn.group_points]
         for e, (ev, st) in enumerate(zip(scn.events, rules.state(scn, at))):
             if not st.groups_known:
                 notes.append(f"event {e + 1} ({ev.name}): groups not drawn at this checkpoint "
                              f"(draw rule: {scn.rules['draw_rule']})")
                 continue
             ratings = rules.event_ratings(scn, e)
+            for rd, lead, other in rules.knockout_pairs(st, gp6):
+                if rd not in st.ko:
+                    mp = match_probability(_ko_steps(scn), model, ratings[lead],
+                                           ratings[other], _ko_white(scn))
+                    matches.append({"event": ev.name, "round": rules.KO_ROUND_TEXT[rd],
+                                    "players": [scn.players[lead].name,
+                                                scn.players[other].name],
+                                    "p_win": [mp["p_first"], 1 - mp["p_first"]],
+                                    "p_tiebreak": mp["p_tiebreak"]})
             for gr in st.groups:
                 for rd, w, b, r in gr.games:
                     if r >= 0:
@@ -56,7 +69,7 @@ class GroupSeriesFormat(Format):
                                   "white": scn.players[w].name, "black": scn.players[b].name,
                                   "p_white": pw, "p_draw": pd, "p_black": pb})
         return {"scenario": scn.name, "at": at or "latest", "control": cname, "games": games,
-                "notes": notes}
+                "matches": matches, "notes": notes}
 
     def compile(self, scn: GroupSeries, model, opts: CompileOptions):
         from .plan import GroupSeriesPlan   # numba only when something is simulated
@@ -307,15 +320,26 @@ def _next_matches(a):
     return None
 
 
+def _ko_steps(scn: GroupSeries) -> list[Step]:
+    """A knock-out match's steps ([RU]): two classical games, two rapid, two blitz, then
+    Armageddon, each played only while the match is level."""
+    ctl = scn.controls
+    return [Step(STEP_GAMES, ctl["classical"], KO_GAMES, "classical"),
+            Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
+            Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
+            Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
+
+
+def _ko_white(scn: GroupSeries):
+    """Who has White in game 1 for ``match_probability``: None (by lot) or 0 (the leading
+    player, ``knockout_colours = "first-listed"``)."""
+    return None if scn.rules["knockout_colours"] == "lots" else 0
+
+
 def _match_outcomes(scn, model, e, m_i, r_lead, r_other, ln, on):
     """[(label, probability, mixture of what-ifs)] of a knock-out match's six results."""
     ctl = scn.controls
-    steps = [Step(STEP_GAMES, ctl["classical"], 2, "classical"),
-             Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
-             Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
-             Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
-    white = None if scn.rules["knockout_colours"] == "lots" else 0
-    mp = match_probability(steps, model, r_lead, r_other, white)
+    mp = match_probability(_ko_steps(scn), model, r_lead, r_other, _ko_white(scn))
     p_ltb = mp["p_first"] - mp["p_classical"]
     # a 1-1 is two draws or a win each (the latter counts in the classical-wins criterion):
     # a tiebreak column mixes both, weighted by their probabilities

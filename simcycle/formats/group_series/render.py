@@ -43,8 +43,18 @@ def odds(d: dict) -> str:
             lines.append(f"{g['event']:>3} {g['group']:>4} {g['round']:>3}  "
                          f"{g['white'][:23]:<24}{g['black'][:23]:<24}{100 * g['p_white']:6.1f}%"
                          f"{100 * g['p_draw']:6.1f}%{100 * g['p_black']:6.1f}%")
-    else:
+    elif not d.get("matches"):
         lines.append("no group games left to play with known pairings")
+    if d.get("matches"):
+        lines += ["", "knock-out matches whose players are known:"]
+        for m in d["matches"]:
+            a, b = m["players"]
+            short = m["event"].split(" (")[0]       # "Berlin 1 (3-17 February 2022)"
+            lines.append(f"  {short[:14]:<15}{m['round']:<14}{a[:24]:<25}"
+                         f"{100 * m['p_win'][0]:5.1f} %  {b[:24]:<25}"
+                         f"{100 * m['p_win'][1]:5.1f} %   tiebreaks {100 * m['p_tiebreak']:4.1f} %")
+        lines.append("  % = chance to win the match (classical games, then rapid, blitz and "
+                     "Armageddon while level); tiebreaks = chance the classical games are level")
     lines += d["notes"]
     return "\n".join(lines)
 
