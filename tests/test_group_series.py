@@ -403,3 +403,8 @@ def test_odds_list_the_knockout_matches_whose_players_are_known():
     assert odds("event1-round5")["matches"] == [] and odds("event1-round5")["games"]
     text = CliRunner().invoke(main, ["odds", SCENARIO, "--at", "event1-groups"]).output
     assert "Berlin 1       semi-final 1  Hikaru Nakamura" in text and "tiebreaks =" in text
+    # after the last group round and before the play-offs (the scenario's group B and D
+    # play-offs, [RU]): no match yet, the pending play-offs are said
+    pending = [x for x in odds("event1-round6")["notes"] if "play-off for first" in x]
+    assert [x.split(" group ")[1][:1] for x in pending] == ["B", "D"]
+    assert pending[1].endswith("(Leinier Dominguez, Wesley So)")

@@ -252,7 +252,9 @@ def _next(ctx) -> str:
             items = (key, d[key])
             break
     if items is None or not items[1]:
-        return _section("next", "Still to play", "<p class=muted>nothing left to play</p>")
+        notes = "".join(f"<p class=muted>{e(n)}</p>" for n in d.get("notes") or [])
+        return _section("next", "Still to play",
+                        notes or "<p class=muted>nothing left to play</p>")
     key, rows = items
     title = "Still to play"
     if key == "games" and rows and "round" in rows[0]:

@@ -50,6 +50,13 @@ class GroupSeriesFormat(Format):
                              f"(draw rule: {scn.rules['draw_rule']})")
                 continue
             ratings = rules.event_ratings(scn, e)
+            for gr in st.groups:
+                score, _, complete = rules.group_scores(gr)
+                if complete and rules.group_places(gr, gp6) is None:
+                    tied = [scn.players[p].name for s, p in enumerate(gr.players)
+                            if score[s] == max(score)]
+                    notes.append(f"event {e + 1} ({ev.name}) group {gr.name}: the play-off for "
+                                 f"first is still to play ({', '.join(tied)})")
             for rd, lead, other in rules.knockout_pairs(st, gp6):
                 if rd not in st.ko:
                     mp = match_probability(_ko_steps(scn), model, ratings[lead],
