@@ -218,10 +218,7 @@ class GroupSeriesFormat(Format):
     def describe_fix(self, scn: GroupSeries, fixed: dict) -> list[str]:
         from ...enums import RESULT_TEXT
         out = []
-        # group games first, event by event, then the knock-out matches in playing order
-        for k, v in sorted(fixed.items(), key=lambda kv: (
-                kv[0][0], len(kv[0]) == 2, KO_ROUNDS.index(kv[0][1]) if len(kv[0]) == 2
-                else kv[0][1:])):
+        for k, v in sorted(fixed.items(), key=lambda kv: _playing_order(kv[0])):
             if len(k) == 2:
                 out.append(f"{scn.events[k[0]].name} {rules.KO_ROUND_TEXT[k[1]]}: "
                            + _match_words(scn, v))
@@ -253,6 +250,14 @@ def _next_group_round(scn: GroupSeries, at, round_no, fixed=None):
             rn = round_no if round_no is not None else min(x[2] for x in open_games)
             return e, [x for x in open_games if x[2] == rn], rn
     return None
+
+
+def _playing_order(key: tuple) -> tuple:
+    """Sort key of a what-if: event by event, its group games (group, game) before its
+    knock-out matches (semi-finals, final)."""
+    if len(key) == 2:                        # (event, "sf1" | "sf2" | "final")
+        return key[0], 1, KO_ROUNDS.index(key[1]), 0
+    return key[0], 0, key[1], key[2]         # (event, group, game index)
 
 
 KO_GAMES = 2    # classical games of a knock-out match ([RU]: two, then the tiebreak)
