@@ -108,6 +108,28 @@ def two_player(g: Games, seg, steps, s0, pa, pb, stream, flags):
     return 0 if (out[0] == 0) != swap else 1
 
 
+def _places_one_top(sc, tied, gp6, share, places_mode, top, out) -> None:
+    """Group points of a three-way play-off that ``top`` (0-2) won outright: the other two
+    placed by their scores (elimination places) or sharing second and third."""
+    o0, o1 = [i for i in range(3) if i != top]
+    out[tied[top]] = gp6[0]
+    if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
+        hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
+        out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
+    else:
+        out[tied[o0]] = out[tied[o1]] = share
+
+
+def _places_two_top(tied, gp6, share, places_mode, wi, li, left, out) -> None:
+    """Group points of a three-way play-off whose top two went to a two-player procedure
+    that ``wi`` won from ``li``; ``left`` was third."""
+    out[tied[wi]] = gp6[0]
+    if places_mode == PLACES_ELIMINATION:
+        out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
+    else:
+        out[tied[li]] = out[tied[left]] = share
+
+
 def _three_level(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, stream, flags,
                  out):
     share = (gp6[1] + gp6[2]) // 2
@@ -117,28 +139,16 @@ def _three_level(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, s
         m = max(sc)
         best = [i for i in range(3) if sc[i] == m]
         if len(best) == 1:
-            win = tied[best[0]]
-            out[win] = gp6[0]
-            o0, o1 = [i for i in range(3) if sc[i] != m]
-            if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
-                hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
-                out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
-            else:
-                out[tied[o0]] = out[tied[o1]] = share
-            return win
+            _places_one_top(sc, tied, gp6, share, places_mode, best[0], out)
+            return tied[best[0]]
         if len(best) == 2:
             p0, p1 = best
             left = next(i for i in range(3) if sc[i] != m)
             nxt = stp + 2 if reduced_mode == REDUCED_NEXT_STEP else 1
             r = two_player(g, seg, steps, nxt, pl[p0], pl[p1], stream, flags)
             wi, li = (p0, p1) if r == 0 else (p1, p0)
-            win = tied[wi]
-            out[win] = gp6[0]
-            if places_mode == PLACES_ELIMINATION:
-                out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
-            else:
-                out[tied[li]] = out[tied[left]] = share
-            return win
+            _places_two_top(tied, gp6, share, places_mode, wi, li, left, out)
+            return tied[wi]
     idx = G.shuffled([0, 1, 2], stream)
     flags[GS_C_ARMAGEDDON] = 1
     w = g.armageddon(seg, int(steps[3][1]), pl[idx[0]], pl[idx[1]], stream)
@@ -403,13 +413,7 @@ def _three_exact(tab, steps, players, tied, gp6, places_mode, reduced_mode, fini
             best = [i for i in range(3) if sc[i] == m]
             if len(best) == 1:
                 out = [-1] * 4
-                out[tied[best[0]]] = gp6[0]
-                o0, o1 = [i for i in range(3) if sc[i] != m]
-                if places_mode == PLACES_ELIMINATION and sc[o0] != sc[o1]:
-                    hi, lo = (o0, o1) if sc[o0] > sc[o1] else (o1, o0)
-                    out[tied[hi]], out[tied[lo]] = gp6[1], gp6[2]
-                else:
-                    out[tied[o0]] = out[tied[o1]] = share
+                _places_one_top(sc, tied, gp6, share, places_mode, best[0], out)
                 finish(out, 3, p * q)
             elif len(best) == 2:
                 p0, p1 = best
@@ -418,11 +422,7 @@ def _three_exact(tab, steps, players, tied, gp6, places_mode, reduced_mode, fini
                 pw = two_player_exact(tab, steps, nxt, pl[p0], pl[p1])
                 for wi, li, qq in ((p0, p1, pw), (p1, p0, 1.0 - pw)):
                     out = [-1] * 4
-                    out[tied[wi]] = gp6[0]
-                    if places_mode == PLACES_ELIMINATION:
-                        out[tied[li]], out[tied[left]] = gp6[1], gp6[2]
-                    else:
-                        out[tied[li]] = out[tied[left]] = share
+                    _places_two_top(tied, gp6, share, places_mode, wi, li, left, out)
                     finish(out, 3, p * q * qq)
             elif stp == 0:
                 step(1, p * q)
