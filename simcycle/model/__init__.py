@@ -156,8 +156,10 @@ class OutcomeModel:
         return pw if self.control(control).armageddon else pw + pd / 2.0
 
 
-def davidson_wdl(draw0, edge, slope, level, reference, r_white, r_black):
-    nu = 2.0 * draw0 / (1.0 - draw0) * math.exp(level * ((r_white + r_black) / 2.0 - reference))
+def davidson_wdl(draw0, edge, slope, level, reference, r_white, r_black, exp=math.exp):
+    """(P White wins, P draw, P Black wins) of the Davidson-Elo form (docs/model.md); with
+    ``exp=np.exp`` the ratings may be arrays (the backtest scores many games at once)."""
+    nu = 2.0 * draw0 / (1.0 - draw0) * exp(level * ((r_white + r_black) / 2.0 - reference))
     delta = (1.0 + nu / 2.0) * (slope * (r_white - r_black) + edge)
     s = 10.0 ** (delta / 800.0)
     norm = s + 1.0 / s + nu

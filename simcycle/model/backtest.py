@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..enums import RESULT_TEXT
+from . import davidson_wdl
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
 
@@ -108,20 +109,11 @@ def model_probabilities(model, games: Games) -> np.ndarray:
         m = model.for_kind(k)
         ctl = m.control(MODEL_CONTROL[c])
         idx = np.array(idx)
-        pw, pd, pb = davidson_wdl_arrays(ctl.draw0, ctl.white_edge, ctl.slope, ctl.level / 100.0,
-                                         m.reference_rating, games.white_rating[idx],
-                                         games.black_rating[idx])
+        pw, pd, pb = davidson_wdl(ctl.draw0, ctl.white_edge, ctl.slope, ctl.level / 100.0,
+                                  m.reference_rating, games.white_rating[idx],
+                                  games.black_rating[idx], exp=np.exp)
         P[idx] = np.column_stack([pw, pd, pb])
     return P
-
-
-def davidson_wdl_arrays(draw0, edge, slope, level, reference, rw, rb):
-    """``model.davidson_wdl`` over arrays of ratings."""
-    nu = 2.0 * draw0 / (1.0 - draw0) * np.exp(level * ((rw + rb) / 2.0 - reference))
-    delta = (1.0 + nu / 2.0) * (slope * (rw - rb) + edge)
-    s = 10.0 ** (delta / 800.0)
-    norm = s + 1.0 / s + nu
-    return s / norm, nu / norm, (1.0 / s) / norm
 
 
 def constant_probabilities(train: Games, test: Games) -> np.ndarray:
