@@ -10,11 +10,11 @@ named readings are documented in ``docs/format-group-series.md``.
 from __future__ import annotations
 
 from ... import driver
-from ...enums import STEP_ARMAGEDDON, STEP_GAMES
 from ...errors import ScenarioError
 from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
-from ..shared.matches import Step, match_probability
+from ..shared.matches import match_probability
+from ..shared.whatif import halves_text
 from . import render, rules
 from .scenario import DEFAULT_KIND, GroupSeries, Match, load
 from .schema import KO_ROUNDS
@@ -59,8 +59,8 @@ class GroupSeriesFormat(Format):
                                  f"first is still to play ({', '.join(tied)})")
             for rd, lead, other in rules.knockout_pairs(st, gp6):
                 if rd not in st.ko:
-                    mp = match_probability(_ko_steps(scn), model, ratings[lead],
-                                           ratings[other], _ko_white(scn))
+                    mp = match_probability(rules.knockout_steps(scn), model, ratings[lead],
+                                           ratings[other], rules.knockout_white(scn))
                     matches.append({"event": ev.name, "round": rules.KO_ROUND_TEXT[rd],
                                     "players": [scn.players[lead].name,
                                                 scn.players[other].name],
@@ -161,7 +161,8 @@ class GroupSeriesFormat(Format):
                fixed=None) -> dict:
         """Exact "who can still finish first / qualify" (``whocan.py``).  ``draws``: "rule"
         (undrawn groups: every draw ``draw_rule`` allows) or "as-drawn" (the groups in the
-        file, hindsight); ``fixed``: group games assumed (``parse_fix``)."""
+        file, hindsight); ``fixed``: what-ifs (group games, knock-out matches; ``parse_fix``)
+        counted as played."""
         if scn.win_points:
             raise ScenarioError("whocan does not model points for classical wins yet "
                                 "([points] classical_win)", file=scn.file,
@@ -260,7 +261,6 @@ def _playing_order(key: tuple) -> tuple:
     return key[0], 0, key[1], key[2]         # (event, group, game index)
 
 
-KO_GAMES = 2    # classical games of a knock-out match ([RU]: two, then the tiebreak)
 WHATIF_TB = "what-if: decided on tiebreaks"   # the tiebreak note of an assumed match
 
 
@@ -274,14 +274,10 @@ def _winner_halves(m: Match) -> tuple[int, int]:
 def _match_words(scn: GroupSeries, m: Match) -> str:
     loser = m.b if m.winner == m.a else m.a
     won, lost = _winner_halves(m)
-    how = (f"{_halves(won)}-{_halves(lost)} in the classical games" if won != lost else
+    how = (f"{halves_text(won)}-{halves_text(lost)} in the classical games" if won != lost else
            "on tiebreaks" + (" (two classical draws assumed)" if m.tiebreak == WHATIF_TB
                              else ""))
     return f"{scn.names[m.winner]} beats {scn.names[loser]} {how}"
-
-
-def _halves(h: int) -> str:
-    return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
 
 
 def _parse_match(scn: GroupSeries, text: str, at, key: str, earlier: dict) -> dict:
@@ -289,7 +285,7 @@ def _parse_match(scn: GroupSeries, text: str, at, key: str, earlier: dict) -> di
     with that very result."""
     from ..shared.whatif import find_events, parse_match_fix
 
-    f = parse_match_fix(text, scn.names, scn.index, KO_GAMES, key, scn.file)
+    f = parse_match_fix(text, scn.names, scn.index, rules.KO_GAMES, key, scn.file)
     events = range(len(scn.events))
     if f.event:
         events = find_events([ev.name for ev in scn.events], f.event, key, scn.file)
@@ -332,26 +328,11 @@ def _next_matches(a):
     return None
 
 
-def _ko_steps(scn: GroupSeries) -> list[Step]:
-    """A knock-out match's steps ([RU]): two classical games, two rapid, two blitz, then
-    Armageddon, each played only while the match is level."""
-    ctl = scn.controls
-    return [Step(STEP_GAMES, ctl["classical"], KO_GAMES, "classical"),
-            Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
-            Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
-            Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
-
-
-def _ko_white(scn: GroupSeries):
-    """Who has White in game 1 for ``match_probability``: None (by lot) or 0 (the leading
-    player, ``knockout_colours = "first-listed"``)."""
-    return None if scn.rules["knockout_colours"] == "lots" else 0
-
-
 def _match_outcomes(scn, model, e, m_i, r_lead, r_other, ln, on):
     """[(label, probability, mixture of what-ifs)] of a knock-out match's six results."""
     ctl = scn.controls
-    mp = match_probability(_ko_steps(scn), model, r_lead, r_other, _ko_white(scn))
+    mp = match_probability(rules.knockout_steps(scn), model, r_lead, r_other,
+                           rules.knockout_white(scn))
     p_ltb = mp["p_first"] - mp["p_classical"]
     # a 1-1 is two draws or a win each (the latter counts in the classical-wins criterion):
     # a tiebreak column mixes both, weighted by their probabilities

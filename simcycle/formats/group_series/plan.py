@@ -13,27 +13,24 @@ import numpy as np
 
 from ...enums import (DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, GS_COUNTER_NAMES, PLACES_ELIMINATION,
                       PLACES_FIRST_ONLY, RATING_CLASSES, REDUCED_NEXT_STEP, REDUCED_RESTART,
-                      SERIES_CRITERIA, STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED)
+                      SERIES_CRITERIA, UNPLAYED)
 from ...driver import ChunkTallies
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import GroupSeriesArgs, simulate_nb
 from .rules import (POINT, EventState, criteria, draw_order, eligible, event_ratings,
-                    group_places, schedule, snake, state)
+                    group_places, knockout_steps, schedule, snake, state)
 from .schema import KO_ROUNDS
 from .scenario import GroupSeries
 
-CONTROL_KEYS = ("classical", "rapid", "blitz", "armageddon")
 PLACES_MODE = {"elimination": PLACES_ELIMINATION, "first-only": PLACES_FIRST_ONLY}
 REDUCED_MODE = {"next-step": REDUCED_NEXT_STEP, "restart": REDUCED_RESTART}
 
 
 def match_steps(scn: GroupSeries, model) -> np.ndarray:
-    """int64 [4, 3]: a knock-out match (classical, rapid and blitz pairs, Armageddon) as
-    (kind, control row, games); ``[1:]`` is the two-player tiebreak procedure."""
-    ctl = [model.index(scn.controls[k], file=scn.file, key=f"controls.{k}") for k in CONTROL_KEYS]
-    return np.array([[STEP_GAMES, ctl[0], 2], [STEP_GAMES, ctl[1], 2], [STEP_GAMES, ctl[2], 2],
-                     [STEP_ARMAGEDDON, ctl[3], 1]], np.int64)
+    """int64 [4, 3]: ``rules.knockout_steps`` as (kind, control row, games) for the kernel."""
+    return np.array([[s.kind, model.index(s.control, file=scn.file, key=f"controls.{s.name}"),
+                      s.games] for s in knockout_steps(scn)], np.int64)
 
 
 def rating_table(scn: GroupSeries, model) -> np.ndarray:

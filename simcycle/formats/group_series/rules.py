@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ...enums import BLACK_WINS, RESULT_TEXT, UNPLAYED, WHITE_WINS
+from ...enums import BLACK_WINS, RESULT_TEXT, STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED, WHITE_WINS
 from ..shared.entries import ENTRY_DONE, ENTRY_IN, ENTRY_TO_PLAY
+from ..shared.matches import Step
 from .schema import KO_ROUNDS, ROUNDS
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -171,6 +172,24 @@ def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
 
 
 KO_ROUND_TEXT = {"sf1": "semi-final 1", "sf2": "semi-final 2", "final": "final"}
+KO_GAMES = 2    # classical games of a knock-out match ([RU]: two, then the tiebreak)
+
+
+def knockout_steps(scn: "GroupSeries") -> list[Step]:
+    """A knock-out match's steps ([RU]): two classical games, two rapid, two blitz, then
+    Armageddon, each played only while the match is level; ``[1:]`` is the two-player
+    tiebreak procedure of a group play-off.  Step names are the ``[controls]`` keys."""
+    ctl = scn.controls
+    return [Step(STEP_GAMES, ctl["classical"], KO_GAMES, "classical"),
+            Step(STEP_GAMES, ctl["rapid"], 2, "rapid"),
+            Step(STEP_GAMES, ctl["blitz"], 2, "blitz"),
+            Step(STEP_ARMAGEDDON, ctl["armageddon"], 1, "armageddon")]
+
+
+def knockout_white(scn: "GroupSeries"):
+    """Who has White in game 1 for ``match_probability``: None (by lot) or 0 (the leading
+    player, ``knockout_colours = "first-listed"``)."""
+    return None if scn.rules["knockout_colours"] == "lots" else 0
 
 
 def knockout_pairs(st: EventState, gp6) -> list[tuple[str, int, int]]:

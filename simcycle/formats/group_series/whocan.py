@@ -858,7 +858,7 @@ class SeriesBackend:
 def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUESTION_LIMIT,
            seed=True, fixed=None) -> dict:
     """Rows for targets "first" and "qualify" (module doc), with the report's facts;
-    ``fixed``: group games assumed (what-ifs, ``GroupSeriesFormat.parse_fix``)."""
+    ``fixed``: what-ifs (group games, knock-out matches; ``GroupSeriesFormat.parse_fix``)."""
     st = rules.standings(scn, at, fixed)
     order = [scn.index[r["name"].casefold()] for r in st["players"]]
     backend = SeriesBackend(scn, at, draws, order, seed, fixed)

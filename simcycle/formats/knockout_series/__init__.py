@@ -17,6 +17,7 @@ from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.brackets import round_name
 from ..shared.matches import match_probability
+from ..shared.whatif import halves_text
 from . import render, rules
 from .scenario import DEFAULT_KIND, KnockoutSeries, Match, load
 from .whocan import SeriesBackend
@@ -138,7 +139,7 @@ class KnockoutSeriesFormat(Format):
             cw, cl = ((m.cls_upper, m.cls_lower) if w == m.upper else
                       (m.cls_lower, m.cls_upper))
             how = ("on tiebreaks" if m.step != 0 else
-                   f"{_half_points(cw)}-{_half_points(cl)} in the classical games")
+                   f"{halves_text(cw)}-{halves_text(cl)} in the classical games")
             out.append(f"{ev.name} {round_name(r, rules.n_rounds(ev.size))}: "
                        f"{scn.players[w].name} beats {scn.players[lo].name} {how}")
         return out
@@ -167,10 +168,6 @@ def _six_results(scn: KnockoutSeries, model, e, r, j, up, lo) -> list[tuple]:
     return [(label, p, Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
                              winner=w, step=step, cls_upper=cu, cls_lower=cl, source="what-if"))
             for label, p, w, step, cu, cl in res]
-
-
-def _half_points(h: int) -> str:
-    return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
 
 
 def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):

@@ -100,6 +100,11 @@ class MatchFix:
     lost: int
 
 
+def halves_text(h: int) -> str:
+    """Half points as a chess score: 3 -> "1½", 1 -> "½", 0 -> "0"."""
+    return f"{h // 2}" + ("½" if h % 2 else "") if h > 1 else ("½" if h == 1 else "0")
+
+
 def parse_match_fix(text: str, names: list[str], aliases: dict[str, int], games: int,
                     key: str, file: str) -> MatchFix:
     """``[EVENT:] A beats B SCORE`` with SCORE the classical score ("2-0", "1.5-0.5", of
