@@ -130,8 +130,7 @@ class GroupSeriesFormat(Format):
         are assumed), each under its six results (either player winning 2-0 or 1.5-0.5 in
         the classical games, or on tiebreaks after 1-1)."""
         opts = CompileOptions(at=at, offsets=offsets, fixed=fixed)
-        a = self.compile(scn, model, opts).args
-        todo = _next_matches(a)
+        todo = _next_matches(scn, at, fixed)
         if todo is None:
             raise ScenarioError("no group game or knock-out match with known players is left "
                                 "to play at this checkpoint" + (" once the what-ifs are "
@@ -311,20 +310,18 @@ def _parse_match(scn: GroupSeries, text: str, at, key: str, earlier: dict) -> di
                         key=key, value=text)
 
 
-def _next_matches(a):
+def _next_matches(scn: GroupSeries, at, fixed):
     """(event, [(match index, leading player, other)]) of the next knock-out matches whose
-    players are known, or None."""
-    for e in range(a.roster.shape[0]):
-        if (a.grp_fixed[e] < 0).any():
+    players are known once the what-ifs ``fixed`` are assumed, in the first event whose groups
+    are all settled and which has such a match open; or None."""
+    gp6 = [rules.POINT * x for x in scn.group_points]
+    for e, st in enumerate(rules.state(scn, at, fixed)):
+        if not st.groups_known or any(rules.group_places(gr, gp6) is None for gr in st.groups):
             continue
-        win = [int(a.roster[e, 4 * g + a.grp_fixed[e, g]]) for g in range(4)]
-        sf = [(0, win[0], win[1]), (1, win[2], win[3])]
-        open_sf = [x for x in sf if a.ko_win[e, x[0]] < 0]
-        if open_sf:
-            return e, open_sf
-        if a.ko_win[e, 2] < 0:
-            fin = [x[1] if a.ko_win[e, x[0]] == 0 else x[2] for x in sf]
-            return e, [(2, fin[0], fin[1])]
+        todo = [(KO_ROUNDS.index(rd), lead, other)
+                for rd, lead, other in rules.knockout_pairs(st, gp6) if rd not in st.ko]
+        if todo:
+            return e, todo
     return None
 
 
