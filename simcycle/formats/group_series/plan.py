@@ -19,7 +19,8 @@ from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import GroupSeriesArgs, simulate_nb
 from .rules import (POINT, EventState, criteria, draw_order, eligible, event_ratings,
-                    group_places, knockout_steps, schedule, snake, state)
+                    group_places, knockout_pairs, knockout_steps, schedule, snake,
+                    state)
 from .schema import KO_ROUNDS
 from .scenario import GroupSeries
 
@@ -64,19 +65,18 @@ def _known_event(x: _Arrays, e: int, st: EventState, gp6, fixed) -> None:
         if pl is not None:
             x.grp_fixed[e, g] = pl.index(gp6[0])
             x.grp_gp[e, g] = pl
-    _known_matches(x, e, st, fixed)
+    _known_matches(x, e, st, gp6, fixed)
 
 
-def _known_matches(x: _Arrays, e: int, st: EventState, fixed) -> None:
-    """The knock-out matches of a drawn event: known results, then what-ifs."""
-    winners = [gr.players[x.grp_fixed[e, g]] if x.grp_fixed[e, g] >= 0 else -1
-               for g, gr in enumerate(st.groups)]
+def _known_matches(x: _Arrays, e: int, st: EventState, gp6, fixed) -> None:
+    """The knock-out matches of a drawn event: known results (and knock-out what-ifs, which
+    ``state`` counts as known), then swing's outcomes."""
+    lead_of = {rd: lead for rd, lead, _ in knockout_pairs(st, gp6)}
     for m_i, rd in enumerate(KO_ROUNDS):
         m = st.ko.get(rd)
         if m is None:
             continue
-        lead = (winners[0] if rd == "sf1" else winners[2] if rd == "sf2"
-                else st.ko["sf1"].winner)
+        lead = lead_of[rd]
         flip = m.a != lead
         x.ko_fixed[e, m_i] = [(2 - c) if flip else c for c in m.classical]
         x.ko_win[e, m_i] = 0 if m.winner == lead else 1
