@@ -161,3 +161,47 @@ TOUR_C_TIEBREAK, TOUR_C_LOTS = 0, 1
 KO_C_Q_TIEBREAK, KO_C_Q_LOTS = 0, 1          # knock-out series counters
 KO_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)
 TOUR_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)   # tiebreaks: fewer counted, then dropping the worst
+
+# ---- Swiss events: what a player's round was, colours, FIDE C.07 tie-break criteria ----------
+RoundKind: TypeAlias = int
+"""A player's round in a Swiss crosstable (the TRF-16 result letters in brackets)."""
+RK_NONE: RoundKind = 0          # not played yet (the round lies ahead)
+RK_PLAYED: RoundKind = 1        # a game over the board (1 = 0, W D L)
+RK_PAB: RoundKind = 2           # pairing-allocated bye (U): the points the rules give it
+RK_FORFEIT_WIN: RoundKind = 3   # (+)
+RK_FORFEIT_LOSS: RoundKind = 4  # (-)
+RK_HALF_BYE: RoundKind = 5      # requested half-point bye (H)
+RK_ZERO_BYE: RoundKind = 6      # requested zero-point bye (Z)
+RK_FULL_BYE: RoundKind = 7      # full-point bye (F)
+ROUND_KIND_TRF: dict[str, RoundKind] = {"U": RK_PAB, "+": RK_FORFEIT_WIN, "-": RK_FORFEIT_LOSS,
+                                        "H": RK_HALF_BYE, "Z": RK_ZERO_BYE, "F": RK_FULL_BYE}
+ROUND_KIND_TEXT: dict[RoundKind, str] = {
+    RK_NONE: "not played yet", RK_PLAYED: "game", RK_PAB: "pairing-allocated bye",
+    RK_FORFEIT_WIN: "forfeit win", RK_FORFEIT_LOSS: "forfeit loss",
+    RK_HALF_BYE: "half-point bye", RK_ZERO_BYE: "zero-point bye", RK_FULL_BYE: "full-point bye"}
+
+Colour: TypeAlias = int
+COL_NONE: Colour = 0
+COL_WHITE: Colour = 1
+COL_BLACK: Colour = -1
+
+SwissCriterion: TypeAlias = int
+"""FIDE C.07 tie-break criteria (``kernels/criteria_nb.py`` holds one value function each and
+the one table of names, C.07 abbreviations and units)."""
+TBS_BUCHHOLZ: SwissCriterion = 1           # BH
+TBS_BUCHHOLZ_C1: SwissCriterion = 2        # BH-C1
+TBS_ARO_C1: SwissCriterion = 3             # ARO-C1, average rating of opponents cut 1
+TBS_DIRECT_ENCOUNTER: SwissCriterion = 4   # DE
+TBS_SONNEBORN_BERGER: SwissCriterion = 5   # SB
+TBS_WINS: SwissCriterion = 6               # WIN (rounds won, played or not)
+TBS_WON: SwissCriterion = 7                # WON (games won over the board)
+TBS_BLACK_GAMES: SwissCriterion = 8        # BPG (games played with Black)
+TBS_PROGRESSIVE: SwissCriterion = 9        # PS
+TBS_ARO: SwissCriterion = 10               # ARO
+TBS_LOTS: SwissCriterion = 11              # drawing of lots (not a value: the ranker draws)
+N_SWISS_CRITERIA = 12
+SWISS_CRITERIA: dict[str, SwissCriterion] = {
+    "buchholz": TBS_BUCHHOLZ, "buchholz-cut1": TBS_BUCHHOLZ_C1, "aro-cut1": TBS_ARO_C1,
+    "direct-encounter": TBS_DIRECT_ENCOUNTER, "sonneborn-berger": TBS_SONNEBORN_BERGER,
+    "wins": TBS_WINS, "won": TBS_WON, "black-games": TBS_BLACK_GAMES,
+    "progressive": TBS_PROGRESSIVE, "aro": TBS_ARO, "lots": TBS_LOTS}

@@ -1,0 +1,368 @@
+"""Numba code over arrays: the FIDE tie-break criteria (Handbook C.07), one value function
+each, all of the same signature, and the one table that names them.
+
+Every criterion is ``f(t, rounds, i, group, k) -> int64``: the value of player ``i`` (higher
+ranks first) from the crosstable ``t`` (:class:`Crosstable`) over rounds ``1..rounds``;
+``group[:k]`` are the players still level when it is applied (only direct encounter reads
+them).  Values are exact integers in the unit of the table's ``scale`` (points in half points,
+Sonneborn-Berger in quarter points, average ratings in whole Elo), so ties are exact.
+
+Unplayed rounds follow C.07 (2023/2024 text) Article 16, the rules FIDE events of 2024-25
+used:
+
+* 16.1-16.2: a requested half- or zero-point bye and a forfeit loss are "voluntary unplayed
+  rounds" (VUR); a pairing-allocated bye, a forfeit win and a full-point bye are not.
+* 16.3: for the tie-breaks of *others*, a player's score is his points, except that a
+  requested bye after which he played no more (16.2.5) counts as a draw (``adjusted_nb``).
+* 16.4: in a player's *own* Buchholz and Sonneborn-Berger, each unplayed round counts as a
+  game against a dummy opponent with the player's own points.
+* 16.5.1: a cut removes the least VUR contribution if there is one, else the least value.
+* Average rating of opponents (C.07 10.1) counts games played over the board only, rounded
+  to the nearest whole number (0.5 up); cut 1 drops the lowest-rated opponent.
+* Direct encounter (C.07 6): the points the level players scored in the games among them,
+  used only when every pair of them has met (otherwise it separates no one; the C.07 6.2
+  partial case, a player who scored more than the others could, is not applied).
+
+The plain-Python twin is ``simcycle.reference.criteria``; adding a criterion is one function
+here, one there, one code in ``enums.py`` and one row of :data:`TABLE`.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..enums import (COL_BLACK, RK_FORFEIT_LOSS, RK_FORFEIT_WIN, RK_HALF_BYE, RK_NONE, RK_PAB,
+                     RK_PLAYED, RK_ZERO_BYE, TBS_ARO, TBS_ARO_C1, TBS_BLACK_GAMES,
+                     TBS_BUCHHOLZ, TBS_BUCHHOLZ_C1, TBS_DIRECT_ENCOUNTER, TBS_LOTS,
+                     TBS_PROGRESSIVE, TBS_SONNEBORN_BERGER, TBS_WINS, TBS_WON)
+from .config import ijit, jit
+from .rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+
+
+class Crosstable(NamedTuple):
+    """A Swiss event's crosstable, one row per player, one column per round.
+
+    opp     int64 [n, R]: the opponent of round r (-1: none)
+    res     int64 [n, R]: half points the player got in round r (a bye's or forfeit's too)
+    kind    int64 [n, R]: ``enums.RK_*`` (played, bye of which kind, forfeit, not yet)
+    colour  int64 [n, R]: ``enums.COL_WHITE`` / ``COL_BLACK`` / ``COL_NONE``
+    pts     int64 [n]: half points over the rounds counted (``adjusted_nb`` fills it)
+    adj     int64 [n]: the C.07 16.3 score others' tie-breaks use (``adjusted_nb`` fills it)
+    rating  int64 [n]: the rating the average-rating criteria use (the event's start list)
+    """
+
+    opp: np.ndarray
+    res: np.ndarray
+    kind: np.ndarray
+    colour: np.ndarray
+    pts: np.ndarray
+    adj: np.ndarray
+    rating: np.ndarray
+
+
+class Criterion(NamedTuple):
+    code: int       # enums.TBS_*
+    name: str       # the scenario file's name
+    c07: str        # the C.07 abbreviation
+    scale: int      # value / scale = the value in its usual unit
+    label: str      # what a table's legend says
+
+
+# The one code table: every criterion's name, C.07 abbreviation, unit and legend.
+TABLE = (
+    Criterion(TBS_BUCHHOLZ, "buchholz", "BH", 2, "Buchholz: sum of the opponents' points"),
+    Criterion(TBS_BUCHHOLZ_C1, "buchholz-cut1", "BH-C1", 2,
+              "Buchholz cut 1: Buchholz without the least contribution"),
+    Criterion(TBS_ARO_C1, "aro-cut1", "ARO-C1", 1,
+              "average rating of the opponents played, the lowest-rated left out"),
+    Criterion(TBS_DIRECT_ENCOUNTER, "direct-encounter", "DE", 2,
+              "points in the games among the players level (all must have met)"),
+    Criterion(TBS_SONNEBORN_BERGER, "sonneborn-berger", "SB", 4,
+              "Sonneborn-Berger: sum of the beaten opponents' points and half the drawn"),
+    Criterion(TBS_WINS, "wins", "WIN", 1, "rounds won (games, forfeits and byes)"),
+    Criterion(TBS_WON, "won", "WON", 1, "games won over the board"),
+    Criterion(TBS_BLACK_GAMES, "black-games", "BPG", 1, "games played with Black"),
+    Criterion(TBS_PROGRESSIVE, "progressive", "PS", 2,
+              "progressive score: sum of the running scores after each round"),
+    Criterion(TBS_ARO, "aro", "ARO", 1, "average rating of the opponents played"),
+    Criterion(TBS_LOTS, "lots", "lots", 1, "drawing of lots"),
+)
+BY_CODE = {c.code: c for c in TABLE}
+BY_NAME = {c.name: c for c in TABLE}
+
+
+@ijit
+def is_vur_nb(kind):
+    """C.07 16.1: a voluntary unplayed round (requested half/zero bye, forfeit loss)."""
+    return kind == RK_HALF_BYE or kind == RK_ZERO_BYE or kind == RK_FORFEIT_LOSS
+
+
+@jit
+def adjusted_nb(t, rounds):
+    """Fill ``t.pts`` (half points over rounds 1..rounds) and ``t.adj`` (C.07 16.3: a
+    requested bye after which the player took part in no more rounds counts as a draw)."""
+    n = t.pts.shape[0]
+    for i in range(n):
+        p = 0
+        a = 0
+        later = False     # took part (game, PAB or forfeit win) in a later round
+        for r in range(rounds - 1, -1, -1):
+            kd = t.kind[i, r]
+            p += t.res[i, r]
+            if (kd == RK_HALF_BYE or kd == RK_ZERO_BYE) and not later:
+                a += 1
+            else:
+                a += t.res[i, r]
+            if kd == RK_PLAYED or kd == RK_PAB or kd == RK_FORFEIT_WIN:
+                later = True
+        t.pts[i] = p
+        t.adj[i] = a
+
+
+# ---- the value functions: f(t, rounds, i, group, k) -> int64 ---------------------------------
+@jit
+def buchholz_nb(t, rounds, i, group, k):
+    """BH (C.07 8.1 with 16.3-16.4), half points."""
+    v = 0
+    for r in range(rounds):
+        kd = t.kind[i, r]
+        if kd == RK_PLAYED:
+            v += t.adj[t.opp[i, r]]
+        elif kd != RK_NONE:
+            v += t.pts[i]
+    return v
+
+
+@jit
+def buchholz_cut1_nb(t, rounds, i, group, k):
+    """BH-C1 (C.07 14.1 with 16.5.1), half points; fewer than two values: uncut."""
+    v = 0
+    m = 0
+    least = np.int64(1) << 60
+    least_vur = np.int64(1) << 60
+    for r in range(rounds):
+        kd = t.kind[i, r]
+        if kd == RK_NONE:
+            continue
+        x = t.adj[t.opp[i, r]] if kd == RK_PLAYED else t.pts[i]
+        v += x
+        m += 1
+        if x < least:
+            least = x
+        if is_vur_nb(kd) and x < least_vur:
+            least_vur = x
+    if m < 2:
+        return v
+    if least_vur < (np.int64(1) << 60):
+        return v - least_vur
+    return v - least
+
+
+@ijit
+def round_half_up_nb(s, c):
+    """The whole number nearest s / c (0.5 up), s >= 0, c > 0."""
+    return (2 * s + c) // (2 * c)
+
+
+@jit
+def aro_cut1_nb(t, rounds, i, group, k):
+    """ARO-C1 (C.07 10.1, 14.1): average rating of the rated opponents played over the board,
+    the lowest left out (one opponent: not cut; none: 0), whole Elo."""
+    s = 0
+    c = 0
+    low = np.int64(1) << 60
+    for r in range(rounds):
+        if t.kind[i, r] == RK_PLAYED:
+            x = t.rating[t.opp[i, r]]
+            if x > 0:
+                s += x
+                c += 1
+                if x < low:
+                    low = x
+    if c == 0:
+        return np.int64(0)
+    if c >= 2:
+        s -= low
+        c -= 1
+    return round_half_up_nb(s, c)
+
+
+@jit
+def aro_nb(t, rounds, i, group, k):
+    """ARO (C.07 10.1): average rating of the rated opponents played, whole Elo."""
+    s = 0
+    c = 0
+    for r in range(rounds):
+        if t.kind[i, r] == RK_PLAYED:
+            x = t.rating[t.opp[i, r]]
+            if x > 0:
+                s += x
+                c += 1
+    if c == 0:
+        return np.int64(0)
+    return round_half_up_nb(s, c)
+
+
+@jit
+def direct_encounter_nb(t, rounds, i, group, k):
+    """DE (C.07 6): half points ``i`` scored against group[:k] over the board, when every
+    pair of the group has met; 0 for everyone otherwise."""
+    for a in range(k):
+        x = group[a]
+        for b in range(a + 1, k):
+            y = group[b]
+            met = False
+            for r in range(rounds):
+                if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
+                    met = True
+                    break
+            if not met:
+                return np.int64(0)
+    v = 0
+    for r in range(rounds):
+        if t.kind[i, r] != RK_PLAYED:
+            continue
+        o = t.opp[i, r]
+        for a in range(k):
+            if group[a] == o:
+                v += t.res[i, r]
+                break
+    return v
+
+
+@jit
+def sonneborn_berger_nb(t, rounds, i, group, k):
+    """SB (C.07 9.1 with 16.3-16.4), quarter points: each opponent's (adjusted) half points
+    times the half points scored against him; an unplayed round's dummy has i's points."""
+    v = 0
+    for r in range(rounds):
+        kd = t.kind[i, r]
+        if kd == RK_PLAYED:
+            v += t.adj[t.opp[i, r]] * t.res[i, r]
+        elif kd != RK_NONE:
+            v += t.pts[i] * t.res[i, r]
+    return v
+
+
+@jit
+def wins_nb(t, rounds, i, group, k):
+    """WIN (C.07 7.1): rounds in which the player got a win's points, played or not."""
+    v = 0
+    for r in range(rounds):
+        if t.kind[i, r] != RK_NONE and t.res[i, r] == 2:
+            v += 1
+    return np.int64(v)
+
+
+@jit
+def won_nb(t, rounds, i, group, k):
+    """WON (C.07 7.2): games won over the board."""
+    v = 0
+    for r in range(rounds):
+        if t.kind[i, r] == RK_PLAYED and t.res[i, r] == 2:
+            v += 1
+    return np.int64(v)
+
+
+@jit
+def black_games_nb(t, rounds, i, group, k):
+    """BPG (C.07 7.3): games played over the board with Black."""
+    v = 0
+    for r in range(rounds):
+        if t.kind[i, r] == RK_PLAYED and t.colour[i, r] == COL_BLACK:
+            v += 1
+    return np.int64(v)
+
+
+@jit
+def progressive_nb(t, rounds, i, group, k):
+    """PS (C.07 7.5): the sum of the running scores after rounds 1..rounds, half points."""
+    run = 0
+    v = 0
+    for r in range(rounds):
+        run += t.res[i, r]
+        v += run
+    return v
+
+
+@jit
+def value_nb(code, t, rounds, i, group, k):
+    """The value of criterion ``code`` (``enums.TBS_*``; not lots) for player ``i``."""
+    if code == TBS_BUCHHOLZ:
+        return buchholz_nb(t, rounds, i, group, k)
+    if code == TBS_BUCHHOLZ_C1:
+        return buchholz_cut1_nb(t, rounds, i, group, k)
+    if code == TBS_ARO_C1:
+        return aro_cut1_nb(t, rounds, i, group, k)
+    if code == TBS_DIRECT_ENCOUNTER:
+        return direct_encounter_nb(t, rounds, i, group, k)
+    if code == TBS_SONNEBORN_BERGER:
+        return sonneborn_berger_nb(t, rounds, i, group, k)
+    if code == TBS_WINS:
+        return wins_nb(t, rounds, i, group, k)
+    if code == TBS_WON:
+        return won_nb(t, rounds, i, group, k)
+    if code == TBS_BLACK_GAMES:
+        return black_games_nb(t, rounds, i, group, k)
+    if code == TBS_PROGRESSIVE:
+        return progressive_nb(t, rounds, i, group, k)
+    if code == TBS_ARO:
+        return aro_nb(t, rounds, i, group, k)
+    return np.int64(0)
+
+
+@jit
+def rank_criteria_nb(t, rounds, criteria, order, brk, val, group, work, st, lots):
+    """Fill order[:n] with the standings after ``rounds``: points, then ``criteria`` (int64
+    codes, in order) group by group; brk[p] = 1 where place p is not level with p-1.
+    ``lots``: draw lots (``st``, the replica's stream) for what the criteria leave level,
+    wherever ``enums.TBS_LOTS`` stands in the list and once more at the end; else leave
+    those players level.  ``t.pts`` and ``t.adj`` must be filled (``adjusted_nb``)."""
+    n = t.pts.shape[0]
+    start_order_nb(order, brk, n)
+    sort_segment_nb(order, brk, t.pts, 0, n)
+    for c in range(criteria.shape[0] + 1):
+        code = criteria[c] if c < criteria.shape[0] else TBS_LOTS
+        if code == TBS_LOTS and not lots:
+            continue
+        p = 0
+        while p < n:
+            e = segment_end_nb(brk, p, n)
+            if e - p > 1:
+                if code == TBS_LOTS:
+                    lots_segment_nb(order, brk, work, p, e, st)
+                else:
+                    k = e - p
+                    for a in range(k):
+                        group[a] = order[p + a]
+                    for a in range(k):
+                        val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
+                    sort_segment_nb(order, brk, val, p, e)
+            p = e
+
+
+@jit
+def values_nb(t, rounds, criteria, order, brk, group, out):
+    """out[i, c] = criterion c's value for player i as the standings show it: direct
+    encounter over the group level with i on points and the criteria before it (``order``
+    and ``brk`` from ``rank_criteria_nb`` without lots are not enough for that, so the
+    groups are rebuilt here criterion by criterion)."""
+    n = t.pts.shape[0]
+    start_order_nb(order, brk, n)
+    sort_segment_nb(order, brk, t.pts, 0, n)
+    val = np.empty(n, np.int64)
+    for c in range(criteria.shape[0]):
+        code = criteria[c]
+        p = 0
+        while p < n:
+            e = segment_end_nb(brk, p, n)
+            k = e - p
+            for a in range(k):
+                group[a] = order[p + a]
+            for a in range(k):
+                x = order[p + a]
+                val[x] = 0 if code == TBS_LOTS else value_nb(code, t, rounds, x, group, k)
+                out[x, c] = val[x]
+            if k > 1 and code != TBS_LOTS:
+                sort_segment_nb(order, brk, val, p, e)
+            p = e
