@@ -4,6 +4,7 @@ files refused with one line naming file, line and column (exit 2)."""
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -44,11 +45,120 @@ def test_every_game_says_where_it_comes_from(games):
     head = text[0].split(",")
     src = head.index("source")
     got = {line.split(",")[src] for line in text[1:]}
+    newer = {p.name for p in (ROOT / "data" / "games" / "raw" / "2021-2026").glob("*.csv")}
+    assert len(newer) == 8
     assert got == {"forecasting-candidates/games.csv",
                    "forecasting-candidates/2021/data/results.csv",
-                   "scenarios/candidates-2022.toml", "scenarios/grand-prix-2022.toml"}
-    assert len(games) > 6000 and set(games.control) <= {"classical", "rapid", "blitz",
+                   "scenarios/candidates-2022.toml", "scenarios/grand-prix-2022.toml",
+                   *(f"2021-2026/{n}" for n in newer)}
+    assert len(games) > 9000 and set(games.control) <= {"classical", "rapid", "blitz",
                                                           "armageddon", "speed-unknown"}
+    assert games.window() == ("2015-01-10", "2026-06-05") or games.window()[1] >= "2026-06-01"
+
+
+def _points(games, event, norway=False):
+    pts: dict = {}
+    for i, e in enumerate(games.event):
+        if e != event:
+            continue
+        w, b, r = games.white[i], games.black[i], int(games.result[i])
+        if not norway:
+            pts[w] = pts.get(w, 0) + (1.0, 0.5, 0.0)[r]
+            pts[b] = pts.get(b, 0) + (0.0, 0.5, 1.0)[r]
+        elif games.control[i] == "classical":     # Norway Chess: 3 / 1 + Armageddon / 0
+            pts[w] = pts.get(w, 0) + (3, 1, 0)[r]
+            pts[b] = pts.get(b, 0) + (0, 1, 3)[r]
+        else:                                     # Armageddon: 0.5 more; a draw is Black's
+            winner = w if r == 0 else b
+            pts[winner] = pts.get(winner, 0) + 0.5
+    return pts
+
+
+def test_newer_events_recompute_the_published_scores(games):
+    # Published final tables (Wikipedia: Norway Chess 2022, 2023, 2024, 2025; chess.com, UzChess
+    # Cup 2025; World Championship 2024), recomputed from the games with each event's scoring.
+    n22 = _points(games, "Norway Chess 2022", norway=True)
+    assert (n22["Magnus Carlsen"], n22["Shakhriyar Mamedyarov"], n22["Viswanathan Anand"]) == (
+        16.5, 15.5, 14.5)
+    n23 = _points(games, "Norway Chess 2023", norway=True)
+    assert (n23["Hikaru Nakamura"], n23["Fabiano Caruana"], n23["Gukesh D"]) == (16.5, 16, 14.5)
+    n24 = _points(games, "Norway Chess 2024", norway=True)
+    assert sorted(n24.values(), reverse=True) == [17.5, 15.5, 14.5, 13.5, 11.5, 7]
+    n25 = _points(games, "Norway Chess 2025", norway=True)
+    assert (n25["Magnus Carlsen"], n25["Fabiano Caruana"], n25["Gukesh D"]) == (16, 15.5, 14.5)
+    uz = _points(games, "2nd UzChess Cup Masters 2025")
+    assert [uz[p] for p in ("Praggnanandhaa R", "Javokhir Sindarov", "Nodirbek Abdusattorov",
+                            "Arjun Erigaisi")] == [5.5, 5.5, 5.5, 5]
+    wcc = _points(games, "FIDE World Championship 2024")
+    assert (wcc["Gukesh D"], wcc["Ding Liren"]) == (7.5, 6.5)
+
+
+def test_norway_armageddons_are_the_drawn_classical_pairings(games):
+    for year in (2022, 2023, 2024, 2025, 2026):
+        ev = f"Norway Chess {year}"
+        drawn, arm = set(), set()
+        for i, e in enumerate(games.event):
+            if e == ev:
+                key = (games.round[i], frozenset((games.white[i], games.black[i])))
+                if games.control[i] == "classical" and games.result[i] == 1:
+                    drawn.add(key)
+                elif games.control[i] == "armageddon":
+                    arm.add(key)
+                    assert games.time_control[i] == "armageddon-10v7"
+        assert drawn == arm and drawn, ev
+
+
+def test_players_are_merged_by_fide_id_and_name(games):
+    names = set(games.white) | set(games.black)
+    # one canonical name for the spellings "Gukesh D", "Gukesh, D", "Gukesh,D" (FIDE id
+    # 46616543) and for "Vachier-Lagrave, Maxime" / "Vachier Lagrave,M" (623539)
+    assert "Gukesh D" in names and not {"D Gukesh", "Gukesh,D", "Gukesh, D"} & names
+    assert "Maxime Vachier-Lagrave" in names and "Maxime Vachier Lagrave" not in names
+    assert "Praggnanandhaa R" in names and "Rameshbabu Praggnanandhaa" not in names
+    # players of the older data keep their names in the newer files
+    carlsen = [i for i, e in enumerate(games.event) if e == "Norway Chess 2024"
+               and "Magnus Carlsen" in (games.white[i], games.black[i])]
+    classical = [i for i in carlsen if games.control[i] == "classical"]
+    assert len(classical) == 10       # a double round robin of 6 (Wikipedia: Norway Chess 2024)
+    assert len(carlsen) - len(classical) == sum(games.result[i] == 1 for i in classical)
+    # two players of one surname stay two (no surname-only merging)
+    assert {"Rauf Mamedov", "Edgar Mamedov", "Alexander Grischuk", "Arina Grischuk"} <= names
+
+
+def test_world_cup_tiebreak_controls_follow_the_regulations(games):
+    # FIDE World Cup 2025: 2 classical games, then 2 x 15+10, 2 x 10+10, 2 x 5+3, 2 x 3+2
+    by_match: dict = {}
+    for i, e in enumerate(games.event):
+        if e.startswith("FIDE World Cup 2025"):
+            by_match.setdefault((e, frozenset((games.white[i], games.black[i]))), []).append(i)
+    seen = set()
+    for idx in by_match.values():
+        for ctl, steps in (("rapid", ("rapid-15+10", "rapid-10+10")),
+                           ("blitz", ("blitz-5+3", "blitz-3+2"))):
+            tcs = [games.time_control[i] for i in idx if games.control[i] == ctl]
+            first, second = tcs.count(steps[0]), tcs.count(steps[1])
+            assert first <= 2 and second <= 2 and (second == 0 or first == 2), tcs
+            seen.update(tcs)
+        assert sum(games.control[i] == "classical" for i in idx) <= 2
+    assert {"rapid-15+10", "rapid-10+10", "blitz-5+3", "blitz-3+2"} <= seen
+    # Round 5 (FIDE's report): Shankland beat Dubov 3-1
+    sh = _points(games.take(games.where(events={"FIDE World Cup 2025 R5"}))
+                 .take(np.array([{w, b} == {"Sam Shankland", "Daniil Dubov"}
+                                 for w, b in zip(games.take(games.where(
+                                     events={"FIDE World Cup 2025 R5"})).white, games.take(
+                                     games.where(events={"FIDE World Cup 2025 R5"})).black)])),
+                 "FIDE World Cup 2025 R5")
+    assert (sh["Sam Shankland"], sh["Daniil Dubov"]) == (3, 1)
+
+
+def test_no_hidden_test_event_is_in_the_data(games):
+    # The scenarios' test material: no Candidates after 2022, no Grand Swiss 2025 round 9-11
+    for i, e in enumerate(games.event):
+        assert not ("Candidates" in e and games.date[i] > "2022-12-31"), e
+        if e == "FIDE Grand Swiss 2025 Open":
+            assert int(games.round[i]) <= 8
+    assert not any("2021-04-19" <= d <= "2021-04-28" and k == "candidates"
+                   for d, k in zip(games.date, games.kind))
 
 
 def test_candidates_2022_games_are_the_scenarios(games):
@@ -76,6 +186,8 @@ BAD = [
     ("unknown kind", f"{HEADER}\n{ROW.replace('round-robin', 'swiss')}\n",
      ["line 2", "column 3 (kind)", "'swiss'"]),
     ("short row", f"{HEADER}\n{ROW}\n2020-01-02,Cup,open\n", ["line 3", "3 fields"]),
+    ("time control of another control", f"{HEADER},time_control\n{ROW},blitz-3+2\n",
+     ["line 2", "column 11 (time_control)", "'blitz-3+2'"]),
 ]
 
 

@@ -8,6 +8,8 @@ Inputs (all in this folder; provenance in README.md):
   players.csv                         one canonical name per player, with the spellings used
   events-named.csv                    kinds and controls of file B's named events
   events-identified.csv               events identified among file A's games (dates, players)
+  raw/2021-2026/*.csv                 elite games June 2021 - June 2026 (README.md, "2021-2026")
+  events-2021-2026.csv                kinds, sizes and Armageddon odds of those files' events
   ../../scenarios/candidates-2022.toml, grand-prix-2022.toml   games of the shipped scenarios
 
 ``--check`` rebuilds in memory and exits 1 if games.csv differs (the test suite runs it);
@@ -36,8 +38,9 @@ RAW_B = HERE / "raw" / "elite-2018-2021.csv"
 SRC_A = "forecasting-candidates/games.csv"
 SRC_B = "forecasting-candidates/2021/data/results.csv"
 OUT = HERE / "games.csv"
-COLUMNS = ["date", "event", "kind", "kind_from", "event_players", "control", "round", "white",
-           "black", "white_rating", "black_rating", "result", "source"]
+RAW_NEW = HERE / "raw" / "2021-2026"
+COLUMNS = ["date", "event", "kind", "kind_from", "event_players", "control", "time_control",
+           "round", "white", "black", "white_rating", "black_rating", "result", "source"]
 
 CLUSTER_GAP_DAYS = 3        # games a player plays at most this many days apart: one event
 DATE_SLACK_DAYS = 1         # the two files may date one game a day apart
@@ -50,8 +53,10 @@ def day(s: str) -> dt.date:
 
 
 # -- names ------------------------------------------------------------------------------------
-def read_players() -> dict[str, str]:
+def read_players() -> tuple[dict[str, str], dict[str, str]]:
+    """(spelling -> canonical name, FIDE id -> canonical name) from players.csv."""
     out: dict[str, str] = {}
+    ids: dict[str, str] = {}
     with open(HERE / "players.csv", encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh):
             name = row["name"].strip()
@@ -59,12 +64,17 @@ def read_players() -> dict[str, str]:
                 if out.get(a.casefold(), name) != name:
                     sys.exit(f"players.csv: {a!r} names two players")
                 out[a.casefold()] = name
-    return out
+            fid = (row.get("fide_id") or "").strip()
+            if fid:
+                if ids.get(fid, name) != name:
+                    sys.exit(f"players.csv: FIDE id {fid} names two players")
+                ids[fid] = name
+    return out, ids
 
 
 class Names:
     def __init__(self):
-        self.by = read_players()
+        self.by, self.ids = read_players()
 
     def __call__(self, raw: str, where: str) -> str:
         try:
@@ -293,6 +303,168 @@ def infer(rows):
             g["control"] = "speed-unknown" if speed or g["same_day"] else "classical"
 
 
+# -- raw/2021-2026: the newer games -----------------------------------------------------------
+# Hidden from the data on purpose (test material of the shipped scenarios): no game of a
+# Candidates event, nor of rounds 9-11 of the Grand Swiss 2025 (its scenario's checkpoints).
+HIDDEN_EVENT = re.compile(r"Candidates")
+HIDDEN_ROUNDS = {"FIDE Grand Swiss 2025 Open": 9}
+# The World Cup's tiebreaks (FIDE World Cup 2025 regulations): two 15+10 rapid games, then two
+# 10+10, then two 5+3 blitz, then two 3+2, then Armageddon.  The k-th rapid (blitz) game of a
+# match is at the control of its pair.
+TIEBREAK_STEPS = {"rapid": ("rapid-15+10", "rapid-10+10"), "blitz": ("blitz-5+3", "blitz-3+2")}
+STAGE = {"classical": 0, "rapid": 1, "blitz": 2, "armageddon": 3}
+# Files whose World Cup game numbers count within the match (the others count within a control)
+MATCH_NUMBERED = re.compile(r"round-[3-9]")
+SPEED_DEFAULT = {"FIDE World Rapid Championship 2022": "rapid-15+10",
+                 "2nd UzChess Cup Masters 2025 play-off": "blitz-3+2"}
+
+
+def flip(spelling: str) -> str:
+    """'Surname, Given' -> 'Given Surname' (spaces collapsed); other spellings as they are."""
+    s = " ".join(spelling.split())
+    if "," not in s:
+        return s
+    sur, given = (x.strip() for x in s.split(",", 1))
+    return f"{given} {sur}".strip()
+
+
+def resolve_new_names(rows, names: Names) -> dict:
+    """Canonical name of every (spelling, FIDE id) of the newer files.  In order: the FIDE id in
+    players.csv; the spelling, or its 'Given Surname' form, in players.csv; another spelling of
+    the same FIDE id resolved so; else a new player named by the 'Given Surname' form (all
+    spellings of one FIDE id take one name).  One FIDE id for two names, or two FIDE ids for
+    one name, stop the build."""
+    keys = {(g[c], g[c + "_fide_id"]) for g in rows for c in ("white", "black")}
+    out: dict = {}
+    id_name = dict(names.ids)
+    for sp, fid in sorted(keys):
+        name = names.ids.get(fid) if fid else None
+        name = name or names.by.get(sp.strip().casefold()) or names.by.get(flip(sp).casefold())
+        if name:
+            out[(sp, fid)] = name
+            if fid:
+                if id_name.setdefault(fid, name) != name:
+                    sys.exit(f"{RAW_NEW.name}: FIDE id {fid} is {id_name[fid]!r} and {name!r}")
+    # the most common full spelling of an unknown FIDE id names the new player
+    count = Counter(g[c] + "\0" + g[c + "_fide_id"] for g in rows for c in ("white", "black"))
+    for sp, fid in sorted(keys, key=lambda k: (-count[k[0] + "\0" + k[1]], k)):
+        if (sp, fid) in out:
+            continue
+        name = id_name.get(fid) if fid else None
+        if name is None:
+            name = names.by.get(flip(sp).casefold()) or flip(sp)
+            if fid:
+                id_name[fid] = name
+        out[(sp, fid)] = name
+    owner: dict = {}
+    for fid, name in id_name.items():
+        if owner.setdefault(name, fid) != fid:
+            sys.exit(f"{RAW_NEW.name}: {name!r} has two FIDE ids, {owner[name]} and {fid}")
+    return out
+
+
+def match_game_number(g) -> int:
+    r = g["raw_round"]
+    return int(r.split(".", 1)[1]) if "." in r and r.split(".", 1)[1].isdigit() else 0
+
+
+def label_tiebreaks(rows):
+    """The World Cup's rapid and blitz games: their control by their place in the match
+    (TIEBREAK_STEPS).  A match whose games, by number, do not run classical -> rapid -> blitz ->
+    Armageddon (the source misfiled some) keeps only games 1-2 as classical; its other games
+    become speed-unknown."""
+    days = defaultdict(set)
+    for g in rows:
+        if g["kind"] == "knockout":
+            days[g["event"]].add(g["date"])
+    for g in rows:
+        # games 1 and 2 on the round's first two days are its classical games (the source
+        # files round 2's classical games, 4 and 5 November, as blitz)
+        if (g["kind"] == "knockout" and g["date"] in sorted(days[g["event"]])[:2]
+                and match_game_number(g) in (1, 2)):
+            g["control"], g["time_control"] = "classical", "classical"
+    matches = defaultdict(list)
+    for g in rows:
+        if g["kind"] == "knockout":
+            matches[(g["event"], frozenset((g["white"], g["black"])))].append(g)
+    for gs in matches.values():
+        gs.sort(key=lambda g: (g["date"], match_game_number(g)))
+        by_number = sorted(gs, key=match_game_number)
+        if any(MATCH_NUMBERED.search(g["raw_source"]) for g in gs):
+            stages = [STAGE.get(g["control"], 9) for g in by_number]
+            ok = stages == sorted(stages) and all(
+                g["control"] != "classical" or match_game_number(g) <= 2 for g in gs)
+            if not ok:
+                for g in gs:
+                    if not (g["control"] == "classical" and match_game_number(g) <= 2):
+                        g["control"], g["time_control"] = "speed-unknown", ""
+                continue
+        for ctl, steps in TIEBREAK_STEPS.items():
+            own = [g for g in by_number if g["control"] == ctl]
+            for k, g in enumerate(own):
+                g["time_control"] = steps[k // 2] if k // 2 < len(steps) else ""
+
+
+def read_new(names: Names):
+    """The games of raw/2021-2026/*.csv, named, labelled by events-2021-2026.csv, the hidden
+    events left out (there are none in the files; the rule keeps it so)."""
+    table = {r["event"]: r for r in read_table("events-2021-2026.csv")}
+    rows, hidden = [], 0
+    for f in sorted(RAW_NEW.glob("*.csv")):
+        with open(f, encoding="utf-8", newline="") as fh:
+            for i, r in enumerate(csv.DictReader(fh), start=2):
+                rn = r["round"].split(".")[0]
+                if HIDDEN_EVENT.search(r["event"]) or (
+                        r["event"] in HIDDEN_ROUNDS and int(rn) >= HIDDEN_ROUNDS[r["event"]]):
+                    hidden += 1
+                    continue
+                t = table.get(r["event"])
+                if t is None:
+                    sys.exit(f"{f.name}:{i}: event {r['event']!r} is not in events-2021-2026.csv")
+                if r["control"] not in GAME_CONTROLS:
+                    sys.exit(f"{f.name}:{i}: unknown control {r['control']!r}")
+                rows.append({**r, "raw_round": r["round"], "raw_source": r["source"],
+                             "kind": t["kind"], "kind_from": "table",
+                             "event_players": t["players"], "file": f.name,
+                             "white_rating": int(r["white_rating"]),
+                             "black_rating": int(r["black_rating"]),
+                             "source": "2021-2026/" + f.name,
+                             "armageddon": t["armageddon"]})
+    canon = resolve_new_names(rows, names)
+    for g in rows:
+        g["white"] = canon[(g["white"], g["white_fide_id"])]
+        g["black"] = canon[(g["black"], g["black_fide_id"])]
+        if g["white"] == g["black"]:
+            sys.exit(f"{g['file']}: {g['white']!r} plays himself on {g['date']}")
+        c = g["control"]
+        arm = f"armageddon-{g['armageddon']}" if g["armageddon"] else ""
+        g["time_control"] = ("classical" if c == "classical" else arm if c == "armageddon"
+                             else SPEED_DEFAULT.get(g["event"], ""))
+        # the round: the event's round (Grand Swiss "5.12" is round 5, board 12; World Cup
+        # "3.4" is round 3, game 4 of the match)
+        g["round"] = g["raw_round"].split(".")[0]
+    label_tiebreaks(rows)
+    return rows, hidden
+
+
+def drop_repeats(old, new):
+    """A newer-file game that the older data already hold: same players, colours and result,
+    dates at most a day apart.  (Within the newer files a pairing repeats on one day by the
+    events' rules, an Armageddon after a drawn game, tiebreak games: the files were
+    deduplicated at their source, README.md.)"""
+    index = defaultdict(list)
+    for g in old:
+        index[(g["white"], g["black"], g["result"])].append(day(g["date"]))
+    keep, dropped = [], 0
+    for g in new:
+        k = (g["white"], g["black"], g["result"])
+        if any(abs((d - day(g["date"])).days) <= DATE_SLACK_DAYS for d in index[k]):
+            dropped += 1
+            continue
+        keep.append(g)
+    return keep, dropped
+
+
 # -- shipped scenarios --------------------------------------------------------------------------
 def scenario_games(names: Names) -> list[dict]:
     out = []
@@ -341,9 +513,13 @@ def build(show_clusters: bool = False) -> tuple[str, dict]:
                   f"same_day={sum(g['same_day'] for g in c):3d} {'; '.join(ps)[:140]}")
     infer(rest)
     games = [*b_rows, *a_rows, *scenario_games(names)]
+    new_rows, hidden = read_new(names)
+    new_rows, new_repeats = drop_repeats(games, new_rows)
     for g in games:
         g.setdefault("round", "")
         g.setdefault("event_players", "")
+        g["time_control"] = "classical" if g["control"] == "classical" else ""
+    games += new_rows
     games.sort(key=lambda g: (g["date"], g["event"], str(g["round"]), g["white"], g["black"]))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
@@ -351,9 +527,12 @@ def build(show_clusters: bool = False) -> tuple[str, dict]:
     w.writerows(games)
     stats = {"file A repeats dropped": a_repeats, "file A games also in file B": a_in_b,
              "file B games between two players of one name dropped": b_same_name,
+             "newer games already in the data dropped": new_repeats,
+             "newer games of hidden events dropped": hidden,
              "games": len(games),
              "by source": dict(Counter(g["source"] for g in games)),
              "by control": dict(Counter(g["control"] for g in games)),
+             "by time control": dict(Counter(g["time_control"] for g in games)),
              "classical by kind": dict(Counter(g["kind"] for g in games
                                                if g["control"] == "classical"))}
     return buf.getvalue(), stats

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,10 @@ DEFAULT_GAMES = GAMES
 
 REQUIRED = ("date", "event", "kind", "control", "white", "black", "white_rating",
             "black_rating", "result", "source")
-OPTIONAL = ("kind_from", "event_players", "round")
+OPTIONAL = ("kind_from", "event_players", "round", "time_control")
+# The exact time control, where known: "classical", "rapid-15+10", "blitz-3+2" (minutes +
+# seconds a move), "armageddon-10v7" (White's v Black's minutes); its word is the control's.
+TIME_CONTROL = re.compile(r"classical|(rapid|blitz)-\d+\+\d+|armageddon-\d+v\d+")
 RESULTS = {k: v for k, v in RESULT_CODES.items() if v != UNPLAYED}   # a game played
 RATING_RANGE = (1000.0, 3500.0)
 
@@ -44,6 +48,11 @@ class Games:
     result: np.ndarray
     round: tuple
     event_players: tuple
+    time_control: tuple = ()     # the exact control ("rapid-10+10"), "" where not known
+
+    def __post_init__(self):
+        if len(self.time_control) != len(self.date):
+            object.__setattr__(self, "time_control", ("",) * len(self.date))
 
     def __len__(self) -> int:
         return len(self.date)
@@ -55,7 +64,7 @@ class Games:
         return Games(self.file, pick(self.date), pick(self.event), pick(self.kind),
                      pick(self.control), pick(self.white), pick(self.black),
                      self.white_rating[idx], self.black_rating[idx], self.result[idx],
-                     pick(self.round), pick(self.event_players))
+                     pick(self.round), pick(self.event_players), pick(self.time_control))
 
     def where(self, *, controls=None, kinds=None, events=None, exclude_events=None) -> np.ndarray:
         m = np.ones(len(self), bool)
@@ -143,6 +152,10 @@ def _checked(f: str, i: int, pos: dict[str, int], cell: dict[str, str]):
             bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
                       f"{RATING_RANGE[1]:.0f}]", raw)
         ratings.append(v)
+    tc = cell.get("time_control", "")
+    if tc and (not TIME_CONTROL.fullmatch(tc) or tc.split("-")[0] != cell["control"]):
+        bad("time_control", f"must be empty or the {cell['control']} control written like "
+            "classical, rapid-15+10, blitz-3+2, armageddon-10v7", tc)
     n_players = cell.get("event_players", "")
     if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
         bad("event_players", "must be a whole number of players (2 or more) or empty",
@@ -172,6 +185,7 @@ def read_games(path: str | Path | None = None) -> Games:
             cols[name].append(cell[name])
         cols["result"].append(RESULTS[cell["result"]])
         cols["round"].append(cell.get("round", ""))
+        cols["time_control"].append(cell.get("time_control", ""))
         cols["event_players"].append(n_players)
     if not cols["date"]:
         raise ScenarioError("no games: the file has a header and nothing else", file=f,
@@ -182,4 +196,5 @@ def read_games(path: str | Path | None = None) -> Games:
                  white_rating=np.array(cols["white_rating"]),
                  black_rating=np.array(cols["black_rating"]),
                  result=np.array(cols["result"], np.int8), round=tuple(cols["round"]),
-                 event_players=tuple(cols["event_players"]))
+                 event_players=tuple(cols["event_players"]),
+                 time_control=tuple(cols["time_control"]))
