@@ -3,10 +3,8 @@ import sys
 import click
 
 from ..errors import EXIT_INTERRUPTED, ScenarioError
-from ..formats.base import EXACT, CompileOptions
 from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, json_opt, load,
-                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt, show,
-                      with_assumed)
+                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt, show)
 
 
 @click.command()
@@ -39,27 +37,13 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
 
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
+    from ..api.engine import simulation
     fmt, scn, at = load(scenario, at)
     model = model_for(scn, model_file)
-    if offsets is None:
-        offsets = model.offsets_default and not (hot or exact)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
-    opts = CompileOptions(at=at, offsets=offsets, hot=hot, fixed=fixed)
-    res = None
-    if exact:
-        fmt.require(EXACT, scn)
-        if offsets or hot:
-            raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
-        d = with_assumed(report.exact_json(scn, fmt.exact(scn, model, at, fixed), model), fmt,
-                         scn, fixed)
-    else:
-        from .. import driver
-        plan = fmt.compile(scn, model, opts)
-        res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
-        if res.sims == 0:      # Ctrl-C during the first batch
-            raise KeyboardInterrupt
-        d = with_assumed(report.simulation_json(scn, plan, res, at, model, opts), fmt, scn,
-                         fixed)
+    d, res = simulation(fmt, scn, model, at=at, sims=sims, seed=seed, fixed=fixed,
+                        offsets=offsets, hot=hot, target_se=target_se, exact=exact,
+                        progress=progress)
     if plot:   # the place distribution of every player (charts.place_chart)
         from ..report import charts
         charts.place_chart(d, plot)
