@@ -30,6 +30,8 @@ COMMANDS = {
     "results": "what a PGN or TRF file of the event adds to the scenario (--write: put it in)",
     "history": "P(first), P(qualify) and expected prize at every checkpoint (--plot a chart)",
     "report": "one self-contained HTML page: standings, odds, history chart, swing, whocan",
+    "batch": "many commands in one process (a file or standard input): start-up paid once",
+    "serve": "a live what-if page on 127.0.0.1 backed by one engine (--watch a PGN/TRF file)",
 }
 
 
@@ -105,4 +107,6 @@ def main():
     simcycle results     SCENARIO   what a PGN / TRF file of the event adds (--write)
     simcycle history     SCENARIO   the odds at every checkpoint (--plot FILE.png|svg)
     simcycle report      SCENARIO   one self-contained HTML page (-o FILE.html)
+    simcycle batch       [FILE]     many commands in one process (start-up paid once)
+    simcycle serve       SCENARIO   a live what-if page on 127.0.0.1
     """

@@ -1,0 +1,69 @@
+"""``simcycle batch FILE``: many commands in one process, so start-up is paid once."""
+
+import click
+
+
+@click.command()
+@click.argument("commands", type=click.Path(dir_okay=False, allow_dash=True), default="-")
+@click.option("--jsonl", is_flag=True,
+              help="Print one JSON object per command (line, command, status, output, error) "
+                   "instead of the outputs one after another.")
+@click.option("--keep-going/--stop", default=True, show_default=True,
+              help="Go on after a command that fails (its one-line error on stderr).")
+def batch(commands, jsonl, keep_going):
+    """Run the simcycle commands of a file (or of standard input, '-'), one per line, in one
+    process: "simulate candidates-2022 --at round9 --json".  Blank lines and lines starting
+    with # are skipped; the exit status is the worst command's."""
+    import contextlib
+    import io
+    import json
+    import shlex
+    import sys
+
+    from ..errors import EXIT_BAD_INPUT, ScenarioError
+    from . import main
+
+    if commands == "-":
+        lines = sys.stdin.read().splitlines()
+        where = "standard input"
+    else:
+        from ..files import read_text
+        lines = read_text(commands, "batch file").splitlines()
+        where = commands
+    worst = 0
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            args = shlex.split(text)
+        except ValueError as e:
+            raise ScenarioError(f"cannot split the line: {e}", file=where, key=f"line {n}",
+                                value=text) from None
+        if args and args[0] == "simcycle":
+            args = args[1:]
+        if args and args[0] == "batch":
+            raise ScenarioError("a batch cannot run a batch", file=where, key=f"line {n}",
+                                value=text)
+        out, err = io.StringIO(), io.StringIO()
+        status = 0
+        with contextlib.redirect_stdout(out if jsonl else sys.stdout), \
+                contextlib.redirect_stderr(err):
+            try:
+                main.main(args, prog_name="simcycle")
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else (0 if e.code is None
+                                                                 else EXIT_BAD_INPUT)
+        message = err.getvalue()
+        if jsonl:
+            click.echo(json.dumps({"line": n, "command": text, "status": status,
+                                   "output": out.getvalue(), "error": message.strip() or None},
+                                  ensure_ascii=False))
+        if message:
+            lead = f"simcycle: {where}: line {n}: "
+            click.echo("".join(lead + m.removeprefix("simcycle: ") + "\n"
+                               for m in message.splitlines() if m.strip()), err=True, nl=False)
+        worst = max(worst, status)
+        if status and not keep_going:
+            break
+    sys.exit(worst)
