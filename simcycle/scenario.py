@@ -18,6 +18,7 @@ FORMATS = {
     "knockout-series": "simcycle.formats.knockout_series",
     "group-series": "simcycle.formats.group_series",
     "tour": "simcycle.formats.tour",
+    "swiss": "simcycle.formats.swiss",
 }
 
 

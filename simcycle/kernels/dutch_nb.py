@@ -1,0 +1,397 @@
+"""Numba code over arrays: one round of FIDE Dutch pairings (Handbook C.04.3, the rules in
+force until 2026), as faithful as a fast kernel can be.
+
+What it does (C.04.3 names):
+
+* Players are ranked by pairing score (points, plus any acceleration's virtual points), then
+  pairing number; score brackets are the runs of equal score, paired from the top.
+* Moved-down players (MDPs) of the bracket above come first in a bracket and are paired
+  with its residents in order; the residents are split into S1 (top half) and S2, and
+  S1[i] takes S2 partners in S2's order: the first completion a depth-first search finds is
+  the lexicographically first transposition; when S2 has none, S1 players further down
+  (an exchange) and finally downfloating are tried.
+* Absolute criteria: no rematch (B1); no pair of players with the same absolute colour
+  preference (B2: colour difference beyond +-1 or the same colour twice running), except
+  that in the last round a topscorer (more than half the maximum score) is exempt.
+* Quality criteria, in this order: fewest downfloaters (C.5-C.6), then fewest pairs in
+  which a colour preference cannot be granted (C.10-C.13).
+* The completion criterion (C.4): when the last bracket cannot be paired, the bracket above
+  is merged into it and the round is paired again.
+* Colours (C.04.3 E): both preferences when they differ; the stronger preference; alternate
+  from the latest round in which the two had different colours; the higher-ranked player's
+  preference; with no history the higher-ranked player gets the initial colour if his
+  pairing number is odd (XXC).
+* A pairing-allocated bye goes to the lowest player of the last bracket who has not had one
+  (nor a forfeit win).
+
+What it simplifies (docs/format-swiss.md): the float-history criteria (C.14-C.21: avoid
+floating the same player down or up twice running), the finer colour criteria for
+topscorers (C.8-C.9), and the order in which exchanges between S1 and S2 are tried; each
+search step is bounded (``STEP_CAP``), beyond which the next looser budget is used.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..enums import COL_BLACK, COL_NONE, COL_WHITE, RK_FORFEIT_WIN, RK_PAB, RK_PLAYED
+from .config import ijit, jit
+
+STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
+FREE = -2
+FLOATED = -1
+
+
+class PairScratch(NamedTuple):
+    """Work arrays of one replica's pairings (n players); allocated once per chunk.
+
+    order   int64 [n]: players by pairing score, then pairing number
+    lst     int64 [n]: the bracket being paired (players)
+    state   int64 [n]: per bracket position: FREE, FLOATED or the partner's position
+    sx      int64 [n]: search stack: the position decided at each depth
+    sk      int64 [n]: search stack: the next option to try at each depth
+    s2      int64 [n]: search stack: the position where S2 starts (residents' phase)
+    pref    int64 [n]: colour preference (COL_WHITE, COL_BLACK, COL_NONE)
+    strength int64 [n]: 0 none, 1 mild, 2 strong, 3 absolute
+    cd      int64 [n]: colour difference (games with White minus with Black)
+    top     int64 [n]: 1 for a topscorer in the last round
+    mdp     int64 [n]: players moved down into the next bracket
+    nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
+    """
+
+    order: np.ndarray
+    lst: np.ndarray
+    state: np.ndarray
+    sx: np.ndarray
+    sk: np.ndarray
+    s2: np.ndarray
+    pref: np.ndarray
+    strength: np.ndarray
+    cd: np.ndarray
+    top: np.ndarray
+    mdp: np.ndarray
+    nobye: np.ndarray
+
+
+def pair_scratch(n: int) -> PairScratch:
+    """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
+    ``pair_scratch_nb``)."""
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(12)])
+
+
+@jit
+def pair_scratch_nb(n):
+    z = np.zeros
+    return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64))
+
+
+@jit
+def colour_state_nb(t, rnd, s):
+    """Colour difference, preference and its strength of every player before round ``rnd``
+    (0-based) from the games played over the board (C.04.3 A.6)."""
+    n = t.opp.shape[0]
+    for i in range(n):
+        d = 0
+        last = COL_NONE
+        prev = COL_NONE
+        for r in range(rnd):
+            if t.kind[i, r] == RK_PLAYED:
+                c = t.colour[i, r]
+                d += c
+                prev = last
+                last = c
+        s.cd[i] = d
+        if d < -1 or (last == COL_BLACK and prev == COL_BLACK):
+            s.pref[i], s.strength[i] = COL_WHITE, 3
+        elif d > 1 or (last == COL_WHITE and prev == COL_WHITE):
+            s.pref[i], s.strength[i] = COL_BLACK, 3
+        elif d == -1:
+            s.pref[i], s.strength[i] = COL_WHITE, 2
+        elif d == 1:
+            s.pref[i], s.strength[i] = COL_BLACK, 2
+        elif last != COL_NONE:
+            s.pref[i], s.strength[i] = -last, 1
+        else:
+            s.pref[i], s.strength[i] = COL_NONE, 0
+        nb = 0
+        for r in range(rnd):
+            if t.kind[i, r] == RK_PAB or t.kind[i, r] == RK_FORFEIT_WIN:
+                nb = 1
+        s.nobye[i] = nb
+
+
+@ijit
+def met_nb(t, rnd, x, y):
+    for r in range(rnd):
+        if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
+            return True
+    return False
+
+
+@ijit
+def compatible_nb(t, rnd, s, x, y):
+    """B1 (no rematch) and B2 (absolute colours; topscorers exempt in the last round)."""
+    if met_nb(t, rnd, x, y):
+        return False
+    if (s.strength[x] == 3 and s.strength[y] == 3 and s.pref[x] == s.pref[y]
+            and s.top[x] == 0 and s.top[y] == 0):
+        return False
+    return True
+
+
+@ijit
+def conflict_nb(s, x, y):
+    """1 when the two cannot both get their colour preference."""
+    return 1 if s.pref[x] != COL_NONE and s.pref[x] == s.pref[y] else 0
+
+
+@jit
+def search_nb(t, rnd, s, m, n_mdp, nf, vmax, last, exch):
+    """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
+    ``nf`` floaters and ``vmax`` colour conflicts; True when found (s.state holds it).
+    ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
+    without it only transpositions of S2 are tried."""
+    lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
+    for i in range(m):
+        state[i] = FREE
+    floats = 0
+    viol = 0
+    depth = 0
+    steps = 0
+    # push the first position
+    sx[0] = 0
+    sk[0] = 0
+    s2[0] = -1
+    while True:
+        steps += 1
+        if steps > STEP_CAP:
+            return False
+        x = sx[depth]
+        # undo this depth's previous choice
+        if sk[depth] > 0:
+            c = state[x]
+            if c == FLOATED:
+                floats -= 1
+            elif c >= 0:
+                viol -= conflict_nb(s, lst[x], lst[c])
+                state[c] = FREE
+            state[x] = FREE
+        # the S2 boundary of the residents' phase
+        if x >= n_mdp and s2[depth] < 0:
+            nfree = 0
+            for j in range(x, m):
+                if state[j] == FREE:
+                    nfree += 1
+            p = nfree // 2
+            cnt = 0
+            b = m
+            for j in range(x, m):
+                if state[j] == FREE:
+                    if cnt == p:
+                        b = j
+                        break
+                    cnt += 1
+            s2[depth] = b
+        # the option sequence of x: two ranges of positions, then floating
+        if x < n_mdp:
+            a0, a1, b0, b1 = n_mdp, m, x + 1, n_mdp
+        elif x < s2[depth]:
+            a0, a1, b0, b1 = s2[depth], m, x + 1, (s2[depth] if exch else x + 1)
+        else:
+            a0, a1, b0, b1 = x + 1, (m if exch else x + 1), 0, 0
+        na = a1 - a0
+        nb = b1 - b0
+        k = sk[depth]
+        chosen = -1
+        while k < na + nb:
+            j = a0 + k if k < na else b0 + k - na
+            k += 1
+            if state[j] != FREE:
+                continue
+            px, py = lst[x], lst[j]
+            if not compatible_nb(t, rnd, s, px, py):
+                continue
+            v = conflict_nb(s, px, py)
+            if viol + v > vmax:
+                continue
+            chosen = j
+            viol += v
+            break
+        if chosen >= 0:
+            state[x] = chosen
+            state[chosen] = x
+            sk[depth] = k
+        elif k == na + nb and floats < nf and not (last and s.nobye[lst[x]] == 1):
+            state[x] = FLOATED
+            floats += 1
+            sk[depth] = k + 1
+        else:
+            sk[depth] = 0
+            state[x] = FREE
+            depth -= 1
+            if depth < 0:
+                return False
+            continue
+        # deeper: the next free position
+        nxt = -1
+        for j in range(x + 1, m):
+            if state[j] == FREE:
+                nxt = j
+                break
+        if nxt < 0:
+            return True
+        depth += 1
+        sx[depth] = nxt
+        sk[depth] = 0
+        s2[depth] = s2[depth - 1] if nxt >= n_mdp and s2[depth - 1] >= 0 else -1
+
+
+@jit
+def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
+    """The least floaters, then the least colour conflicts, for s.lst[:m]; ``lower``: there
+    are players below to float to (else only the bye).  True when paired."""
+    nw = 0
+    nbl = 0
+    for i in range(m):
+        if s.pref[s.lst[i]] == COL_WHITE:
+            nw += 1
+        elif s.pref[s.lst[i]] == COL_BLACK:
+            nbl += 1
+    big = nw if nw > nbl else nbl
+    nf = m % 2
+    while nf <= (m if lower else m % 2):
+        lo = (2 * big - m - nf + 1) // 2
+        if lo < 0:
+            lo = 0
+        bye = last and not lower
+        for v in range(lo, m // 2 + 1):
+            if search_nb(t, rnd, s, m, n_mdp, nf, v, bye, False):
+                return True
+            if search_nb(t, rnd, s, m, n_mdp, nf, v, bye, True):
+                return True
+            if v > lo + 2:   # a looser colour budget at once
+                if search_nb(t, rnd, s, m, n_mdp, nf, m, bye, True):
+                    return True
+                break
+        nf += 2
+    return False
+
+
+@ijit
+def ranks_before_nb(s, pair_pts, a, b):
+    """True when player a is ranked above b (pairing score, then pairing number)."""
+    return pair_pts[a] > pair_pts[b] or (pair_pts[a] == pair_pts[b] and a < b)
+
+
+@jit
+def colours_nb(t, rnd, s, pair_pts, x, y, init):
+    """(white, black) for the pair x, y (C.04.3 E.1-E.5)."""
+    if not ranks_before_nb(s, pair_pts, x, y):
+        x, y = y, x
+    px, py = s.pref[x], s.pref[y]
+    if px != COL_NONE and py != COL_NONE and px != py:
+        cx = px
+    elif px != COL_NONE and py == COL_NONE:
+        cx = px
+    elif px == COL_NONE and py != COL_NONE:
+        cx = -py
+    elif px != COL_NONE:   # the same preference
+        sx_, sy_ = s.strength[x], s.strength[y]
+        if sx_ == 3 and sy_ == 3 and abs(s.cd[x]) != abs(s.cd[y]):
+            cx = px if abs(s.cd[x]) > abs(s.cd[y]) else -px
+        elif sx_ != sy_:
+            cx = px if sx_ > sy_ else -px
+        else:
+            cx = COL_NONE
+            for r in range(rnd - 1, -1, -1):
+                a, b = t.colour[x, r], t.colour[y, r]
+                if (t.kind[x, r] == RK_PLAYED and t.kind[y, r] == RK_PLAYED and a != b):
+                    cx = b          # x takes y's colour of then: they alternate
+                    break
+            if cx == COL_NONE:
+                cx = px
+    else:
+        cx = init if x % 2 == 0 else -init
+    if cx == COL_WHITE:
+        return x, y
+    return y, x
+
+
+@jit
+def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
+    """Pair round ``rnd`` (0-based) from the crosstable ``t`` over rounds before it.
+
+    pair_pts  int64 [n]: pairing score in half points (points + virtual points)
+    init      COL_WHITE / COL_BLACK: the initial colour (player 1's in round 1, XXC)
+    s         :class:`PairScratch`
+    out_w, out_b  int64 [n//2 + 1]: White and Black of each board, best board first; a
+                  bye is (player, -1)
+    Returns the number of boards (a bye included)."""
+    n = t.opp.shape[0]
+    colour_state_nb(t, rnd, s)
+    for i in range(n):
+        s.top[i] = 1 if (rnd == n_rounds - 1 and pair_pts[i] > n_rounds) else 0
+    # the ranking order: pairing score desc, pairing number asc (insertion sort)
+    order = s.order
+    for i in range(n):
+        order[i] = i
+    for i in range(1, n):
+        x = order[i]
+        j = i - 1
+        while j >= 0 and ranks_before_nb(s, pair_pts, x, order[j]):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+    merge_from = n       # brackets starting at or after this position pair as one
+    while True:
+        nboards = 0
+        nm = 0
+        p = 0
+        ok = True
+        while p < n:
+            e = p + 1
+            if p >= merge_from:
+                e = n
+            else:
+                while e < n and pair_pts[order[e]] == pair_pts[order[p]] and e < merge_from:
+                    e += 1
+            m = 0
+            for i in range(nm):
+                s.lst[m] = s.mdp[i]
+                m += 1
+            n_mdp = nm
+            for i in range(p, e):
+                s.lst[m] = order[i]
+                m += 1
+            lower = e < n
+            if not pair_bracket_nb(t, rnd, s, m, n_mdp, lower, True):
+                # the last bracket cannot be paired (C.4): merge the bracket above into it
+                ok = False
+                if p == 0:
+                    return -1
+                k = p - 1
+                v = pair_pts[order[k]]
+                while k > 0 and pair_pts[order[k - 1]] == v:
+                    k -= 1
+                merge_from = k
+                break
+            nm = 0
+            for i in range(m):
+                c = s.state[i]
+                if c == FLOATED:
+                    s.mdp[nm] = s.lst[i]
+                    nm += 1
+                elif c > i:
+                    w, b = colours_nb(t, rnd, s, pair_pts, s.lst[i], s.lst[c], init)
+                    out_w[nboards] = w
+                    out_b[nboards] = b
+                    nboards += 1
+            p = e
+        if ok:
+            for i in range(nm):      # at most one: the bye
+                out_w[nboards] = s.mdp[i]
+                out_b[nboards] = -1
+                nboards += 1
+            return nboards
