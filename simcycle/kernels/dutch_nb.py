@@ -37,6 +37,7 @@ import numpy as np
 from ..enums import COL_BLACK, COL_NONE, COL_WHITE, RK_FORFEIT_WIN, RK_PAB, RK_PLAYED
 from .config import ijit, jit
 
+FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
 STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
 FREE = -2
 FLOATED = -1
@@ -57,6 +58,8 @@ class PairScratch(NamedTuple):
     top     int64 [n]: 1 for a topscorer in the last round
     mdp     int64 [n]: players moved down into the next bracket
     nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
+    df1     int64 [n]: 1 when the player floated down in the previous round (or had the bye)
+    uf1     int64 [n]: 1 when the player floated up in the previous round
     """
 
     order: np.ndarray
@@ -71,12 +74,14 @@ class PairScratch(NamedTuple):
     top: np.ndarray
     mdp: np.ndarray
     nobye: np.ndarray
+    df1: np.ndarray
+    uf1: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(12)])
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)])
 
 
 @jit
@@ -84,7 +89,8 @@ def pair_scratch_nb(n):
     z = np.zeros
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64))
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z(n, np.int64), z(n, np.int64))
 
 
 @jit
@@ -120,6 +126,27 @@ def colour_state_nb(t, rnd, s):
             if t.kind[i, r] == RK_PAB or t.kind[i, r] == RK_FORFEIT_WIN:
                 nb = 1
         s.nobye[i] = nb
+    # floats of the previous round (C.04.3 A.4): scores before it compared
+    for i in range(n):
+        s.df1[i] = 0
+        s.uf1[i] = 0
+    if rnd >= 1:
+        r = rnd - 1
+        for i in range(n):
+            kd = t.kind[i, r]
+            if kd == RK_PAB:
+                s.df1[i] = 1
+            elif kd == RK_PLAYED or kd == RK_FORFEIT_WIN:
+                o = t.opp[i, r]
+                a = 0
+                b = 0
+                for q in range(r):
+                    a += t.res[i, q]
+                    b += t.res[o, q]
+                if a > b:
+                    s.df1[i] = 1
+                elif a < b:
+                    s.uf1[i] = 1
 
 
 @ijit
@@ -148,9 +175,11 @@ def conflict_nb(s, x, y):
 
 
 @jit
-def search_nb(t, rnd, s, m, n_mdp, nf, vmax, last, exch):
+def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
-    ``nf`` floaters and ``vmax`` colour conflicts; True when found (s.state holds it).
+    ``nf`` floaters, ``vmax`` colour conflicts and ``fmax`` repeated floats (C.14-C.15: a
+    floater who floated down last round, an MDP's opponent who floated up); True when
+    found (s.state holds it).
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
     without it only transpositions of S2 are tried."""
     lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
@@ -158,6 +187,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, last, exch):
         state[i] = FREE
     floats = 0
     viol = 0
+    fl = 0
     depth = 0
     steps = 0
     # push the first position
@@ -174,8 +204,11 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, last, exch):
             c = state[x]
             if c == FLOATED:
                 floats -= 1
+                fl -= s.df1[lst[x]]
             elif c >= 0:
                 viol -= conflict_nb(s, lst[x], lst[c])
+                if x < n_mdp and c >= n_mdp:
+                    fl -= s.uf1[lst[c]]
                 state[c] = FREE
             state[x] = FREE
         # the S2 boundary of the residents' phase
@@ -216,16 +249,22 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, last, exch):
             v = conflict_nb(s, px, py)
             if viol + v > vmax:
                 continue
+            u = s.uf1[py] if (x < n_mdp and j >= n_mdp) else 0
+            if fl + u > fmax:
+                continue
             chosen = j
             viol += v
+            fl += u
             break
         if chosen >= 0:
             state[x] = chosen
             state[chosen] = x
             sk[depth] = k
-        elif k == na + nb and floats < nf and not (last and s.nobye[lst[x]] == 1):
+        elif (k == na + nb and floats < nf and not (last and s.nobye[lst[x]] == 1)
+              and fl + s.df1[lst[x]] <= fmax):
             state[x] = FLOATED
             floats += 1
+            fl += s.df1[lst[x]]
             sk[depth] = k + 1
         else:
             sk[depth] = 0
@@ -267,12 +306,15 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
             lo = 0
         bye = last and not lower
         for v in range(lo, m // 2 + 1):
-            if search_nb(t, rnd, s, m, n_mdp, nf, v, bye, False):
-                return True
-            if search_nb(t, rnd, s, m, n_mdp, nf, v, bye, True):
+            for f in range(FLOAT_TRIES):
+                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, False):
+                    return True
+                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, True):
+                    return True
+            if search_nb(t, rnd, s, m, n_mdp, nf, v, m, bye, True):
                 return True
             if v > lo + 2:   # a looser colour budget at once
-                if search_nb(t, rnd, s, m, n_mdp, nf, m, bye, True):
+                if search_nb(t, rnd, s, m, n_mdp, nf, m, m, bye, True):
                     return True
                 break
         nf += 2
