@@ -90,6 +90,60 @@ def test_leave_one_event_out_never_scores_in_sample():
         assert np.allclose(P.sum(axis=1), 1.0)
 
 
+def _monthly(g, first_year=2016):
+    """The games of event e<k> dated on the 10th of month k (counted from January of
+    ``first_year``), so events follow each other a month apart."""
+    def when(e):
+        k = int(e[1:])
+        return f"{first_year + k // 12}-{k % 12 + 1:02d}-10"
+    return type(g)(**{**g.__dict__, "date": tuple(when(e) for e in g.event)})
+
+
+def _with_game(g, date, event, rw, rb, result, control="classical"):
+    """``g`` and one more game."""
+    return type(g)(file=g.file, date=g.date + (date,), event=g.event + (event,),
+                   kind=g.kind + ("round-robin",), control=g.control + (control,),
+                   white=g.white + ("planted-w",), black=g.black + ("planted-b",),
+                   white_rating=np.append(g.white_rating, rw),
+                   black_rating=np.append(g.black_rating, rb),
+                   result=np.append(g.result, np.int8(result)), round=g.round + ("",),
+                   event_players=g.event_players + (0,))
+
+
+def test_time_ordered_never_lets_a_later_game_into_a_fit():
+    # classical events e0 .. e15 (2016-01 .. 2017-04), then rapid e16 .. e31, one a month
+    g = _monthly(simulate(800, seed=5))
+    base = B.time_ordered(g, {}, 2750.0)
+    # every event's fit uses only games dated before the first day of its month
+    for e, train in base.train.items():
+        first = min(d for d, x in zip(base.data.games.date, base.data.games.event) if x == e)
+        assert max(base.data.date[train]) < B.month_start(first) <= first
+    # plant 40 absurd games (2000-rated White beats 3000-rated Black, in a new event) on
+    # 2017-03-15: the odds of every event that starts before that day must not move at all,
+    # the later ones must
+    planted = g
+    for _ in range(40):
+        planted = _with_game(planted, "2017-03-15", "planted", 2000.0, 3000.0, 0)
+    after = B.time_ordered(planted, {}, 2750.0)
+    ev_b = np.array(base.games.event, dtype=object)
+    ev_a = np.array(after.games.event, dtype=object)
+    earlier = [e for e in base.fits if base.cutoff[e] <= "2017-03-01"]
+    later = [e for e in base.fits if base.cutoff[e] == "2017-04-01"]
+    assert len(earlier) == 9 and later == ["e15"]      # e6 .. e14 once 300 games precede
+    for e in earlier:
+        for nm in ("fit", "constant", "elo-fixed-draw"):
+            assert np.array_equal(base.P[nm][ev_b == e], after.P[nm][ev_a == e]), (e, nm)
+    moved = [e for e in later if not np.allclose(base.P["fit"][ev_b == e],
+                                                 after.P["fit"][ev_a == e], atol=1e-9)]
+    assert moved == later
+    # and the fit of a scored event equals a fit on exactly the earlier games
+    e = later[0]
+    early = g.take(np.array([d < base.cutoff[e] for d in g.date], bool))
+    r = fit(early, start=None)
+    assert np.allclose(base.P["fit"][ev_b == e], r.probabilities(base.games.take(ev_b == e)),
+                       atol=1e-5)
+
+
 def _round_robin_games():
     """A 4-player single round robin played on three days: A wins everything."""
     days = ["2021-05-01", "2021-05-02", "2021-05-03"]
@@ -111,9 +165,11 @@ def test_event_rounds_scenario_and_simulation():
     assert B.winners(g, evs[0]) == ["A"]     # final points: A 3, B 1, C 1, D 1
     raw = B.event_scenario(g, evs[0], rounds)
     m = load_model()
-    p0 = B.simulate_event(raw, m, "start", 4000, 1, False)
+    p0, t0 = B.simulate_event(raw, m, "start", 4000, 1, False, 2)
     assert sum(p0.values()) == pytest.approx(1.0)
-    p2 = B.simulate_event(raw, m, "round2", 4000, 1, False)
+    assert sum(t0.values()) == pytest.approx(2.0)             # two places in the top 2
+    assert all(t0[q] >= p0[q] for q in p0)
+    p2, _ = B.simulate_event(raw, m, "round2", 4000, 1, False)
     assert p2["A"] > p0["A"]                  # two wins up: more likely first than at start
     # after round 2: A 2, B 1, C 0.5, D 0.5 with A-B and C-D to play: C and D cannot reach 2
     assert p2["C"] == 0.0 and p2["D"] == 0.0
@@ -121,7 +177,7 @@ def test_event_rounds_scenario_and_simulation():
 
 
 def test_backtest_command_on_a_small_file(tmp_path):
-    g = simulate(250, seed=1)
+    g = simulate(400, seed=1)
     lines = ["date,event,kind,control,white,black,white_rating,black_rating,result,source"]
     res = {0: "1-0", 1: "1/2-1/2", 2: "0-1"}
     for i in range(len(g)):
@@ -129,11 +185,59 @@ def test_backtest_command_on_a_small_file(tmp_path):
                      f"{g.black[i]},{g.white_rating[i]:.1f},{g.black_rating[i]:.1f},"
                      f"{res[int(g.result[i])]},simulated")
     p = write(tmp_path, "g.csv", "\n".join(lines) + "\n")
-    r = CliRunner().invoke(main, ["backtest", str(p), "--json", "--no-events"])
+    r = CliRunner().invoke(main, ["backtest", str(p), "--json", "--no-events",
+                                  "--scheme", "leave-one-event-out"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    assert d["events_left_out"] == 10 and d["games"] == {"classical": 250, "rapid": 250}
+    assert d["events_scored"] == 16 and d["games"] == {"classical": 400, "rapid": 400}
     assert set(d["per_game"]["overall"]["classical"]) == {
         "davidson-elo-v1", "fit", "fit-no-kinds", "fit-no-level", "constant", "elo-fixed-draw"}
+    # time-ordered (the default): every game on one day, so nothing precedes any event
     t = CliRunner().invoke(main, ["backtest", str(p), "--no-events"])
-    assert t.exit_code == 0 and "log-loss" in t.output and "nan" not in t.output.lower()
+    assert t.exit_code == 2 and "nothing to score time-ordered" in t.output
+    assert len(t.output.strip().splitlines()) == 1 and str(p) in t.output
+    m = _monthly(g)
+    q = write(tmp_path, "m.csv", "\n".join(
+        [lines[0]] + [f"{m.date[i]}," + ln.split(",", 1)[1] for i, ln in enumerate(lines[1:])])
+        + "\n")
+    u = CliRunner().invoke(main, ["backtest", str(q), "--json", "--no-events"])
+    assert u.exit_code == 0, u.output
+    d = json.loads(u.output)
+    # classical events e0..e7 then rapid e8..e15, a month apart, 50 games each: a class is
+    # scored once 300 of its games precede the month: e6, e7 (classical), e14, e15 (rapid)
+    assert d["scheme"] == "time-ordered" and d["events_scored"] == 4
+    assert d["games"] == {"classical": 100, "rapid": 100}
+    assert d["unscored_burn_in"] == {"classical": 300, "rapid": 300}
+    assert set(d["per_game"]["overall"]["classical"]) == {
+        "davidson-elo-v1", "fit", "constant", "elo-fixed-draw"}
+    t = CliRunner().invoke(main, ["backtest", str(q), "--no-events"])
+    assert t.exit_code == 0 and "log-loss" in t.output and "time-ordered" in t.output
+
+
+def test_top_k_shares_and_equal_ratings_by_hand():
+    # points 3, 2, 2, 2, 1: the top 2 is the leader and one place shared by three
+    sh = B.top_k_shares({"a": 3, "b": 2, "c": 2, "d": 2, "e": 1}, 2)
+    assert sh == {"a": 1.0, "b": 1 / 3, "c": 1 / 3, "d": 1 / 3, "e": 0.0}
+    assert sum(sh.values()) == pytest.approx(2.0)
+    g = _round_robin_games()
+    ev = B.complete_round_robins(g)[0]
+    rounds, _ = B._rounds(g, ev)
+    eq = B.event_scenario(g, ev, rounds, ("shrink", 1.0))
+    assert {p["rating"] for p in eq["players"]} == {(2750 + 2700 + 2710 + 2780) / 4}
+    half = {p["name"]: p["rating"] for p in B.event_scenario(g, ev, rounds,
+                                                              ("shrink", 0.5))["players"]}
+    assert half["D"] == pytest.approx(2735.0 + 0.5 * (2780 - 2735.0))
+
+
+def test_event_reliability_by_hand():
+    rows = [{"winners": ["A"], "models": {"m": [{"p_first": {"A": 0.6, "B": 0.4}}]}},
+            {"winners": ["B", "C"], "models": {"m": [{"p_first": {"B": 0.04, "C": 0.56,
+                                                                   "D": 0.4}}]}}]
+    tab = B.event_reliability(rows, bins=(0.0, 0.5, 1.0))["m"]
+    # below 0.5: B .4 (lost), B .04 (won, shared: 1/2), D .4 (lost); above: A .6 (won),
+    # C .56 (won, 1/2)
+    assert [t["n"] for t in tab] == [3, 2]
+    assert tab[0]["pred"] == pytest.approx(0.84 / 3) and tab[0]["obs"] == pytest.approx(0.5 / 3)
+    assert tab[1]["obs"] == pytest.approx(0.75)
+    sd = math.sqrt(0.4 * 0.6 + 0.04 * 0.96 + 0.4 * 0.6)
+    assert tab[0]["z"] == pytest.approx((0.5 - 0.84) / sd)

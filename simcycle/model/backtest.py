@@ -1,23 +1,27 @@
 """Out-of-sample scoring of outcome models on real games and events (``simcycle backtest``).
 
-Leave one event out: for every event of the data, the fitted candidates are refitted on all
-the other events and then score that event's games, so nothing is scored in sample.  Fixed
-model files (``--model``, by default davidson-elo-v1) are scored as they are.
+Two schemes.  Time-ordered (the default): each event is scored by fits on the games dated
+before the first day of the month in which it starts, refitted month by month (warm-started),
+so no game played at or after an event's start is in the fit that scores it; the first months
+are a burn-in.  Leave one event out (``--scheme leave-one-event-out``): every event scored by
+fits on all the other events, later ones included.  Fixed model files (``--model``, by default
+davidson-elo-v1) are scored as they are.
 
 Per game: log-loss, Brier score and ranked probability score against two baselines (the
 training data's constant frequencies; Elo with the training draw rate), predicted against
 observed draws and White score with z-scores, a reliability table by predicted draw
-probability, and the same by event kind and by rating level.
+probability, and the same by event kind, exact time control and rating band.
 
-Per event (round robins whose every game is in the data): P(first) of the real winner at the
-start and after every round, simulated with the left-out fit, against a uniform pick; and how
-often the model's favourite won against how often the model said it would.
+Per event (round robins whose every game is in the data): P(first) of the real winner and
+P(top 3) at the start and at a quarter, half and three quarters of the rounds, simulated with
+the event's out-of-sample fit, against a uniform pick and the same fit with all ratings equal
+(the standings alone); the reliability of P(first) in bins; candidate fixes on request.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -25,14 +29,17 @@ import numpy as np
 from ..errors import ScenarioError
 from ..enums import RESULT_TEXT
 from . import davidson_wdl
+from .fit import FitData, fit_rows
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
 
 SCORED_CONTROLS = ("classical", "rapid")
 MODEL_CONTROL = {"classical": "classical", "rapid": "rapid-15+10"}
 DRAW_BINS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 1.0)
-LEVEL_BANDS = ((0, 2600), (2600, 2700), (2700, 2750), (2750, 2800), (2800, 4000))
+LEVEL_BANDS = ((0, 2600), (2600, 2700), (2700, 4000))   # mean rating of the two players
 CHECKPOINT_FRACTIONS = (0.0, 0.25, 0.5, 0.75)
+EVENT_TOP_K = 3               # P(top k): the first three places
+MIN_EVENT_PLAYERS = 6         # the event-level summary: complete round robins this large
 GROUPS = (("candidates", frozenset({"candidates"})),
           ("round robins", frozenset({"candidates", "round-robin"})))
 # The games a fixed model file was fitted on, where its [fit] table does not say: v1's classical
@@ -116,31 +123,48 @@ def model_probabilities(model, games: Games) -> np.ndarray:
     return P
 
 
+def _class_counts(y: np.ndarray, cls: np.ndarray, n_cls: int) -> np.ndarray:
+    """[n_cls, 3] White wins, draws, Black wins per class."""
+    counts = np.zeros((n_cls, 3))
+    np.add.at(counts, (cls, y.astype(np.int64)), 1.0)
+    return counts
+
+
+def _constant_from(counts: np.ndarray, cls: np.ndarray) -> np.ndarray:
+    tot = counts.sum(axis=1, keepdims=True)
+    freq = np.where(tot > 0, counts / np.maximum(tot, 1.0), 1.0 / 3.0)
+    return freq[cls]
+
+
+def _elo_from(counts: np.ndarray, cls: np.ndarray, d: np.ndarray) -> np.ndarray:
+    w, dr, b = counts[:, 0], counts[:, 1], counts[:, 2]
+    tot = w + dr + b
+    draw = np.where(tot > 0, dr / np.maximum(tot, 1.0), 1.0 / 3.0)[cls]
+    h = (400.0 * np.log10(np.maximum(w, 1.0) / np.maximum(b, 1.0)))[cls]
+    e = 1.0 / (1.0 + 10.0 ** (-(d + h) / 400.0))
+    return np.column_stack([(1 - draw) * e, draw, (1 - draw) * (1 - e)])
+
+
+def _codes(train: Games, test: Games) -> tuple[np.ndarray, np.ndarray, int]:
+    names = sorted(set(train.control) | set(test.control))
+    code = {c: j for j, c in enumerate(names)}
+    return (np.array([code[c] for c in train.control], np.int64),
+            np.array([code[c] for c in test.control], np.int64), len(names))
+
+
 def constant_probabilities(train: Games, test: Games) -> np.ndarray:
     """The training games' White / draw / Black frequencies, per control."""
-    P = np.zeros((len(test), 3))
-    for c in set(test.control):
-        y = train.result[np.array([x == c for x in train.control], bool)]
-        freq = np.bincount(y, minlength=3) / max(len(y), 1) if len(y) else np.full(3, 1 / 3)
-        P[np.array([x == c for x in test.control], bool)] = freq
-    return P
+    ctr, cte, k = _codes(train, test)
+    return _constant_from(_class_counts(train.result, ctr, k), cte)
 
 
 def elo_probabilities(train: Games, test: Games) -> np.ndarray:
     """Elo with a fixed draw rate: P(draw) = the training draw rate of the control; decisive
     games split by Elo's expected score 1 / (1 + 10^(-(d + h)/400)), h = White's edge in the
     training decisive games, 400 log10(White wins / Black wins)."""
-    P = np.zeros((len(test), 3))
-    for c in set(test.control):
-        y = train.result[np.array([x == c for x in train.control], bool)]
-        w, dr, b = np.bincount(y, minlength=3) if len(y) else (1, 1, 1)
-        draw = dr / max(w + dr + b, 1)
-        h = 400.0 * math.log10(max(w, 1) / max(b, 1))
-        m = np.array([x == c for x in test.control], bool)
-        d = test.white_rating[m] - test.black_rating[m]
-        e = 1.0 / (1.0 + 10.0 ** (-(d + h) / 400.0))
-        P[m] = np.column_stack([(1 - draw) * e, np.full(m.sum(), draw), (1 - draw) * (1 - e)])
-    return P
+    ctr, cte, k = _codes(train, test)
+    return _elo_from(_class_counts(train.result, ctr, k), cte,
+                     test.white_rating - test.black_rating)
 
 
 FIT_VARIANTS = {
@@ -148,48 +172,131 @@ FIT_VARIANTS = {
     "fit-no-kinds": {"kinds": False, "level": True},
     "fit-no-level": {"kinds": True, "level": False},
 }
+DEFAULT_VARIANTS = ("fit",)
 BASELINES = ("constant", "elo-fixed-draw")
+SCHEMES = ("time-ordered", "leave-one-event-out")
+MIN_TRAIN_CLASS_GAMES = 300   # time-ordered: a class is fitted, and scored, once this many of
+#                               its games precede the cutoff
 
 
-# -- leave one event out ----------------------------------------------------------------------
+def month_start(date: str) -> str:
+    """The first day of a date's month (the time-ordered scheme's cutoff)."""
+    return date[:8] + "01"
+
+
+# -- out of sample ----------------------------------------------------------------------------
 @dataclass
 class OutOfSample:
     games: Games                 # the scored games
     P: dict                      # model name -> [n, 3]
-    fits: dict                   # event -> {variant -> FitResult} (left-out fits)
+    fits: dict                   # event -> {variant -> FitResult} (its out-of-sample fits)
     full: dict                   # variant -> FitResult on all games
     windows: dict                # fixed model -> (first, last day) of the games it was fitted on
+    scheme: str = "leave-one-event-out"
+    data: FitData | None = None  # the prepared games the fits index
+    train: dict = field(default_factory=dict)    # event -> bool mask over data's games
+    cutoff: dict = field(default_factory=dict)   # event -> first day not in its fit
+    unscored: dict = field(default_factory=dict)  # class -> games left unscored (burn-in)
+
+    def training_games(self, event: str) -> Games:
+        """The games the fits that score ``event`` were made on."""
+        return self.data.games.take(self.train[event])
 
 
-def leave_one_event_out(games: Games, fixed: dict, reference: float) -> OutOfSample:
-    """Every fitted variant refitted without each event, scoring that event; fixed models and
-    the baselines (whose training data also leave the event out) alongside."""
-    from .fit import fit
-
-    scored = games.take(games.where(controls=set(SCORED_CONTROLS)))
-    full = {v: fit(scored, reference=reference, **kw) for v, kw in FIT_VARIANTS.items()}
-    names = [*fixed, *FIT_VARIANTS, *BASELINES]
-    P = {nm: np.zeros((len(scored), 3)) for nm in names}
-    for nm, model in fixed.items():
-        P[nm] = model_probabilities(model, scored)
-    ev = np.array(scored.event, dtype=object)
-    fits = {}
-    for e in dict.fromkeys(scored.event):
-        test_m = ev == e
-        train, test = scored.take(~test_m), scored.take(test_m)
-        fits[e] = {}
-        for v, kw in FIT_VARIANTS.items():
-            r = fit(train, reference=reference, start=full[v], **kw)
-            fits[e][v] = r
-            P[v][test_m] = r.probabilities(test)
-        P["constant"][test_m] = constant_probabilities(train, test)
-        P["elo-fixed-draw"][test_m] = elo_probabilities(train, test)
+def _fixed_windows(fixed: dict) -> dict:
     windows = {}
     for nm, model in fixed.items():
         w = model.fit.get("window") or KNOWN_FIT_WINDOWS.get(nm)
         if w:
             windows[nm] = tuple(w)
-    return OutOfSample(scored, P, fits, full, windows)
+    return windows
+
+
+def leave_one_event_out(games: Games, fixed: dict, reference: float,
+                        variants: tuple[str, ...] = tuple(FIT_VARIANTS)) -> OutOfSample:
+    """Every fitted variant refitted without each event, scoring that event; fixed models and
+    the baselines (whose training data also leave the event out) alongside."""
+    data = FitData.of(games, SCORED_CONTROLS, reference)
+    scored = data.games
+    everything = np.ones(len(scored), bool)
+    full = {v: fit_rows(data, everything, **FIT_VARIANTS[v]) for v in variants}
+    names = [*fixed, *variants, *BASELINES]
+    P = {nm: np.zeros((len(scored), 3)) for nm in names}
+    for nm, model in fixed.items():
+        P[nm] = model_probabilities(model, scored)
+    ev = np.array(scored.event, dtype=object)
+    d = scored.white_rating - scored.black_rating
+    fits, trains = {}, {}
+    for e in dict.fromkeys(scored.event):
+        test = ev == e
+        train = ~test
+        fits[e] = {}
+        for v in variants:
+            r = fit_rows(data, train, start=full[v], **FIT_VARIANTS[v])
+            fits[e][v] = r
+            P[v][test] = data.probabilities(r, test)
+        counts = _class_counts(scored.result[train], data.cls[train], len(data.classes))
+        P["constant"][test] = _constant_from(counts, data.cls[test])
+        P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
+        trains[e] = train
+    return OutOfSample(scored, P, fits, full, _fixed_windows(fixed), "leave-one-event-out",
+                       data, trains, {})
+
+
+def time_ordered(games: Games, fixed: dict, reference: float,
+                 variants: tuple[str, ...] = DEFAULT_VARIANTS) -> OutOfSample:
+    """Each event scored by fits on the games dated before the first day of the month in
+    which it starts (so never on a game played at or after its start), refitted month by
+    month and warm-started from the month before.  A class is fitted, and its games scored,
+    once at least MIN_TRAIN_CLASS_GAMES of its games precede the cutoff (the first months
+    of the data are a burn-in); the baselines use the same training games."""
+    data = FitData.of(games, SCORED_CONTROLS, reference)
+    scored = data.games
+    n, n_cls = len(scored), len(data.classes)
+    everything = np.ones(n, bool)
+    full = {v: fit_rows(data, everything, **FIT_VARIANTS[v]) for v in variants}
+    names = [*fixed, *variants, *BASELINES]
+    P = {nm: np.zeros((n, 3)) for nm in names}
+    ev = np.array(scored.event, dtype=object)
+    first: dict = {}
+    for e, dday in zip(scored.event, scored.date):
+        if e not in first or dday < first[e]:
+            first[e] = dday
+    by_cutoff: dict = {}
+    for e, dday in first.items():
+        by_cutoff.setdefault(month_start(dday), []).append(e)
+    d = scored.white_rating - scored.black_rating
+    keep = np.zeros(n, bool)
+    fits, trains, cutoffs = {}, {}, {}
+    prev: dict = {v: None for v in variants}
+    for cut in sorted(by_cutoff):
+        before = data.date < cut
+        n_before = np.bincount(data.cls[before], minlength=n_cls)
+        ok = n_before >= MIN_TRAIN_CLASS_GAMES
+        if not ok.any():
+            continue
+        train = before & ok[data.cls]
+        month = {}
+        for v in variants:
+            month[v] = fit_rows(data, train, start=prev[v], **FIT_VARIANTS[v])
+            prev[v] = month[v]
+        counts = _class_counts(scored.result[train], data.cls[train], n_cls)
+        for e in by_cutoff[cut]:
+            test = (ev == e) & ok[data.cls]
+            if not test.any():
+                continue
+            for v in variants:
+                P[v][test] = data.probabilities(month[v], test)
+            P["constant"][test] = _constant_from(counts, data.cls[test])
+            P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
+            fits[e], trains[e], cutoffs[e] = dict(month), train, cut
+            keep |= test
+    kept = scored.take(keep)
+    for nm, model in fixed.items():
+        P[nm][keep] = model_probabilities(model, kept)
+    unscored = {c: int(np.sum(~keep & (data.cls == j))) for j, c in enumerate(data.classes)}
+    return OutOfSample(kept, {nm: x[keep] for nm, x in P.items()}, fits, full,
+                       _fixed_windows(fixed), "time-ordered", data, trains, cutoffs, unscored)
 
 
 def game_tables(oos: OutOfSample) -> dict:
@@ -197,7 +304,8 @@ def game_tables(oos: OutOfSample) -> dict:
     ctl = np.array(g.control, dtype=object)
     kind = np.array(g.kind, dtype=object)
     mean = (g.white_rating + g.black_rating) / 2
-    out: dict = {"overall": {}, "by_kind": {}, "by_level": {}, "reliability": {},
+    out: dict = {"overall": {}, "by_kind": {}, "by_level": {}, "by_time_control": {},
+                 "reliability": {},
                  "groups": {}}
     for c in SCORED_CONTROLS:
         mc = ctl == c
@@ -209,6 +317,12 @@ def game_tables(oos: OutOfSample) -> dict:
             m = mc & (kind == k)
             if m.any():
                 out["by_kind"][c][k] = {nm: game_metrics(P[m], y[m]) for nm, P in oos.P.items()}
+        tcs = np.array(g.time_control, dtype=object)
+        out["by_time_control"][c] = {}
+        for t in sorted(set(tcs[mc])):
+            m = mc & (tcs == t)
+            out["by_time_control"][c][t or "not known"] = {nm: game_metrics(P[m], y[m])
+                                                           for nm, P in oos.P.items()}
         out["by_level"][c] = {}
         for lo, hi in LEVEL_BANDS:
             m = mc & (mean >= lo) & (mean < hi)
@@ -237,10 +351,10 @@ def game_tables(oos: OutOfSample) -> dict:
 
 # -- events -------------------------------------------------------------------------------------
 def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
-                   offsets: bool) -> dict:
-    """P(first) of each player of a round-robin scenario given as a plain dict (the layout of
-    a scenario TOML file), simulated from checkpoint ``at``.  The only place the backtest
-    touches the format API."""
+                   offsets: bool, top_k: int = 1) -> tuple[dict, dict]:
+    """(P(first), P(in the first ``top_k`` places)) of each player of a round-robin scenario
+    given as a plain dict (the layout of a scenario TOML file), simulated from checkpoint
+    ``at``.  The only place the backtest touches the format API."""
     from .. import driver
     from ..formats.base import CompileOptions
     from ..scenario import load_data
@@ -248,8 +362,10 @@ def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
     fmt, scn = load_data(raw_scenario, raw_scenario["scenario"]["name"])
     plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets))
     res = driver.run(plan, sims, seed, progress=False)
-    first = res.tallies["place"][:, 0] / res.sims
-    return {name: float(p) for name, p in zip(plan.info.names, first)}
+    place = res.tallies["place"] / res.sims
+    first, top = place[:, 0], place[:, :top_k].sum(axis=1)
+    return ({name: float(p) for name, p in zip(plan.info.names, first)},
+            {name: float(p) for name, p in zip(plan.info.names, top)})
 
 
 def complete_round_robins(games: Games) -> list[dict]:
@@ -318,12 +434,18 @@ def _rounds(games: Games, ev: dict) -> tuple[list[list[int]], bool]:
     return rounds, False
 
 
-def event_scenario(games: Games, ev: dict, rounds: list[list[int]]) -> dict:
-    """A round-robin scenario (plain dict, the layout of a scenario TOML file)."""
+def event_scenario(games: Games, ev: dict, rounds: list[list[int]],
+                   rule: tuple | None = None) -> dict:
+    """A round-robin scenario (plain dict, the layout of a scenario TOML file).  ``rule``
+    ("shrink", L) pulls every rating toward the field's mean by the fraction L (1: all
+    equal)."""
     rating: dict = {}
     for i in ev["idx"]:
         rating.setdefault(games.white[i], float(games.white_rating[i]))
         rating.setdefault(games.black[i], float(games.black_rating[i]))
+    if rule is not None and rule[0] == "shrink":
+        mean = sum(rating.values()) / len(rating)
+        rating = {p: mean + (1.0 - rule[1]) * (r - mean) for p, r in rating.items()}
     return {
         "scenario": {"name": ev["event"], "format": "round-robin"},
         "event": {"cycles": ev["cycles"], "control": "classical", "schedule": "explicit",
@@ -348,22 +470,24 @@ def winners(games: Games, ev: dict) -> list[str]:
     return sorted(p for p, v in pts.items() if v == top)
 
 
-def event_models(oos: OutOfSample, fixed: dict, event: str, base_model) -> dict:
-    """The models simulated for one left-out event: the fixed files, and the left-out fits
-    written into models (with and without offsets, the offsets' sd from the left-out data)."""
+def event_models(oos: OutOfSample, fixed: dict, event: str, base_model,
+                 candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
+    """The models simulated for one event: name -> (model, offsets on, ratings rule).  The
+    fixed files named in ``simulated_fixed``; the event's out-of-sample fit written into a
+    model (with and without offsets, their sd from its training games); the same fit with
+    every rating set to the field's mean ("equal ratings", the standings alone); and the
+    candidate fixes asked for (``candidate_rule``)."""
     from .fit import form_spread
 
-    out = {}
-    for nm, m in fixed.items():
-        out[nm] = (m, False)
-        out[f"{nm}+offsets"] = (m, True)
-    train = oos.games.take(np.array([e != event for e in oos.games.event], bool))
-    for v in ("fit", "fit-no-kinds"):
-        r = oos.fits[event][v]
-        m = fitted_model(r, base_model, {c: form_spread(train, r, c) for c in r.classes})
-        out[v] = (m, False)
-        if v == "fit":
-            out[f"{v}+offsets"] = (m, True)
+    out = {nm: (m, False, None) for nm, m in fixed.items() if nm in simulated_fixed}
+    r = oos.fits[event]["fit"]
+    train = oos.training_games(event)
+    m = fitted_model(r, base_model, {c: form_spread(train, r, c) for c in r.classes})
+    out["fit"] = (m, False, None)
+    out["fit+offsets"] = (m, True, None)
+    out["equal-ratings"] = (m, False, ("shrink", 1.0))
+    for c in candidates:
+        out[c] = candidate_rule(c, m)
     return out
 
 
@@ -384,35 +508,131 @@ def fitted_model(res, base_model, spreads: dict):
         Path(fh.name).unlink()
 
 
-def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: int) -> dict:
+def candidate_rule(name: str, model) -> tuple:
+    """A candidate fix by name: ``shrink-L`` (every rating pulled toward the field's mean by
+    the fraction L), ``spread-SD`` (offsets on with a classical strength spread of SD Elo)."""
+    kind, _, arg = name.partition("-")
+    try:
+        x = float(arg)
+    except ValueError:
+        x = float("nan")
+    if kind == "shrink" and 0.0 <= x <= 1.0:
+        return (model, False, ("shrink", x))
+    if kind == "spread" and 0.0 <= x <= 400.0:
+        from dataclasses import replace
+        return (replace(model, offset_sd={**model.offset_sd, "classical": x}), True, None)
+    raise ScenarioError("unknown candidate; known: shrink-L (0 <= L <= 1), spread-SD "
+                        "(0 <= SD <= 400)", key="--candidate", value=name)
+
+
+def _points(games: Games, ev: dict) -> dict:
+    pts = {p: 0.0 for p in ev["players"]}
+    for i in ev["idx"]:
+        r = int(games.result[i])
+        pts[games.white[i]] += 1.0 if r == WHITE_WINS else 0.5 if r == DRAW else 0.0
+        pts[games.black[i]] += 1.0 if r == BLACK_WINS else 0.5 if r == DRAW else 0.0
+    return pts
+
+
+def top_k_shares(pts: dict, k: int) -> dict:
+    """Each player's share of the real top-k places by final points: 1 inside, 0 outside, and
+    for players level across the k-th place the places left shared among them."""
+    order = sorted(pts.values(), reverse=True)
+    if k >= len(order):
+        return {p: 1.0 for p in pts}
+    border = order[k - 1]
+    above = sum(1 for v in order if v > border)
+    level = sum(1 for v in order if v == border)
+    return {p: 1.0 if v > border else (k - above) / level if v == border else 0.0
+            for p, v in pts.items()}
+
+
+def _checkpoints(n_rounds: int, real_order: bool) -> list[tuple[float, str]]:
+    out = [(0.0, "start")]
+    if real_order:
+        for f in CHECKPOINT_FRACTIONS[1:]:
+            k = int(round(f * n_rounds))
+            if 0 < k < n_rounds and all(k != int(a[1][5:]) for a in out[1:]):
+                out.append((f, f"round{k}"))
+    return out
+
+
+def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: int,
+                   candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
     games = oos.games
     rows = []
     for ev in complete_round_robins(games):
+        if ev["event"] not in oos.fits:
+            continue
         rounds, real_order = _rounds(games, ev)
-        raw = event_scenario(games, ev, rounds)
-        win = winners(games, ev)
+        pts = _points(games, ev)
+        top = max(pts.values())
+        win = sorted(p for p, v in pts.items() if v == top)
+        k = min(EVENT_TOP_K, len(ev["players"]) - 1)
+        share = top_k_shares(pts, k)
         n_rounds = len(rounds)
-        ats = ["start"] + ([f"round{k}" for k in range(1, n_rounds)] if real_order else [])
         per_model = {}
-        for nm, (model, offsets) in event_models(oos, fixed, ev["event"], base_model).items():
+        for nm, (model, offsets, rule) in event_models(oos, fixed, ev["event"], base_model,
+                                                      candidates, simulated_fixed).items():
             m = model.for_kind(ev["kind"])
+            raw = event_scenario(games, ev, rounds, rule)
             cps = []
-            for at in ats:
-                p = simulate_event(raw, m, at, sims, seed, offsets)
+            for frac, at in _checkpoints(n_rounds, real_order):
+                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k)
                 pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
                 fav = max(p, key=lambda x: (p[x], x))
-                cps.append({"at": at, "p_winner": pw, "neg_log_p": -math.log(pw),
+                brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))
+                cps.append({"at": at, "frac": frac, "p_winner": pw, "neg_log_p": -math.log(pw),
                             "favourite": fav, "p_favourite": p[fav],
-                            "favourite_won": (fav in win) / len(win)})
+                            "favourite_won": (fav in win) / len(win),
+                            "top_k_brier": brier, "p_first": p, "p_top_k": ptop})
             per_model[nm] = cps
         first, last = min(games.date[i] for i in ev["idx"]), max(games.date[i] for i in ev["idx"])
         in_fit = [nm for nm, (lo, hi) in oos.windows.items() if not (last < lo or first > hi)]
-        rows.append({"event": ev["event"], "kind": ev["kind"], "players": len(ev["players"]),
+        n = len(ev["players"])
+        rows.append({"event": ev["event"], "kind": ev["kind"], "players": n,
                      "dates": [first, last], "in_fixed_fit": in_fit,
+                     "fit_cutoff": oos.cutoff.get(ev["event"]),
                      "rounds": n_rounds, "real_round_order": real_order, "winners": win,
-                     "uniform_neg_log_p": -math.log(len(win) / len(ev["players"])),
+                     "top_k": k, "top_k_share": share,
+                     "uniform_neg_log_p": -math.log(len(win) / n),
+                     "uniform_top_k_brier": float(np.mean([(k / n - share[q]) ** 2
+                                                           for q in share])),
                      "models": per_model})
-    return {"sims": sims, "seed": seed, "events": rows, "summary": event_summary(rows)}
+    return {"sims": sims, "seed": seed, "events": rows, "summary": event_summary(rows),
+            "reliability": event_reliability(rows)}
+
+
+WIN_BINS = (0.0, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
+
+
+def event_reliability(rows: list[dict], bins=WIN_BINS) -> dict:
+    """P(first) of every player at every checkpoint of every event, in bins, against how often
+    such players won (a share of 1/w to each of w players level on top), per model; z from the
+    predicted variance (players independent, an approximation: one winner per event)."""
+    if not rows:
+        return {}
+    out = {}
+    for nm in rows[0]["models"]:
+        pred, got = [], []
+        for r in rows:
+            for cp in r["models"][nm]:
+                for q, pq in cp["p_first"].items():
+                    pred.append(pq)
+                    got.append(1.0 / len(r["winners"]) if q in r["winners"] else 0.0)
+        pred, got = np.array(pred), np.array(got)
+        tab = []
+        for lo, hi in zip(bins, bins[1:]):
+            m = (pred >= lo) & ((pred < hi) if hi < 1.0 else (pred <= hi))
+            if not m.any():
+                continue
+            sd = math.sqrt(float(np.sum(pred[m] * (1 - pred[m]))))
+            tab.append({"bin": [lo, hi], "n": int(m.sum()), "pred": float(pred[m].mean()),
+                        "obs": float(got[m].mean()), "se": sd / m.sum(),
+                        "z": (float(got[m].sum()) - float(pred[m].sum())) / sd if sd > 0
+                        else 0.0})
+        out[nm] = tab
+    return out
 
 
 def event_summary(rows: list[dict]) -> dict:
@@ -437,13 +657,22 @@ def _summary(rows: list[dict]) -> dict:
         use = [r for r in rows if frac == 0.0 or r["real_round_order"]]
         if not use:
             continue
-        at = lambda r: 0 if frac == 0.0 else int(round(frac * r["rounds"]))  # noqa: E731
+        use = [r for r in use if any(cp["frac"] == frac for cp in r["models"][models[0]])]
+        if not use:
+            continue
+
+        def at(r, frac=frac):
+            return next(j for j, cp in enumerate(r["models"][models[0]]) if cp["frac"] == frac)
         entry = {"events": len(use),
-                 "uniform": float(np.mean([r["uniform_neg_log_p"] for r in use]))}
+                 "uniform": float(np.mean([r["uniform_neg_log_p"] for r in use])),
+                 "uniform_top_k_brier": float(np.mean([r["uniform_top_k_brier"] for r in use]))}
         for nm in models:
             x = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use])
             d = x - np.array([r["uniform_neg_log_p"] for r in use])
-            entry[nm] = {"mean": float(x.mean()),
+            tb = np.array([r["models"][nm][at(r)]["top_k_brier"] for r in use])
+            entry[nm] = {"mean": float(x.mean()), "top_k_brier": float(tb.mean()),
+                         "top_k_brier_se": (float(tb.std(ddof=1) / math.sqrt(len(tb)))
+                                            if len(tb) > 1 else 0.0),
                          "se": float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0,
                          "minus_uniform": float(d.mean()),
                          "minus_uniform_se": (float(d.std(ddof=1) / math.sqrt(len(d)))
@@ -477,9 +706,15 @@ def _summary(rows: list[dict]) -> dict:
 
 # -- the whole run ------------------------------------------------------------------------------
 def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: int,
-                 seed: int) -> dict:
+                 seed: int, scheme: str = "time-ordered", variants: tuple[str, ...] | None = None,
+                 candidates: tuple[str, ...] = ()) -> dict:
+    from threadpoolctl import threadpool_limits
+
     from . import DEFAULT_MODEL_V1, load_model
 
+    if scheme not in SCHEMES:
+        raise ScenarioError("unknown scheme; known: " + ", ".join(SCHEMES), key="--scheme",
+                            value=scheme)
     fixed = {}
     for f in (model_files or [str(DEFAULT_MODEL_V1)]):
         m = load_model(f)
@@ -487,19 +722,34 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
         if label in fixed:
             raise ScenarioError("the same model file twice", file=f, key="--model")
         fixed[label] = m
+    for c in candidates:
+        candidate_rule(c, fixed[next(iter(fixed))])      # refuse a bad name before the work
     base = load_model(DEFAULT_MODEL_V1)
     reference = base.reference_rating
-    oos = leave_one_event_out(games, fixed, reference)
+    if variants is None:
+        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else tuple(FIT_VARIANTS)
+    # the fits are small dense products: BLAS threads only spin (measured: 30x the CPU)
+    with threadpool_limits(1):
+        oos = (time_ordered if scheme == "time-ordered" else leave_one_event_out)(
+            games, fixed, reference, tuple(variants))
+    if not len(oos.games):
+        raise ScenarioError(f"nothing to score time-ordered: no month is preceded by "
+                            f"{MIN_TRAIN_CLASS_GAMES} games of a control (--scheme "
+                            "leave-one-event-out scores every event)", file=games.file)
     window = oos.games.window()
-    out = {"data": games.file, "window": list(window),
+    out = {"data": games.file, "scheme": scheme, "window": list(window),
            "games": {c: int(sum(1 for x in oos.games.control if x == c)) for c in SCORED_CONTROLS},
-           "events_left_out": len(oos.fits),
-           "models": {"fixed": list(fixed), "refitted": list(FIT_VARIANTS),
+           "unscored_burn_in": oos.unscored,
+           "events_scored": len(oos.fits),
+           "min_train_class_games": MIN_TRAIN_CLASS_GAMES if scheme == "time-ordered" else None,
+           "models": {"fixed": list(fixed), "refitted": list(variants),
                       "baselines": list(BASELINES)},
            "full_fit": {v: fit_summary(r) for v, r in oos.full.items()},
            "per_game": game_tables(oos)}
     if events:
-        out["per_event"] = event_backtest(oos, fixed, base, sims, seed)
+        # fixed models are simulated event by event only when named (--model)
+        out["per_event"] = event_backtest(oos, fixed, base, sims, seed, tuple(candidates),
+                                          tuple(fixed) if model_files else ())
     return out
 
 
@@ -518,9 +768,17 @@ def render(d: dict) -> str:
     pg = d["per_game"]
     models = list(next(iter(pg["overall"].values())))
     w = max(16, max(len(m) for m in models) + 2)
+    if d["scheme"] == "time-ordered":
+        how = (f"time-ordered: each of {d['events_scored']:,} events scored by fits on the games "
+               "before its month (refitted monthly); not scored (burn-in, a class with fewer "
+               f"than {d['min_train_class_games']} earlier games): "
+               + ", ".join(f"{n:,} {c}" for c, n in d["unscored_burn_in"].items()))
+    else:
+        how = (f"leave one event out ({d['events_scored']:,} events, each refitted without it; "
+               "a fit then sees later games)")
     lines = [f"Backtest on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
-             + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games; "
-             f"leave one event out ({d['events_left_out']:,} events, each refitted without it)",
+             + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games scored; "
+             + how,
              f"fixed models: {', '.join(d['models']['fixed'])};  refitted: "
              f"{', '.join(d['models']['refitted'])};  baselines: "
              f"{', '.join(d['models']['baselines'])}", ""]
@@ -555,15 +813,19 @@ def render(d: dict) -> str:
                 f"{tab[nm]['draw_pred']:.2f}/{tab[nm]['draw_obs']:.2f} {tab[nm]['draw_z']:+.1f}"
                 .rjust(17) for nm in models))
         lines.append("")
-    for c, bands in pg["by_level"].items():
-        lines.append(f"{c} games by mean rating: log-loss")
-        head = f"  {'rating':<13}{'games':>6}" + "".join(f"{nm[:16]:>17}" for nm in models)
-        lines += [head, "  " + "-" * (len(head) - 2)]
-        for b, tab in bands.items():
-            n = next(iter(tab.values()))["n"]
-            lines.append(f"  {b:<13}{n:>6}" + "".join(f"{tab[nm]['log_loss']:>17.4f}"
-                                                     for nm in models))
-        lines.append("")
+    for label, key in (("mean rating", "by_level"), ("time control", "by_time_control")):
+        for c, bands in pg[key].items():
+            lines.append(f"{c} games by {label}: log-loss, then predicted / observed draws (z)")
+            head = f"  {label:<13}{'games':>6}" + "".join(f"{nm[:16]:>17}" for nm in models)
+            lines += [head, "  " + "-" * (len(head) - 2)]
+            for b, tab in bands.items():
+                n = next(iter(tab.values()))["n"]
+                lines.append(f"  {b:<13}{n:>6}" + "".join(f"{tab[nm]['log_loss']:>17.4f}"
+                                                         for nm in models))
+                lines.append(f"  {'':<19}" + "".join(
+                    f"{tab[nm]['draw_pred']:.2f}/{tab[nm]['draw_obs']:.2f} "
+                    f"{tab[nm]['draw_z']:+.1f}".rjust(17) for nm in models))
+            lines.append("")
     for c, rel in pg["reliability"].items():
         for nm in ("fit", *d["models"]["fixed"]):
             lines.append(f"{c} reliability of {nm}: games by predicted draw probability")
@@ -597,6 +859,17 @@ def render(d: dict) -> str:
                              f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
         if any(not r["real_round_order"] for r in pe["events"]):
             lines.append("  * game dates do not give the rounds: scored at the start only")
+        lines.append("")
+        lines.append("Reliability of P(first): every player at every checkpoint, by predicted "
+                     "P(first); observed = how often such players won (ties shared); "
+                     "± its standard error")
+        for nm, tab in pe["reliability"].items():
+            lines.append(f"  {nm}")
+            for b in tab:
+                lines.append(f"    {100 * b['bin'][0]:>3.0f}-{100 * b['bin'][1]:<3.0f} %  "
+                             f"{b['n']:>5} players   predicted {100 * b['pred']:5.1f} %   "
+                             f"observed {100 * b['obs']:5.1f} ± {100 * b['se']:.1f} %   "
+                             f"z {b['z']:+.1f}")
     return "\n".join(lines).rstrip()
 
 
@@ -612,6 +885,9 @@ def _render_summary(s: dict, ev_models: list, cw: int) -> list[str]:
             lines.append(f"  {'  minus fit':<34}" + "".join(
                 f"{e[nm]['minus_fit']:+.3f} ±{e[nm]['minus_fit_se']:.3f}".rjust(cw)
                 for nm in ev_models))
+        lines.append(f"  {'  P(top 3) Brier':<25}{e['uniform_top_k_brier']:>9.3f}" + "".join(
+            f"{e[nm]['top_k_brier']:.3f} ±{e[nm]['top_k_brier_se']:.3f}".rjust(cw)
+            for nm in ev_models))
     c = s.get("candidates_at_start")
     if c:
         lines.append(f"  {'Candidates, start':<18}{c['events']:>7}{c['uniform']:>9.3f}"

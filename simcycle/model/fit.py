@@ -51,17 +51,63 @@ def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
     names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
     n, p = len(games), len(names)
     Zu, W = np.zeros((n, p)), np.zeros((n, p))
-    cls = np.array([classes.index(c) for c in games.control])
-    rows = np.arange(n)
-    d = games.white_rating - games.black_rating
-    x = ((games.white_rating + games.black_rating) / 2.0 - reference) / 100.0
+    code = {c: j for j, c in enumerate(classes)}
+    cls = np.array([code.get(c, -1) for c in games.control], np.int64)
+    rows = np.flatnonzero(cls >= 0)
+    cls = cls[rows]
+    d = (games.white_rating - games.black_rating)[rows]
+    x = ((games.white_rating + games.black_rating)[rows] / 2.0 - reference) / 100.0
     Zu[rows, 4 * cls] = 1.0
     Zu[rows, 4 * cls + 3] = x
     W[rows, 4 * cls + 1] = 1.0
     W[rows, 4 * cls + 2] = d
+    kind = np.array(games.kind, dtype=object)
     for j, k in enumerate(kinds):
-        Zu[np.array([g == k for g in games.kind], bool), 4 * len(classes) + j] = 1.0
+        Zu[kind == k, 4 * len(classes) + j] = 1.0
     return Design(names, Zu, W, games.result.astype(np.int64), n)
+
+
+@dataclass
+class FitData:
+    """Games prepared once for many fits on subsets of them (the time-ordered backtest fits
+    hundreds): the design over every class and kind present, and each game's class, kind and
+    date as arrays."""
+    games: Games
+    classes: tuple
+    kinds: tuple                 # every kind present but the reference
+    des: Design
+    cls: np.ndarray              # class index per game
+    kind: np.ndarray             # kind name per game (object array)
+    date: np.ndarray             # ISO date per game (str array)
+    reference: float
+
+    @classmethod
+    def of(cls, games: Games, classes: tuple[str, ...] = FIT_CLASSES,
+           reference: float = 2750.0) -> "FitData":
+        sel = games.take(games.where(controls=set(classes)))
+        classes = tuple(c for c in classes if c in set(sel.control))
+        kinds = tuple(sorted(set(sel.kind) - {REFERENCE_KIND}))
+        code = {c: j for j, c in enumerate(classes)}
+        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference),
+                   np.array([code[c] for c in sel.control], np.int64),
+                   np.array(sel.kind, dtype=object), np.array(sel.date), reference)
+
+    def full_theta(self, res: "FitResult") -> np.ndarray:
+        """A fit's parameters placed in this design's columns (0 for those it lacks)."""
+        pos = {nm: j for j, nm in enumerate(self.des.names)}
+        th = np.zeros(len(self.des.names))
+        for nm, v in zip(res.names, res.theta):
+            th[pos[nm]] = v
+        return th
+
+    def probabilities(self, res: "FitResult", rows: np.ndarray) -> np.ndarray:
+        """[len(rows), 3] P(white wins, draw, black wins) of the games ``rows`` under a fit
+        (a class or kind the fit lacks keeps its terms at 0)."""
+        th = self.full_theta(res)
+        u = self.des.Zu[rows] @ th
+        a = L * (1.0 + np.exp(u) / 2.0) * (self.des.W[rows] @ th)
+        _, pw, pd, pb = _probs(u, a)
+        return np.column_stack([pw, pd, pb])
 
 
 def _probs(u, a):
@@ -94,10 +140,13 @@ def loglik(theta: np.ndarray, des: Design, order: int = 2):
     lau = pd * (pw - pb)
     alpha = la * L * nu / 2.0                           # weight of d2a / dtheta2
     Zu, W = des.Zu, des.W
-    hess = (Ja.T @ (laa[:, None] * Ja) + Ja.T @ (lau[:, None] * Zu) + Zu.T @ (lau[:, None] * Ja)
-            + Zu.T @ (luu[:, None] * Zu) + Zu.T @ ((alpha * e)[:, None] * Zu)
-            + Zu.T @ (alpha[:, None] * W) + W.T @ (alpha[:, None] * Zu))
-    return ll, grad, hess
+    # Ja'(laa Ja) + Ja'(lau Zu) + Zu'(lau Ja) + Zu'((luu + alpha e) Zu) + Zu'(alpha W)
+    # + W'(alpha Zu), in three products
+    za = alpha[:, None] * Zu
+    h_a = Ja.T @ (laa[:, None] * Ja + lau[:, None] * Zu)
+    h_u = Zu.T @ (lau[:, None] * Ja + (luu + alpha * e)[:, None] * Zu + alpha[:, None] * W)
+    h_w = W.T @ za
+    return ll, grad, h_a + h_u + h_w
 
 
 @dataclass
@@ -161,21 +210,43 @@ def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = T
         min_kind_games: int = MIN_KIND_GAMES) -> FitResult:
     """Fit the parameters of each class in ``classes`` (games of other controls are left out)
     and, with ``kinds``, one kappa per event kind with at least ``min_kind_games`` games."""
-    from scipy.optimize import minimize
-
-    sel = games.take(games.where(controls=set(classes)))
-    classes = tuple(c for c in classes if c in set(sel.control))
-    if not classes:
+    data = FitData.of(games, classes, reference)
+    if not data.classes:
         raise ScenarioError("no games of the controls to fit", file=games.file,
                             value=", ".join(FIT_CLASSES))
+    return fit_rows(data, np.ones(len(data.games), bool), level=level, kinds=kinds,
+                    start=start, min_kind_games=min_kind_games)
+
+
+def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
+             start: FitResult | None = None,
+             min_kind_games: int = MIN_KIND_GAMES) -> FitResult:
+    """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
+    rows and the columns of the classes and kinds those games have, no re-reading."""
+    from scipy.optimize import minimize
+
+    rows = np.asarray(rows, bool)
+    file = data.games.file
+    n_cls = np.bincount(data.cls[rows], minlength=len(data.classes))
+    classes = tuple(c for j, c in enumerate(data.classes) if n_cls[j])
+    if not classes:
+        raise ScenarioError("no games of the controls to fit", file=file,
+                            value=", ".join(FIT_CLASSES))
+    kind_rows = data.kind[rows]
     counts: dict[str, int] = {}
-    for k in sel.kind:
+    for k in kind_rows:
         counts[k] = counts.get(k, 0) + 1
     free_kinds = tuple(sorted(k for k, n in counts.items()
                               if kinds and k != REFERENCE_KIND and n >= min_kind_games))
     fixed_kinds = {k: n for k, n in sorted(counts.items())
                    if k != REFERENCE_KIND and k not in free_kinds}
-    des = _design(sel, classes, free_kinds, reference)
+    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
+                                                                 for k in free_kinds]
+    pos = {nm: j for j, nm in enumerate(data.des.names)}
+    cols = np.array([pos[nm] for nm in names])
+    full = data.des
+    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
+                 full.y[rows], int(rows.sum()))
     p = len(des.names)
     theta0 = np.array([START[nm.split(":")[0]] if not nm.startswith("kappa") else 0.0
                        for nm in des.names])
@@ -188,42 +259,50 @@ def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = T
         theta0[~free] = 0.0
     scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in des.names])[free]
 
-    def full(z):
+    def full_theta(z):
         th = theta0.copy()
         th[free] = z * scale
         return th
 
+    last: list = [None, None]          # the point and its (ll, grad, hess): f then h there
+
+    def at(z):
+        if last[0] is None or not np.array_equal(last[0], z):
+            last[0], last[1] = np.array(z), loglik(full_theta(z), des, 2)
+        return last[1]
+
     def f(z):
-        ll, g = loglik(full(z), des, 1)
+        ll, g, _ = at(z)
         return -ll, -g[free] * scale
 
     def h(z):
-        _, _, hh = loglik(full(z), des, 2)
+        hh = at(z)[2]
         return -hh[np.ix_(free, free)] * np.outer(scale, scale)
 
     res = minimize(f, theta0[free] / scale, jac=True, hess=h, method="trust-exact",
                    options={"gtol": 1e-8, "maxiter": 200})
-    theta = full(res.x)
+    theta = full_theta(res.x)
     ll, grad, hess = loglik(theta, des, 2)
     info = -hess[np.ix_(free, free)]
     if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
-        raise ScenarioError("the fit did not converge to finite values", file=games.file)
+        raise ScenarioError("the fit did not converge to finite values", file=file)
     try:
         cov_free = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         raise ScenarioError("the data do not identify every parameter (singular information)",
-                            file=games.file) from None
+                            file=file) from None
     cov = np.zeros((p, p))
     cov[np.ix_(free, free)] = cov_free
     notes = []
     if np.max(np.abs(grad[free] * scale)) > 1e-3:
         notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
+    dates = data.date[rows]
     return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
                      names=des.names, theta=theta, cov=cov, loglik=ll,
-                     n_games={c: int(sum(1 for x in sel.control if x == c)) for c in classes},
-                     n_kind=counts, window=sel.window(), iterations=int(res.nit),
-                     reference=reference, data=games.file, notes=notes,
-                     kinds_min_games=min_kind_games)
+                     n_games={c: int(n_cls[data.classes.index(c)]) for c in classes},
+                     n_kind=counts, window=(str(min(dates)), str(max(dates))),
+                     iterations=int(res.nit), reference=data.reference, data=file,
+                     notes=notes, kinds_min_games=min_kind_games)
 
 
 # -- form from event to event ----------------------------------------------------------------
