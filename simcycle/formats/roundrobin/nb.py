@@ -264,77 +264,115 @@ def sonneborn_berger_nb(n, pts, res, sb):
         sb[i] = v
 
 
-@jit
-def chunk_nb(c, lo, hi, seed, first, a, out):
-    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
+class Scratch(NamedTuple):
+    """One replica's work arrays and results (:func:`replica_nb` fills them; n players)."""
+
+    pts: np.ndarray      # int64 [n]: half points (the result)
+    wins: np.ndarray     # int64 [n]: wins (the result)
+    res: np.ndarray      # int64 [n, n]: half points of i against j
+    sb: np.ndarray       # int64 [n]: Sonneborn-Berger in quarter points (the result)
+    order: np.ndarray    # int64 [n]: the final order, best first (the result)
+    brk: np.ndarray      # int64 [n]: group starts in ``order`` (rank_nb)
+    val: np.ndarray      # int64 [n]: a criterion's values
+    cand: np.ndarray     # int64 [n]: players in the play-off
+    score: np.ndarray    # int64 [n]: play-off scores
+    work: np.ndarray     # int64 [n]: lots
+    prize: np.ndarray    # float64 [n]: money (the result)
+    flags: np.ndarray    # int64 [counters]: this replica's counters (``enums.RR_C_*``)
+
+
+@ijit
+def scratch_nb(n, n_flags):
+    """A :class:`Scratch` for n players and n_flags counters."""
+    return Scratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty((n, n), np.int64),
+                   np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.empty(n, np.int64), np.empty(n, np.float64), np.zeros(n_flags, np.int64))
+
+
+@ijit
+def replica_nb(a, g, rt0, st, terms, s):
+    """The round-robin stage: ONE replica of the rest of the event from the plan's state.
+
+    a      :class:`RoundRobinArgs` (the schedule, criteria, play-off and prizes)
+    g      :class:`~simcycle.kernels.game_nb.Games` whose ``rt`` is this replica's working
+           copy of the ratings (offsets and hot Elo are written into it)
+    rt0    float64 [segments, n, 3]: this replica's ratings before offsets (``a.rt`` for a
+           standalone event; a cycle passes the field its replica produced)
+    st     uint64 [1]: the replica's SplitMix64 state, advanced in place
+    terms  ``game_nb.terms_nb`` of the event's game control (the live path's model terms)
+    s      :class:`Scratch`: fills s.order (best first), s.pts, s.wins, s.sb, s.prize and
+           s.flags
+    """
     n = a.base_pts.shape[0]
     m = a.gw.shape[0]
-    hot = a.hot_k[0] != 0.0 or a.hot_k[1] != 0.0 or a.hot_k[2] != 0.0
-    rt0 = a.rt
-    rt = rt0.copy()
-    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    rt = g.rt
     ns = rt.shape[0]
-    st = np.empty(1, np.uint64)
-    pts = np.empty(n, np.int64)
-    wins = np.empty(n, np.int64)
-    res = np.empty((n, n), np.int64)
-    sb = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    brk = np.empty(n, np.int64)
-    val = np.empty(n, np.int64)
-    cand = np.empty(n, np.int64)
-    score = np.empty(n, np.int64)
-    work = np.empty(n, np.int64)
-    prize = np.empty(n, np.float64)
-    flags = np.zeros(out.counters.shape[1], np.int64)
-    t = local_tallies_nb(out)
+    hot = a.hot_k[0] != 0.0 or a.hot_k[1] != 0.0 or a.hot_k[2] != 0.0
     cls = np.int64(a.params[a.game_ci, P_CLASS])
-    # the live path's model terms, read once (re-reading them from ``params`` for every game
-    # cost 8 % of the Candidates with offsets: benchmarks/README.md)
-    nu0, level, ref, slope, edge = terms_nb(a.params, a.game_ci, a.offsets)
-    for r in range(lo, hi):
-        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        if a.offsets:
+    nu0, level, ref, slope, edge = terms
+    pts = s.pts
+    wins = s.wins
+    res = s.res
+    if a.offsets:
+        for i in range(n):
+            for k in range(3):
+                x = normal_nb(st) * a.offset_sd[k]
+                for q in range(ns):
+                    rt[q, i, k] = rt0[q, i, k] + x
+    elif hot:
+        for q in range(ns):
             for i in range(n):
                 for k in range(3):
-                    x = normal_nb(st) * a.offset_sd[k]
-                    for s in range(ns):
-                        rt[s, i, k] = rt0[s, i, k] + x
-        elif hot:
-            for s in range(ns):
-                for i in range(n):
-                    for k in range(3):
-                        rt[s, i, k] = rt0[s, i, k]
-        for k in range(flags.shape[0]):
-            flags[k] = 0
-        start_nb(a.base_pts, a.base_wins, a.base_res, pts, wins, res)
-        if not a.live:      # the fast path: thresholds from the plan's table
-            for q in range(m):
-                play_nb(pts, wins, res, a.gw[q], a.gb[q],
-                        result_of_nb(u01_nb(st), a.gthr[q, 0], a.gthr[q, 1]))
-        else:
-            for q in range(m):
-                w = a.gw[q]
-                b = a.gb[q]
-                sg = a.gseg[q]
-                tw, td = davidson_nb(nu0, level, ref, slope, edge,
-                                     rt[sg, w, cls], rt[sg, b, cls])
-                td += tw
-                out_ = result_of_nb(u01_nb(st), tw, td)
-                if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
-                    sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
-                    dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
-                    for s in range(ns):
-                        rt[s, w, cls] += dlt
-                        rt[s, b, cls] -= dlt
-                play_nb(pts, wins, res, w, b, out_)
-        sonneborn_berger_nb(n, pts, res, sb)
-        rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags)
-        prizes_nb(a, n, order, pts, prize)
+                    rt[q, i, k] = rt0[q, i, k]
+    for k in range(s.flags.shape[0]):
+        s.flags[k] = 0
+    start_nb(a.base_pts, a.base_wins, a.base_res, pts, wins, res)
+    if not a.live:      # the fast path: thresholds from the plan's table
+        for q in range(m):
+            play_nb(pts, wins, res, a.gw[q], a.gb[q],
+                    result_of_nb(u01_nb(st), a.gthr[q, 0], a.gthr[q, 1]))
+    else:
+        for q in range(m):
+            w = a.gw[q]
+            b = a.gb[q]
+            sg = a.gseg[q]
+            tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls], rt[sg, b, cls])
+            td += tw
+            out_ = result_of_nb(u01_nb(st), tw, td)
+            if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
+                sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
+                dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
+                for q in range(ns):
+                    rt[q, w, cls] += dlt
+                    rt[q, b, cls] -= dlt
+            play_nb(pts, wins, res, w, b, out_)
+    sonneborn_berger_nb(n, pts, res, s.sb)
+    rank_nb(a, g, n, pts, s.sb, wins, res, s.order, s.brk, s.val, s.cand, s.score, s.work, st,
+            s.flags)
+    prizes_nb(a, n, s.order, pts, s.prize)
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage
+    (:func:`replica_nb`), then the tallies."""
+    n = a.base_pts.shape[0]
+    rt = a.rt.copy()
+    g = Games(a.params, rt, a.thr, a.live, a.offsets)
+    st = np.empty(1, np.uint64)
+    s = scratch_nb(n, out.counters.shape[1])
+    t = local_tallies_nb(out)
+    # the live path's model terms, read once (re-reading them from ``params`` for every game
+    # cost 8 % of the Candidates with offsets: benchmarks/README.md)
+    terms = terms_nb(a.params, a.game_ci, a.offsets)
+    for r in range(lo, hi):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        replica_nb(a, g, a.rt, st, terms, s)
         for p in range(n):
-            val[order[p]] = a.qualified[p]
-        tally_nb(t, order, n, val, pts, prize)
-        count_flags_nb(t, flags)
+            s.val[s.order[p]] = a.qualified[p]
+        tally_nb(t, s.order, n, s.val, s.pts, s.prize)
+        count_flags_nb(t, s.flags)
     store_nb(t, out, c)
 
 
