@@ -7,6 +7,10 @@ Importing the package is cheap: numba is imported only by the modules under
 
 __version__ = "0.1.0"
 
+from . import interrupts as _interrupts
+
+_interrupts.install()   # Ctrl-C during the imports: one line (only in the simcycle process)
+
 _API = ("load", "Event", "Game", "GameModel", "EloModel", "verify_probabilities")
 
 __all__ = ["__version__", *_API]

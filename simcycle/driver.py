@@ -56,6 +56,7 @@ class Result:
     counter_names: list = field(default_factory=list)
     interrupted: bool = False
     extra_probabilities: list = field(default_factory=list)
+    requested: int = 0          # the replicas asked for (the cap, with --target-se)
 
     def _p(self, key):
         n = max(self.sims, 1)
@@ -116,39 +117,51 @@ class Result:
 
 
 def run(plan, sims: int, seed: int, *, target_se: float | None = None,
-        max_sims: int = 100_000_000, progress: bool | None = None) -> Result:
+        max_sims: int = 100_000_000, progress: bool | None = None,
+        partial: bool = False) -> Result:
     """Simulate ``sims`` replicas (or, with ``target_se``, until every probability's
-    standard error is below it, capped at ``max_sims``).  Ctrl-C stops at the current
-    batch and returns what finished, flagged ``interrupted``."""
+    standard error is below it, capped at ``max_sims``).
+
+    Ctrl-C or SIGTERM (a :class:`KeyboardInterrupt`, see :mod:`simcycle.interrupts`) stops at
+    the current batch.  By default it propagates: a caller that combines several runs (swing,
+    history, the report, experiments, backtests, a cycle's stages) never sees a result from
+    fewer replicas than it asked for.  With ``partial=True`` the replicas that finished are
+    returned, flagged ``interrupted`` (``sims`` says how many; ``requested`` how many were
+    asked for), and the caller must say so in its output's header; an interruption before the
+    first batch finished propagates even then (nothing to report)."""
     from tqdm import tqdm
 
     goal = max_sims if target_se is not None else sims
-    tallies: dict = {}
-    done = 0
     interrupted = False
     bar = tqdm(total=goal, unit="sim", unit_scale=True, file=sys.stderr, leave=False,
                disable=(not progress) if progress is not None else None,
                desc="simulating")
     info = plan.info
-    res = Result(list(info.names), 0, seed, info.points_scale, tallies,
-                 list(info.counter_names), extra_probabilities=list(info.extra_probabilities))
+    res = Result(list(info.names), 0, seed, info.points_scale, {},
+                 list(info.counter_names), extra_probabilities=list(info.extra_probabilities),
+                 requested=goal)
+    # (tallies, replicas) replaced by one binding per batch, so a signal arriving between
+    # two statements can never leave tallies and counts out of step
+    state: tuple[dict, int] = ({}, 0)
     try:
-        while done < goal:
+        while state[1] < goal:
+            tallies, done = state
             n = min(BATCH, goal - done)
             part = plan.run_batch(seed, done, n)
-            for k, v in part.items():
-                if k in tallies:
-                    tallies[k] += v
-                else:
-                    tallies[k] = v.copy()
-            done += n
-            res.sims = done
+            merged = {k: (tallies[k] + v if k in tallies else v.copy())
+                      for k, v in part.items()}
+            state = (merged, done + n)
             bar.update(n)
-            if target_se is not None and done >= min(sims, goal) and res.max_se() < target_se:
-                break
+            if target_se is not None and state[1] >= min(sims, goal):
+                res.tallies, res.sims = state
+                if res.max_se() < target_se:
+                    break
     except KeyboardInterrupt:
+        if not partial or state[1] == 0:
+            raise
         interrupted = True
     finally:
         bar.close()
+    res.tallies, res.sims = state
     res.interrupted = interrupted
     return res

@@ -8,7 +8,7 @@ and exits with ``exit_code``.
 from __future__ import annotations
 
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130   # Ctrl-C; SIGTERM ends with 143 (128 + the signal's number)
 
 
 def _show(value: object) -> str:
@@ -60,12 +60,16 @@ class Unsupported(ScenarioError):
 
 
 class Interrupted(SimcycleError):
-    """Ctrl-C: what finished has been reported (or nothing had); exit status 130."""
-
-    exit_code = EXIT_INTERRUPTED
+    """Ctrl-C or SIGTERM: what finished has been reported (or nothing had); exit status
+    128 + the signal (130 for Ctrl-C, 143 for SIGTERM; see :mod:`simcycle.interrupts`)."""
 
     def __init__(self, message: str = "interrupted; nothing had finished"):
         super().__init__(message)
+
+    @property
+    def exit_code(self) -> int:   # type: ignore[override]
+        from .interrupts import exit_code
+        return exit_code()
 
 
 class ClusterError(SimcycleError):

@@ -230,6 +230,7 @@ def run_experiment(exp: dict, *, sims=None, seed=None, dask=None, progress=True)
                 out["variants"] = results
     except KeyboardInterrupt:
         out["incomplete"] = f"interrupted after {len(out['variants'])} of {len(args)} variants"
+        out["interrupted"] = True
         return out
     out["variants"] = results
     out["warnings"] = warnings(results)
@@ -320,6 +321,9 @@ def render(d: dict) -> str:
     vs = d["variants"]
     lines = [f"{d['experiment']}  at {d['at']}  ({d['sims']:,} simulations per variant, "
              f"seed {d['seed']})", ""]
+    if d.get("incomplete"):   # the header says what is missing (interrupted, or a cluster)
+        lines.insert(1, f"INCOMPLETE: {d['incomplete']}; every variant shown ran all "
+                        f"{d['sims']:,} simulations")
     for k, v in enumerate(vs):
         lines.append(f"  V{k + 1}  {v['name']}")
     if not vs:

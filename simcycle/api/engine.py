@@ -24,7 +24,8 @@ PLAN_CACHE = 32     # compiled plans kept per Event (what-ifs from a page add up
 def simulation(fmt, scn, model, *, at: str | None, sims: int, seed: int,
                fixed: dict | None = None, offsets: bool | None = None, hot: bool = False,
                target_se: float | None = None, exact: bool = False,
-               progress: bool | None = False, plan=None, game_model: GameModel | None = None):
+               progress: bool | None = False, plan=None, game_model: GameModel | None = None,
+               partial: bool = False):
     """``simulate``'s JSON (docs/cli.md) and the driver's result (None when exact).
 
     ``offsets`` None: the model file's default (off with ``hot`` or ``exact``).  ``plan``: a
@@ -49,9 +50,9 @@ def simulation(fmt, scn, model, *, at: str | None, sims: int, seed: int,
         plan = fmt.compile(scn, model, opts)
     if game_model is not None:
         plan = apply_game_model(plan, scn, model, opts, game_model)
-    res = driver.run(plan, sims, seed, target_se=target_se, progress=progress)
-    if res.sims == 0:      # Ctrl-C during the first batch
-        raise KeyboardInterrupt
+    # partial (the CLI): on Ctrl-C the finished batches, flagged interrupted (driver.run)
+    res = driver.run(plan, sims, seed, target_se=target_se, progress=progress,
+                     partial=partial)
     return _assumed(report.simulation_json(scn, plan, res, at, model, opts), fmt, scn,
                     fixed), res
 

@@ -13,8 +13,8 @@ import sys
 
 import click
 
-from .. import __version__
-from ..errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, Interrupted, SimcycleError
+from .. import __version__, interrupts
+from ..errors import EXIT_BAD_INPUT, Interrupted, SimcycleError
 
 # command -> one-line summary (shown by --help without importing the command's module)
 COMMANDS = {
@@ -36,6 +36,7 @@ COMMANDS = {
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT):
+    interrupts.finish()     # the last line: a signal from here on only ends the process
     click.echo(f"simcycle: error: {' '.join(message.split())}", err=True)
     sys.exit(code)
 
@@ -65,7 +66,28 @@ class Main(click.Group):
             raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            self._main(args, prog_name, complete_var, **extra)
+        except SystemExit as e:
+            code = e.code
+        else:
+            code = 0
+        code = code if isinstance(code, int) else (0 if code is None else 1)
+        if interrupts.is_cli():
+            # The simcycle process ends here, streams flushed: no interpreter teardown, where
+            # a late signal would meet the default handlers again (and numba's threads joined)
+            interrupts.finish()
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(code)
+        sys.exit(code)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         check_environment()
+        interrupts.arm()    # from here a Ctrl-C or SIGTERM raises KeyboardInterrupt
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcycle",
                               complete_var=complete_var, standalone_mode=False, **extra)
@@ -78,14 +100,23 @@ class Main(click.Group):
         except click.ClickException as e:
             fail(e.format_message(), e.exit_code)
         except click.Abort:
-            fail("interrupted; nothing had finished", EXIT_INTERRUPTED)
+            fail("interrupted; nothing had finished", interrupts.exit_code())
         except SimcycleError as e:
             fail(str(e), e.exit_code)
-        except KeyboardInterrupt:   # before a run started: nothing finished to report
-            fail("interrupted; nothing had finished", EXIT_INTERRUPTED)
+        except KeyboardInterrupt:   # nothing partial is ever printed on this path
+            fail("interrupted; nothing had finished", interrupts.exit_code())
         except BrokenPipeError:
+            interrupts.finish()
             sys.stderr.close()
             sys.exit(0)
+        try:
+            sys.stdout.flush()
+        except KeyboardInterrupt:
+            fail("interrupted while printing; the output above is incomplete",
+                 interrupts.exit_code())
+        except BrokenPipeError:
+            pass
+        interrupts.finish()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -34,6 +34,9 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     from ..model.gamedata import read_games
     from ..model import DEFAULT_MODEL_V1, load_model
 
+    if out_file:                        # a file that could not be written: said before the fit
+        from ..io.write import real_target
+        real_target(out_file, "model file")
     t0 = time.perf_counter()
     games = read_games(games_csv)
     for e in exclude:
@@ -47,6 +50,8 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     spreads = {c: form_spread(games, res, c) for c in res.classes}
     d = fit_report(res, spreads, time.perf_counter() - t0)
     if out_file:
+        import shutil
+        import tempfile
         from pathlib import Path
 
         from ..model.modelfile import render_model
@@ -58,7 +63,13 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
         text = render_model(res, spreads, base, data_label=games_csv or "data/games/games.csv",
                             version="2.0.0", offsets_default=offsets_default,
                             command=" ".join(words))
-        Path(out_file).write_text(text, encoding="utf-8")
-        load_model(out_file)            # the file written must read back
+        from ..io.write import atomic_write
+        check = Path(tempfile.mkdtemp()) / Path(out_file).name
+        try:                            # the file to write must read back, before it replaces
+            check.write_text(text, encoding="utf-8")    # anything (a private scratch copy)
+            load_model(check)
+        finally:
+            shutil.rmtree(check.parent, ignore_errors=True)
+        atomic_write(out_file, text, what="model file")
         d["written"] = out_file
     show(d, as_json, render_fit)

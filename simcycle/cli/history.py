@@ -1,8 +1,6 @@
-import sys
-
 import click
 
-from ..errors import EXIT_INTERRUPTED, ScenarioError
+from ..errors import Interrupted, ScenarioError
 from .options import (emit_json, json_opt, load, model_for, model_opt, offsets_opt, plot_opt,
                       scenario_arg, seed_opt)
 
@@ -44,6 +42,6 @@ def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, pr
     else:
         click.echo(hist.history_text(d))
     if d["interrupted"]:
-        click.echo(f"simcycle: interrupted after {len(d['checkpoints'])} checkpoint(s); the "
-                   "figures above cover those", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        raise Interrupted(f"interrupted after {len(d['checkpoints'])} of "
+                          f"{d['checkpoints_requested']} checkpoints; the figures above cover "
+                          "those")

@@ -163,6 +163,8 @@ def check_plot_path(ctx, param, value):
     if Path(value).suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter(f"{value!r}: the chart is written as PNG or SVG; name the "
                                  "file *.png or *.svg", ctx=ctx, param=param)
+    from ..io.write import real_target
+    real_target(value, "chart")     # a chart that could not be written: said before any work
     return value
 
 

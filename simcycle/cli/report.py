@@ -25,21 +25,19 @@ def report(scenario, at, output, sims, swing_sims, seed, model_file, progress, f
     """One self-contained HTML page (no network needed to view it): standings, odds, the
     games still to play, the history chart, the next round's swing, who can still win or
     qualify with a path in words, and the model and number of simulations used."""
+    from ..io.write import atomic_write, real_target
     from ..report import html
 
     if Path(output).suffix.lower() not in (".html", ".htm"):
         raise ScenarioError("the report is an HTML page: name the file *.html", key="-o",
                             value=output)
+    real_target(output, "report")      # a page that could not be written: said before any work
     fmt, scn, at = load(scenario, at)
     model = model_for(scn, model_file)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     ctx = html.collect(fmt, scn, model, at, sims=sims, seed=seed, swing_sims=swing_sims,
                        progress=progress, fixed=fixed)
     text = html.page(ctx)
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"cannot write the report: {e.strerror or e}", file=output) \
-            from None
+    atomic_write(output, text, what="report")
     click.echo(f"wrote {output} ({len(text) // 1024:,} KiB): {scn.name} at {at or 'latest'}, "
                f"{sims:,} simulations, seed {seed}")

@@ -1,8 +1,6 @@
-import sys
-
 import click
 
-from ..errors import EXIT_INTERRUPTED, ScenarioError
+from ..errors import Interrupted, ScenarioError
 from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, json_opt, load,
                       model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt, show)
 
@@ -43,7 +41,7 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     d, res = simulation(fmt, scn, model, at=at, sims=sims, seed=seed, fixed=fixed,
                         offsets=offsets, hot=hot, target_se=target_se, exact=exact,
-                        progress=progress)
+                        progress=progress, partial=True)   # partial: shown, labelled
     if plot:   # the place distribution of every player (charts.place_chart)
         from ..report import charts
         charts.place_chart(d, plot)
@@ -54,6 +52,5 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
     else:
         show(d, False, report.simulation_text)
     if res is not None and res.interrupted:
-        click.echo(f"simcycle: interrupted after {res.sims:,} simulations; the figures above "
-                   "cover those", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        raise Interrupted(f"interrupted after {res.sims:,} of {res.requested:,} simulations; "
+                          "the figures above cover those")

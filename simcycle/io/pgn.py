@@ -188,5 +188,6 @@ def write_pgn(games, path: str | Path | None = None, *, event: str = "", crlf: b
     if bom:
         text = "\ufeff" + text
     if path is not None:
-        Path(path).write_text(text, encoding="utf-8", newline="")
+        from .write import atomic_write
+        atomic_write(path, text)
     return text

@@ -167,5 +167,6 @@ def write_trf(players, games, path: str | Path | None = None, *, event: str = ""
         lines.append((head + rest).rstrip())
     text = "\n".join(lines) + "\n"
     if path is not None:
-        Path(path).write_text(text, encoding="utf-8")
+        from .write import atomic_write
+        atomic_write(path, text)
     return text

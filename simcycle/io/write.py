@@ -1,20 +1,180 @@
-"""Write results into a round-robin scenario file's ``[[rounds]]``, keeping everything else.
+"""Writing files without losing a user's file: :func:`atomic_write` (every file simcycle
+writes goes through it) and, for a read-modify-write, :func:`locked_text`.  Also: results
+written into a round-robin scenario file's ``[[rounds]]``, keeping everything else.
 
-tomlkit edits the document in place, so comments, blank lines, key order and the layout of
-the ``games`` arrays survive; only the result strings change (``"*"`` becomes ``"1-0"``), and
-a game or round the file does not list yet is appended.  A result that contradicts the file is
-refused before anything is written, and the file is replaced atomically (a temporary file in
-the same folder, then a rename), so an interrupted write never leaves half a scenario.
+:func:`atomic_write` writes a temporary file beside the target (the real file, symbolic links
+followed), flushes it to disk (``fsync``), gives it the target's permissions and renames it
+over the target, so a full disk, a crash or a signal leaves either the old file or the new one,
+never half of one.  It refuses, in one :class:`~simcycle.errors.ScenarioError` line and before
+writing anything: a target that is not a regular file (a folder, ``/dev/full``, a pipe), a
+read-only target, a missing folder; a failed write (``ENOSPC``, a read-only file system,
+``/proc``) removes the temporary file and says so, the old file intact.  With ``expect`` (the
+bytes read before the change) it compares them with what is there just before the rename and
+refuses if someone else changed the file in between.
+
+:func:`locked_text` holds an exclusive lock (``flock`` on the target's folder) while a command
+reads, changes and writes a file, so two simcycle processes updating one scenario at once
+apply their changes one after the other and lose none.
+
+tomlkit edits the scenario document in place, so comments, blank lines, key order and the
+layout of the ``games`` arrays survive; only the result strings change (``"*"`` becomes
+``"1-0"``), and a game or round the file does not list yet is appended.  A result that
+contradicts the file is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from ..errors import ScenarioError
 from ..files import read_text
+
+
+def _why(e: OSError) -> str:
+    if e.errno == errno.ENOSPC:
+        return "no space left on the device"
+    if e.errno == errno.EROFS:
+        return "read-only file system"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if e.errno == errno.ENOENT:
+        return "no such folder"
+    if e.errno == errno.ENOTDIR:
+        return "not a folder"
+    return e.strerror or str(e)
+
+
+def real_target(path: str | Path, what: str = "file") -> Path:
+    """The file a write to ``path`` must replace (symbolic links followed), checked: its
+    folder exists and is writable, and it is a writable regular file or does not exist yet."""
+    f = str(path)
+    try:
+        real = Path(os.path.realpath(path))
+    except (OSError, RuntimeError, ValueError) as e:
+        raise ScenarioError(f"cannot write the {what}: {e}", file=f) from None
+    parent = real.parent
+    try:
+        pst = os.stat(parent)
+    except OSError as e:
+        raise ScenarioError(f"cannot write the {what}: {_why(e)} ({parent})", file=f) from None
+    if not stat.S_ISDIR(pst.st_mode):
+        raise ScenarioError(f"cannot write the {what}: {parent} is not a folder", file=f)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise ScenarioError(f"cannot write the {what}: {_why(e)}", file=f) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise ScenarioError(f"cannot write the {what}: is a folder", file=f)
+        if not stat.S_ISREG(st.st_mode):
+            raise ScenarioError(f"cannot write the {what}: not a regular file (a device, pipe "
+                                "or socket); name a file", file=f)
+        if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
+            raise ScenarioError(f"cannot write the {what}: the file is read-only; nothing "
+                                "written (make it writable first)", file=f)
+    if not os.access(parent, os.W_OK):
+        raise ScenarioError(f"cannot write the {what}: folder {parent} not writable", file=f)
+    return real
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def atomic_write(path: str | Path, data: str | bytes, *, what: str = "file",
+                 expect: bytes | None = None) -> Path:
+    """Replace ``path`` (the real file behind any symbolic link) by ``data`` (text is written
+    as UTF-8, newlines untouched), atomically; returns the real path written.  ``expect``: the
+    file's bytes as they were read (``b""`` for a file that did not exist); if the file holds
+    something else just before the rename, nothing is written."""
+    f = str(path)
+    real = real_target(path, what)
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    try:
+        mode = os.stat(real).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp = None
+    try:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.",
+                                       suffix=".tmp")
+        except OSError as e:
+            raise ScenarioError(f"cannot write the {what}: {_why(e)}", file=f) from None
+        try:
+            _write_all(fd, raw)
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        except OSError as e:
+            raise ScenarioError(f"cannot write the {what}: {_why(e)}; the old file is "
+                                "unchanged", file=f) from None
+        finally:
+            os.close(fd)
+        if expect is not None:
+            try:
+                now = real.read_bytes()
+            except FileNotFoundError:
+                now = b""
+            except OSError as e:
+                raise ScenarioError(f"cannot write the {what}: {_why(e)}", file=f) from None
+            if now != expect:
+                raise ScenarioError(f"the {what} changed while simcycle was updating it; "
+                                    "nothing written (run the command again)", file=f)
+        try:
+            os.replace(tmp, real)
+        except OSError as e:
+            raise ScenarioError(f"cannot write the {what}: {_why(e)}; the old file is "
+                                "unchanged", file=f) from None
+        tmp = None
+        with contextlib.suppress(OSError):   # the rename itself reaches the disk
+            dfd = os.open(real.parent, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return real
+
+
+@contextlib.contextmanager
+def locked_text(path: str | Path, what: str = "file"):
+    """Hold an exclusive lock on ``path``'s folder (the real file's) and yield
+    ``(text, raw)``: the file as it is now, read under the lock.  Write it back with
+    ``atomic_write(path, new, expect=raw)`` inside the ``with``."""
+    import fcntl
+
+    real = real_target(path, what)
+    dfd = None
+    try:
+        dfd = os.open(real.parent, os.O_RDONLY)
+        fcntl.flock(dfd, fcntl.LOCK_EX)
+    except OSError:   # a file system without locks: the comparison before the rename remains
+        pass
+    try:
+        text = read_text(path, what)
+        raw = real.read_bytes()
+        if raw.decode("utf-8", "replace").removeprefix("\ufeff") != text:
+            raise ScenarioError(f"the {what} changed while simcycle was reading it; nothing "
+                                "written (run the command again)", file=str(path))
+        yield text, raw
+    finally:
+        if dfd is not None:
+            os.close(dfd)     # closing releases the lock
 
 
 def _key(name) -> str | None:
@@ -29,11 +189,20 @@ def write_results(path: str | Path, players, results) -> dict:
     from tomlkit.exceptions import TOMLKitError
 
     f = str(path)
-    text = read_text(path, "scenario file")
-    try:
-        doc = tomlkit.parse(text)
-    except TOMLKitError as e:
-        raise ScenarioError(f"not valid TOML: {e}", file=f) from None
+    with locked_text(path, "scenario file") as (text, raw):
+        try:
+            doc = tomlkit.parse(text)
+        except TOMLKitError as e:
+            raise ScenarioError(f"not valid TOML: {e}", file=f) from None
+        counts = _merge(doc, f, players, results)
+        if counts["changed"] or counts["added"]:
+            atomic_write(path, tomlkit.dumps(doc), what="scenario file", expect=raw)
+    return counts
+
+
+def _merge(doc, f: str, players, results) -> dict:
+    import tomlkit
+
     index: dict[str, int] = {}
     for i, p in enumerate(players):
         for n in (p.name, *p.aliases):
@@ -70,22 +239,4 @@ def write_results(path: str | Path, players, results) -> dict:
         else:
             games.append([players[w].name, players[b].name, res])
             counts["added"] += 1
-    if counts["changed"] or counts["added"]:
-        _replace(Path(path), tomlkit.dumps(doc))
     return counts
-
-
-def _replace(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -25,6 +25,8 @@ def simulation_json(scn, plan, res, at, model, opts) -> dict:
         "interrupted": res.interrupted,
         "players": players,
     }
+    if res.interrupted:   # the header says so: sims is what finished, of sims_requested
+        d["sims_requested"] = res.requested
     counters = res.counters()
     if counters:
         d["events"] = counters
@@ -83,6 +85,9 @@ def simulation_text(d: dict) -> str:
     exact = d.get("method") == "exact"
     how = (f"exact: every one of {d['outcomes']:,} outcomes" if exact
            else f"{d['sims']:,} simulations, seed {d['seed']}")
+    if d.get("interrupted"):
+        how = (f"INTERRUPTED: {d['sims']:,} of {d['sims_requested']:,} simulations finished, "
+               f"seed {d['seed']}")
     m = d["model"]
     lines = [f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
              f"{', ' + m['kind'] + ' event' if m.get('kind') else ''}"
@@ -138,6 +143,8 @@ def simulation_text(d: dict) -> str:
 def simulation_csv(d: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
+    if d.get("interrupted"):
+        buf.write(f"# interrupted: {d['sims']} of {d['sims_requested']} simulations finished\n")
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
     w.writerow(["name", "expected_points", "se_expected_points", "p_first", "se_p_first",
                 "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]

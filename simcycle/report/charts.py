@@ -46,13 +46,13 @@ def check_path(path) -> str:
 
 def save(fig: Figure, path) -> str:
     """Write ``fig`` to ``path`` (PNG or SVG by extension); returns the path."""
+    from ..io.write import atomic_write
+
     kind = check_path(path)
-    try:
-        fig.savefig(str(path), format=kind, dpi=110 if kind == "png" else None,
-                    metadata={"Date": None} if kind == "svg" else None, bbox_inches="tight")
-    except OSError as e:
-        raise ScenarioError(f"cannot write the chart: {e.strerror or e}", file=str(path)) \
-            from None
+    buf = io.BytesIO()      # drawn in memory, then written atomically (io.write)
+    fig.savefig(buf, format=kind, dpi=110 if kind == "png" else None,
+                metadata={"Date": None} if kind == "svg" else None, bbox_inches="tight")
+    atomic_write(path, buf.getvalue(), what="chart")
     return str(path)
 
 

@@ -77,7 +77,8 @@ def history(fmt, scn, model, *, sims: int, seed: int, offsets: bool = False,
             "qualifying_places": info.qualifying_places if info else None,
             "currency": (info.currency or None) if info else None,
             "points_label": info.points_label if info else "points",
-            "checkpoints": done, "players": names, "interrupted": interrupted, "rows": rows}
+            "checkpoints": done, "players": names, "interrupted": interrupted,
+            "checkpoints_requested": len(cps), "rows": rows}
 
 
 def scn_names(scn):
@@ -97,6 +98,9 @@ def series(d: dict, key: str) -> dict[str, list[float]]:
 def history_csv(d: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
+    if d.get("interrupted"):
+        buf.write(f"# interrupted: {len(d['checkpoints'])} of {d['checkpoints_requested']} "
+                  f"checkpoints finished, {d['sims']} simulations each\n")
     w.writerow(["checkpoint", "player", *FIELDS])
     for r in d["rows"]:
         w.writerow([r["checkpoint"], r["player"], *(r[k] for k in FIELDS)])
@@ -115,7 +119,10 @@ def history_text(d: dict, shown: int = 8) -> str:
     title = "P(qualify) %" if (d["qualifying_places"] or 1) > 1 else "P(first) = P(qualify) %"
     most = set(sorted(d["players"], key=lambda p: -max(q[p], default=0))[:shown])
     top = [p for p in d["players"] if p in most]          # in the order of the last checkpoint
-    lines = [f"{d['scenario']}: {title} at every checkpoint ({d['sims']:,} simulations per "
+    where = ("at every checkpoint" if not d.get("interrupted") else
+             f"INTERRUPTED: {len(d['checkpoints'])} of {d['checkpoints_requested']} checkpoints "
+             "finished")
+    lines = [f"{d['scenario']}: {title} {where} ({d['sims']:,} simulations per "
              f"checkpoint, seed {d['seed']}, common random numbers; model {d['model']['name']} "
              f"{d['model']['version']})", ""]
     head = f"{'checkpoint':<16}" + "".join(f"{_short(p, 11):>12}" for p in top)

@@ -1,0 +1,97 @@
+"""Ctrl-C and SIGTERM: one contract for every command.
+
+* **While the command line starts** (the imports, before :func:`arm`): a signal ends the
+  process at once with one line, ``simcycle: error: interrupted; nothing had finished``, and status
+  128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM); no traceback can be printed.
+* **While a command runs** (:func:`arm` was called): the first SIGINT or SIGTERM raises
+  :class:`KeyboardInterrupt` in the main thread.  ``driver.run`` lets it through (nothing
+  partial escapes) unless its caller asked for a partial result (``partial=True``) and knows
+  how to label one; commands that run several simulations keep only the parts that finished
+  (see docs/cli.md, "Interruptions").  The CLI ends with one line and :func:`exit_code`.
+* **After the first signal**, or once the command has said its last line (:func:`finish`), a
+  further signal ends the process at once with the same status, adding a line only if none was
+  said yet.
+
+The handlers are installed only in the simcycle process itself (the ``simcycle`` script or
+``python -m simcycle``), never in a program that imports simcycle as a library.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_received = 0          # the first signal received, 0 for none
+_armed = False         # a command is running: raise KeyboardInterrupt
+_said = False          # the one line about the interruption was written
+_installed = False
+
+
+def _line(text: str) -> None:
+    global _said
+    if not _said:
+        _said = True
+        try:
+            os.write(2, f"simcycle: error: {text}\n".encode())
+        except OSError:
+            pass
+
+
+def _handler(signum, frame):
+    global _received
+    first = _received == 0
+    if first:
+        _received = signum
+    if _armed and first:
+        raise KeyboardInterrupt
+    _line("interrupted; nothing had finished" if not _armed and first else "interrupted")
+    os._exit(128 + _received)
+
+
+def is_cli() -> bool:
+    """True in the simcycle process itself: the console script, or ``python -m simcycle``
+    (whose package is imported while ``sys.argv[0]`` is still ``-m``)."""
+    if _installed:      # decided when the package was imported (argv[0] changes under -m)
+        return True
+    arg0 = sys.argv[0] if sys.argv else ""
+    return arg0 == "-m" or os.path.basename(arg0) in ("simcycle", "simcycle.exe")
+
+
+def install() -> None:
+    """Install the handlers (only in the simcycle process, only from the main thread)."""
+    global _installed
+    if _installed or not is_cli():
+        return
+    try:
+        for s in SIGNALS:
+            signal.signal(s, _handler)
+    except ValueError:   # not the main thread
+        return
+    _installed = True
+
+
+def arm() -> None:
+    """A command is running from here on: a signal raises KeyboardInterrupt."""
+    global _armed
+    install()
+    _armed = True
+
+
+def finish() -> None:
+    """The command has said its last line: a later signal only ends the process."""
+    global _armed, _said
+    _armed = False
+    _said = True
+
+
+def received() -> int:
+    """The first signal received (``signal.SIGINT``, ``signal.SIGTERM``) or 0."""
+    return _received
+
+
+def exit_code() -> int:
+    """128 + the signal that interrupted the command: 130 for Ctrl-C (and by default), 143
+    for SIGTERM."""
+    return 128 + (_received or signal.SIGINT)

@@ -1,0 +1,352 @@
+"""Fault injection: signals at random moments of every command that runs more than one
+simulation, file writes that fail (full disk, read-only, symlinks, concurrent writers), a
+corrupted numba cache, bounds on what a file may ask for, and text a user trusts.
+
+Nothing here times anything: a child process is waited for with a generous timeout only so a
+hang fails the test instead of stalling CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SCENARIOS
+
+CAND = str(SCENARIOS / "candidates-2022.toml")
+HANG_GUARD = 900   # seconds: a child that runs this long has hung (never a speed assertion)
+
+
+def cli(*args, cwd=None, env=None, timeout=HANG_GUARD):
+    """Run ``python -m simcycle ARGS`` to the end."""
+    return subprocess.run([sys.executable, "-m", "simcycle", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd or ROOT,
+                          env={**os.environ, **(env or {})}, timeout=timeout)
+
+
+def one_line_error(stderr: str) -> list[str]:
+    """The stderr lines that are not warnings; a traceback fails the test."""
+    assert "Traceback" not in stderr, stderr
+    return [x for x in stderr.splitlines() if x.strip() and "warning:" not in x]
+
+
+# ---- 1. interruptions -----------------------------------------------------------------------
+def _caught(pid: int) -> int:
+    """The signals process ``pid`` catches (the SigCgt mask of /proc/PID/status)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return int(line.split()[1], 16)
+    except OSError:
+        pass
+    return 0
+
+
+def _signalled(args, delay: float, signum: int, cwd):
+    """Start the command, send ``signum`` ``delay`` seconds after simcycle's first line of
+    code ran (if it still runs), wait.  Before that, the interpreter itself starts (its
+    ``site`` imports): no program can catch a signal there, so the moments start when
+    simcycle's handlers are in place (SIGTERM caught: Python alone never catches it)."""
+    p = subprocess.Popen([sys.executable, "-m", "simcycle", *map(str, args)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    while p.poll() is None and not _caught(p.pid) >> (signal.SIGTERM - 1) & 1:
+        time.sleep(0.001)
+    t_end = time.monotonic() + delay
+    sent = False
+    while time.monotonic() < t_end and p.poll() is None:
+        time.sleep(0.005)
+    if p.poll() is None:
+        p.send_signal(signum)
+        sent = True
+    out, err = p.communicate(timeout=HANG_GUARD)
+    return sent, p.returncode, out, err
+
+
+def _full_simulate(d, args):
+    return d["sims"] == int(args[args.index("--sims") + 1]) and not d["interrupted"]
+
+
+def _full_history(d, args):
+    return (not d["interrupted"] and d["checkpoints"]
+            and all(r["checkpoint"] in d["checkpoints"] for r in d["rows"]))
+
+
+def _full_experiment(d, args):
+    return not d.get("incomplete") and all(v["sims"] == d["sims"] for v in d["variants"])
+
+
+def _full_any(d, args):
+    return isinstance(d, dict) and not d.get("interrupted")
+
+
+COMMANDS = {   # command line, check that an exit-0 JSON output is complete
+    "simulate": (["simulate", CAND, "--at", "round8", "--sims", "300000", "--json",
+                  "--no-progress"], _full_simulate),
+    "history": (["history", CAND, "--sims", "4000", "--json", "--no-progress"],
+                _full_history),
+    "swing": (["swing", CAND, "--at", "round12", "--sims", "4000", "--json"], _full_any),
+    "experiment": (["experiment", "scenarios/experiments/candidates-formats.toml", "--sims",
+                    "4000", "--json", "--no-progress"], _full_experiment),
+    "backtest": (["backtest", "--sims", "1000", "--json"], _full_any),
+    "whocan": (["whocan", CAND, "--at", "round11", "--json"], _full_any),
+    "report": (["report", CAND, "--at", "round12", "-o", "{tmp}/page.html", "--sims", "2000",
+                "--swing-sims", "1000", "--no-progress"], None),
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
+    """20 seeded signals (SIGINT or SIGTERM) at random moments of each command, the imports
+    and the first batch included: one line, exit 130 / 143, and an output that is either
+    complete (exit 0) or labelled interrupted."""
+    args, complete = COMMANDS[command]
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    page = tmp_path / "page.html"
+    t0 = time.monotonic()
+    base = cli(*args)                      # also compiles every kernel the command needs
+    length = time.monotonic() - t0         # the span the signals are spread over (not checked)
+    assert base.returncode == 0, base.stderr
+    assert not one_line_error(base.stderr)
+    if complete is not None:
+        assert complete(json.loads(base.stdout), args)
+    rng = random.Random(f"faults-{command}")
+    outcomes = {"finished": 0, "interrupted": 0}
+    for k in range(20):
+        page.unlink(missing_ok=True)
+        signum = rng.choice([signal.SIGINT, signal.SIGINT, signal.SIGTERM])
+        delay = rng.uniform(0.0, length * 1.1)
+        sent, rc, out, err = _signalled(args, delay, signum, ROOT)
+        what = f"{command} #{k}: {signum!r} after {delay:.2f}s -> {rc}\n{err}"
+        lines = one_line_error(err)
+        if rc == 0:
+            outcomes["finished"] += 1
+            assert not lines, what
+            if complete is not None:
+                assert complete(json.loads(out), args), what
+            else:
+                assert page.exists() and "</html>" in page.read_text(), what
+            continue
+        assert sent, what
+        assert rc == 128 + signum, what
+        assert len(lines) == 1 and lines[0].startswith("simcycle: error: interrupted"), what
+        outcomes["interrupted"] += 1
+        if out.strip():                 # what finished, and its header says interrupted
+            d = json.loads(out)
+            assert d.get("interrupted") is True, what
+            if command == "simulate":
+                assert 0 < d["sims"] < d["sims_requested"], what
+        if command == "report":
+            assert not page.exists(), what
+    assert outcomes["interrupted"] >= 5, outcomes   # most signals landed while it ran
+
+
+def test_interrupted_simulate_header_says_so():
+    """A SIGINT in the middle of a long run: the table's header says how many of how many
+    simulations finished; exit 130; the JSON's sims is the finished count."""
+    p = subprocess.Popen([sys.executable, "-m", "simcycle", "simulate", CAND, "--at", "round2",
+                          "--sims", "10000000000", "--no-progress"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    # wait until a batch has surely finished: the progress of the run is not visible, so poll
+    # the child's CPU time (a first batch needs far less than what we wait for)
+    _wait_cpu(p.pid, 8.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=HANG_GUARD)
+    assert p.returncode == 130, err
+    head = out.splitlines()[0]
+    assert "INTERRUPTED" in head and "of 10,000,000,000 simulations finished" in head, head
+    (line,) = one_line_error(err)
+    assert line.startswith("simcycle: error: interrupted after ") and "of 10,000,000,000" in line
+
+
+def _wait_cpu(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has used ``seconds`` of CPU time (user + system)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
+        try:
+            f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if (int(f[11]) + int(f[12])) / tick >= seconds:
+            return
+        time.sleep(0.05)
+
+
+def test_sigterm_keeps_what_finished_and_exits_143():
+    p = subprocess.Popen([sys.executable, "-m", "simcycle", "simulate", CAND, "--at", "round2",
+                          "--sims", "10000000000", "--json", "--no-progress"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    _wait_cpu(p.pid, 8.0)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=HANG_GUARD)
+    assert p.returncode == 143, err
+    d = json.loads(out)
+    assert d["interrupted"] is True and 0 < d["sims"] < d["sims_requested"] == 10**10
+    assert d["sims"] % 65536 == 0            # whole batches only (driver.BATCH)
+    total = sum(p["p_first"] for p in d["players"])
+    assert abs(total - 1.0) < 1e-9           # tallies and the count are in step
+
+
+def test_driver_partial_contract():
+    """driver.run: an interruption propagates unless partial=True; partial results count
+    whole batches only; an interruption in the first batch propagates even then."""
+    from simcycle import driver
+    from simcycle.formats.base import CompileOptions
+    from simcycle.model import load_model
+    from simcycle.scenario import load_scenario
+
+    fmt, scn = load_scenario(CAND)
+    model = load_model(scn.model_file).for_kind(scn.kind)
+    plan = fmt.compile(scn, model, CompileOptions(at="round12"))
+
+    class Stop:   # a plan whose k-th batch is interrupted
+        def __init__(self, k):
+            self.k, self.info = k, plan.info
+
+        def run_batch(self, seed, start, n):
+            if start // driver.BATCH == self.k:
+                raise KeyboardInterrupt
+            return plan.run_batch(seed, start, n)
+
+    with pytest.raises(KeyboardInterrupt):
+        driver.run(Stop(2), 10 * driver.BATCH, 1, progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        driver.run(Stop(0), 10 * driver.BATCH, 1, progress=False, partial=True)
+    res = driver.run(Stop(2), 10 * driver.BATCH, 1, progress=False, partial=True)
+    assert res.interrupted and res.sims == 2 * driver.BATCH
+    assert res.requested == 10 * driver.BATCH
+    full = driver.run(plan, 2 * driver.BATCH, 1, progress=False)
+    assert not full.interrupted
+    for k in full.tallies:   # the first two batches, exactly
+        assert (full.tallies[k] == res.tallies[k]).all()
+
+
+# ---- 2. writes that cannot lose a user's file -------------------------------------------------
+def _results(path) -> int:
+    """The number of played results in a scenario file."""
+    from simcycle.scenario import load_scenario
+    return sum(g.result >= 0 for g in load_scenario(path)[1].games)
+
+
+def test_atomic_write_replaces_and_keeps_mode(tmp_path):
+    from simcycle.io.write import atomic_write
+
+    p = tmp_path / "a.txt"
+    p.write_text("old", encoding="utf-8")
+    p.chmod(0o640)
+    atomic_write(p, "new")
+    assert p.read_text() == "new" and (p.stat().st_mode & 0o777) == 0o640
+    assert [x.name for x in tmp_path.iterdir()] == ["a.txt"]      # no temporary file left
+    atomic_write(tmp_path / "b.bin", b"\x00\x01")
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_atomic_write_follows_a_symlink(tmp_path):
+    from simcycle.io.write import atomic_write
+
+    real = tmp_path / "real" / "s.toml"
+    real.parent.mkdir()
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+@pytest.mark.parametrize("case", ["read-only file", "missing folder", "a folder", "/dev/full",
+                                  "/proc", "full disk", "changed meanwhile"])
+def test_atomic_write_refuses_in_one_line_old_file_intact(tmp_path, monkeypatch, case):
+    import errno
+
+    from simcycle.errors import ScenarioError
+    from simcycle.io import write
+
+    p = tmp_path / "s.toml"
+    p.write_text("old", encoding="utf-8")
+    kw = {}
+    target = p
+    if case == "read-only file":
+        p.chmod(0o444)
+    elif case == "missing folder":
+        target = tmp_path / "nope" / "s.toml"
+    elif case == "a folder":
+        target = tmp_path
+    elif case == "/dev/full":
+        target = Path("/dev/full")
+    elif case == "/proc":
+        target = Path("/proc/simcycle-test.toml")
+    elif case == "full disk":    # the device fills up in the middle of the write
+        def full(fd, data):
+            os.write(fd, bytes(data)[:3])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(write, "_write_all", full)
+    elif case == "changed meanwhile":
+        kw["expect"] = b"what was read"
+    with pytest.raises(ScenarioError) as e:
+        write.atomic_write(target, "new text", **kw)
+    assert "\n" not in str(e.value) and str(target) in str(e.value)
+    assert p.read_text() == "old"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.toml"]   # no temporary file
+
+
+def test_cli_writers_refuse_in_one_line(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("<html>old</html>", encoding="utf-8")
+    page.chmod(0o444)
+    cases = [
+        (["report", CAND, "-o", page], "read-only"),
+        (["report", CAND, "-o", tmp_path / "no" / "p.html"], "no such folder"),
+        (["fit", "-o", tmp_path / "no" / "m.toml"], "no such folder"),
+        (["fit", "-o", "/dev/full"], "not a regular file"),
+        (["history", CAND, "--plot", tmp_path / "no" / "c.png"], "no such folder"),
+        (["simulate", CAND, "--plot", page / "x.png"], "not a folder"),
+    ]
+    for args, words in cases:
+        r = cli(*args)
+        assert r.returncode == 2, (args, r.stderr)
+        (line,) = one_line_error(r.stderr)
+        assert words in line, (args, line)
+    assert page.read_text() == "<html>old</html>"
+
+
+def test_results_write_through_symlink_and_read_only(tmp_path):
+    import pgnkit
+
+    live = pgnkit.unplayed_copy(tmp_path)
+    link = tmp_path / "link.toml"
+    link.symlink_to(live)
+    pgn = pgnkit.write_pgn(tmp_path / "g.pgn", range(1, 3))
+    r = cli("results", link, "--pgn", pgn, "--write")
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and _results(live) == 8
+    live.chmod(0o444)
+    before = live.read_bytes()
+    pgn2 = pgnkit.write_pgn(tmp_path / "g2.pgn", range(3, 5))
+    r = cli("results", live, "--pgn", pgn2, "--write")
+    assert r.returncode == 2 and "read-only" in one_line_error(r.stderr)[0]
+    assert live.read_bytes() == before
+
+
+def test_concurrent_results_writes_lose_nothing(tmp_path):
+    """Two ``results --write`` at once, on disjoint rounds, four times: every result kept."""
+    import pgnkit
+
+    a = pgnkit.write_pgn(tmp_path / "a.pgn", range(1, 5))      # 16 results
+    b = pgnkit.write_pgn(tmp_path / "b.pgn", range(5, 10))     # 20 results
+    for _ in range(4):
+        live = pgnkit.unplayed_copy(tmp_path)
+        procs = [subprocess.Popen([sys.executable, "-m", "simcycle", "results", live, "--pgn",
+                                   f, "--write"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, cwd=ROOT) for f in (a, b)]
+        for p in procs:
+            out, err = p.communicate(timeout=HANG_GUARD)
+            assert p.returncode == 0, err
+        assert _results(live) == 36
