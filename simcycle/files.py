@@ -16,6 +16,10 @@ from pathlib import Path
 from .errors import ScenarioError
 
 MAX_BYTES = 64 * 1024 * 1024   # no scenario, model or game file comes near this
+# TOML bounds, far above every shipped file (the largest, a 2025 Grand Swiss scenario, holds
+# about 2,500 values nested 8 deep) and far below what takes minutes or a RecursionError
+MAX_TOML_DEPTH = 24
+MAX_TOML_VALUES = 50_000
 
 
 def read_text(path: str | Path, what: str = "file") -> str:
@@ -57,8 +61,39 @@ def read_toml(path: str | Path, what: str = "file") -> dict:
     """A TOML file as a dict; syntax errors name the line and column."""
     f = str(path)
     text = read_text(path, what)
+    return loads_toml(text, f)
+
+
+def loads_toml(text: str, file: str) -> dict:
+    """TOML text as a dict, within :data:`MAX_TOML_DEPTH` and :data:`MAX_TOML_VALUES` (one
+    line naming the file and the limit otherwise, before any long work)."""
+    if text.count("=") > MAX_TOML_VALUES:     # a cheap bound before the parse itself
+        raise ScenarioError(f"too many keys (more than the limit of {MAX_TOML_VALUES:,})",
+                            file=file)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        raise ScenarioError(f"not valid TOML: {msg}", file=f) from None
+        raise ScenarioError(f"not valid TOML: {e}", file=file) from None
+    except RecursionError:
+        raise ScenarioError(f"nested too deeply (the limit is {MAX_TOML_DEPTH} levels)",
+                            file=file) from None
+    check_size(data, file)
+    return data
+
+
+def check_size(data, file: str) -> None:
+    """Refuse a document nested deeper than :data:`MAX_TOML_DEPTH` or holding more than
+    :data:`MAX_TOML_VALUES` keys and array items (counted without recursion)."""
+    stack = [(data, 1)]
+    values = 0
+    while stack:
+        x, depth = stack.pop()
+        if depth > MAX_TOML_DEPTH:
+            raise ScenarioError(f"nested too deeply (the limit is {MAX_TOML_DEPTH} levels)",
+                                file=file)
+        items = x.values() if isinstance(x, dict) else x
+        values += len(items)
+        if values > MAX_TOML_VALUES:
+            raise ScenarioError("too many keys and values (more than the limit of "
+                                f"{MAX_TOML_VALUES:,})", file=file)
+        stack.extend((v, depth + 1) for v in items if isinstance(v, (dict, list)))

@@ -1,4 +1,4 @@
-"""The batch driver: interruption keeps what finished, target-se stops early, batches add up."""
+"""The batch driver: interruption keeps what finished (partial=True; see test_faults.py), target-se stops early, batches add up."""
 
 import numpy as np
 
@@ -30,7 +30,7 @@ class CoinPlan(Plan):
 
 def test_interrupted_run_reports_finished_batches():
     plan = CoinPlan(stop_after=2)
-    res = driver.run(plan, 10 * driver.BATCH, 1, progress=False)
+    res = driver.run(plan, 10 * driver.BATCH, 1, progress=False, partial=True)
     assert res.interrupted and res.sims == 2 * driver.BATCH
     assert res.tallies["place"].sum() == 2 * res.sims   # two players, one place each
     p = res.players()

@@ -95,7 +95,7 @@ COMMANDS = {   # command line, check that an exit-0 JSON output is complete
     "swing": (["swing", CAND, "--at", "round12", "--sims", "4000", "--json"], _full_any),
     "experiment": (["experiment", "scenarios/experiments/candidates-formats.toml", "--sims",
                     "4000", "--json", "--no-progress"], _full_experiment),
-    "backtest": (["backtest", "--sims", "1000", "--json"], _full_any),
+    "backtest": (["backtest", "{tmp}/games.csv", "--sims", "1000", "--json"], _full_any),
     "whocan": (["whocan", CAND, "--at", "round11", "--json"], _full_any),
     "report": (["report", CAND, "--at", "round12", "-o", "{tmp}/page.html", "--sims", "2000",
                 "--swing-sims", "1000", "--no-progress"], None),
@@ -110,6 +110,14 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
     args, complete = COMMANDS[command]
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     page = tmp_path / "page.html"
+    # backtest: three Candidates and one other event of the shipped games (data/games), so
+    # the leave-one-event-out fits stay short
+    lines = (ROOT / "data" / "games" / "games.csv").read_text(encoding="utf-8").splitlines()
+    keep = (",Candidates 2016,", ",Candidates 2018,", ",Candidates 2022,",
+            ",Tata Steel Masters 2015,")
+    (tmp_path / "games.csv").write_text(
+        "\n".join([lines[0], *(x for x in lines[1:] if any(k in x for k in keep))]) + "\n",
+        encoding="utf-8")
     t0 = time.monotonic()
     base = cli(*args)                      # also compiles every kernel the command needs
     length = time.monotonic() - t0         # the span the signals are spread over (not checked)
@@ -350,3 +358,117 @@ def test_concurrent_results_writes_lose_nothing(tmp_path):
             out, err = p.communicate(timeout=HANG_GUARD)
             assert p.returncode == 0, err
         assert _results(live) == 36
+
+
+# ---- 3. the numba cache heals or explains ---------------------------------------------------
+KERNEL = '''
+import simcycle.kernels.config as config
+import numba
+
+@numba.njit(cache=config.CACHE)
+def triple(x):
+    return 3 * x
+
+print(triple(14))
+'''
+
+
+def _kernel(tmp_path, cache_dir):
+    (tmp_path / "kmod.py").write_text(KERNEL, encoding="utf-8")
+    return subprocess.run([sys.executable, str(tmp_path / "kmod.py")], capture_output=True,
+                          text=True, cwd=ROOT, timeout=HANG_GUARD,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache_dir),
+                               "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("damage", ["nbc garbage", "nbc truncated", "nbi truncated",
+                                    "nbi garbage"])
+def test_corrupted_cache_entry_is_recompiled_with_one_warning(tmp_path, damage):
+    cache = tmp_path / "cache"
+    first = _kernel(tmp_path, cache)
+    assert first.returncode == 0 and first.stdout.split() == ["42"], first.stderr
+    assert not one_line_error(first.stderr) and "warning" not in first.stderr
+    kind = damage.split()[0]
+    files = sorted(cache.rglob(f"*.{kind}"))
+    assert files, list(cache.rglob("*"))
+    for f in files:
+        data = f.read_bytes()
+        f.write_bytes(data[: len(data) // 3] if "truncated" in damage
+                      else b"\x80\x04garbage" + bytes(range(256)) * 4)
+    second = _kernel(tmp_path, cache)
+    assert second.returncode == 0 and second.stdout.split() == ["42"], second.stderr
+    warn = [x for x in second.stderr.splitlines() if x.strip()]
+    assert len(warn) == 1 and "cache entry could not be read" in warn[0], second.stderr
+    third = _kernel(tmp_path, cache)             # healed: loads cleanly, says nothing
+    assert third.returncode == 0 and third.stdout.split() == ["42"]
+    assert not third.stderr.strip(), third.stderr
+
+
+def test_numba_cache_dir_that_is_a_file_is_said_once(tmp_path):
+    bad = tmp_path / "not-a-folder"
+    bad.write_text("x", encoding="utf-8")
+    r = _kernel(tmp_path, bad)
+    assert r.returncode == 0 and r.stdout.split() == ["42"], r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "NUMBA_CACHE_DIR" in lines[0] and "is a file" in lines[0]
+
+
+# ---- 4. bounds ------------------------------------------------------------------------------
+def _scenario_error(text: str, tmp_path, name="s.toml"):
+    """The one-line error of loading ``text`` as a scenario."""
+    from simcycle.errors import ScenarioError
+    from simcycle.scenario import load_scenario
+
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(p)
+    msg = str(e.value)
+    assert "\n" not in msg and str(p) in msg
+    return msg
+
+
+def test_toml_nested_3000_deep_is_one_line(tmp_path):
+    from simcycle.files import MAX_TOML_DEPTH
+    assert "nested too deeply" in _scenario_error("x = " + "[" * 3000 + "]" * 3000, tmp_path)
+    msg = _scenario_error("a" + ".a" * 3000 + " = 1\n", tmp_path)
+    assert "nested too deeply" in msg and str(MAX_TOML_DEPTH) in msg
+    r = cli("standings", tmp_path / "s.toml")
+    assert r.returncode == 2 and len(one_line_error(r.stderr)) == 1
+
+
+def test_toml_key_counts_are_bounded(tmp_path):
+    from simcycle.files import MAX_TOML_VALUES
+    many = "".join(f"k{i} = {i}\n" for i in range(MAX_TOML_VALUES + 1))
+    assert f"{MAX_TOML_VALUES:,}" in _scenario_error("[scenario]\n" + many, tmp_path)
+    dotted = "[x]\n" + "".join(f"a.k{i} = 1\n" for i in range(MAX_TOML_VALUES + 1))
+    assert "too many keys" in _scenario_error(dotted, tmp_path)
+
+
+def _candidates_with_players(n: int) -> str:
+    text = (SCENARIOS / "candidates-2022.toml").read_text(encoding="utf-8")
+    head = text[: text.index("[[players]]")]
+    return head + "".join(f'[[players]]\nname = "P{i}"\nrating = 2700\n\n' for i in range(n))
+
+
+def test_players_per_round_robin_are_bounded(tmp_path):
+    from simcycle.formats.roundrobin.scenario import MAX_PLAYERS
+    msg = _scenario_error(_candidates_with_players(10_000), tmp_path)
+    assert "too many players" in msg and str(MAX_PLAYERS) in msg
+
+
+def test_game_csv_quote_and_bom(tmp_path):
+    from simcycle.errors import ScenarioError
+    from simcycle.model.gamedata import read_games
+
+    lines = (ROOT / "data" / "games" / "games.csv").read_text(encoding="utf-8").splitlines()
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(("\ufeff" + "\n".join(lines[:40]) + "\n").encode("utf-8"))
+    assert len(read_games(bom).event) == 39                 # spreadsheets write a BOM
+    bad = lines[:40]
+    bad[9] = bad[9].replace(",", ',"', 3)                    # a quote left open on line 10
+    p = tmp_path / "quote.csv"
+    p.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        read_games(p)
+    assert str(p) in str(e.value) and "line 10" in str(e.value) and "quote" in str(e.value)

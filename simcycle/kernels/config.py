@@ -6,14 +6,83 @@ Importing this module prepares numba for simcycle's kernels:
   machine.  Where no cache directory is writable (a read-only install and no writable home
   or ``NUMBA_CACHE_DIR``), numba would refuse to decorate a cached function; we then compile
   without the cache and say so in one warning line.
+* A cache entry that cannot be read (a corrupted or truncated ``.nbi`` index or ``.nbc``
+  data file, after a full disk or a killed write) is dropped and the kernel recompiled, with
+  one warning line; numba alone would fail on every later run.  An entry that cannot be
+  saved is said once too.  ``NUMBA_CACHE_DIR`` naming something that is not a writable
+  folder is said once, and kernels are then compiled without a cache.
 * Numba looks for a BLAS (for ``np.dot``) the first time it loads anything, by importing
   ``scipy.linalg`` when SciPy is installed: about 0.16 s of every command's start-up.  No
   kernel uses BLAS, so that probe is answered "no BLAS" without importing SciPy.
 """
 
+import os
 import sys
 
 import numba
+from numba.core import caching
+
+_said: set[str] = set()
+
+
+def warn_once(key: str, text: str) -> None:
+    """One ``simcycle: warning:`` line per ``key`` and process."""
+    if key not in _said:
+        _said.add(key)
+        print(f"simcycle: warning: {text}", file=sys.stderr)
+
+
+def _unusable_cache_dir() -> str | None:
+    """What is wrong with ``NUMBA_CACHE_DIR`` (None when it is unset or a usable folder)."""
+    d = os.environ.get("NUMBA_CACHE_DIR")
+    if not d:
+        return None
+    if os.path.exists(d) and not os.path.isdir(d):
+        return "is a file, not a folder"
+    probe = d
+    while not os.path.exists(probe):     # numba creates the folder; its parent must allow it
+        parent = os.path.dirname(os.path.abspath(probe))
+        if parent == probe:
+            break
+        probe = parent
+    if not os.path.isdir(probe) or not os.access(probe, os.W_OK | os.X_OK):
+        return "is not a writable folder"
+    return None
+
+
+def _heal_cache() -> None:
+    """Make numba's per-function cache recover from entries it cannot read or write."""
+    load, save = caching.Cache.load_overload, caching.Cache.save_overload
+
+    def _drop(cache) -> None:
+        f = cache._cache_file
+        for path in (f._index_path,):      # a fresh index: save() numbers data files anew
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+    def load_overload(self, sig, target_context):
+        try:
+            return load(self, sig, target_context)
+        except Exception as e:   # unpickling a damaged file: EOFError, ValueError, ...
+            warn_once("cache-load", "a compiled-kernel cache entry could not be read "
+                      f"({type(e).__name__} in {self._cache_path}); it is recompiled and "
+                      "replaced")
+            _drop(self)
+            return None
+
+    def save_overload(self, sig, data):
+        try:
+            return save(self, sig, data)
+        except Exception as e:
+            _drop(self)
+            warn_once("cache-save", "a compiled kernel could not be saved in the cache "
+                      f"({type(e).__name__}: {e}); later runs compile it again")
+            return None
+
+    caching.Cache.load_overload = load_overload
+    caching.Cache.save_overload = save_overload
 
 
 def _cache_works() -> bool:
@@ -37,8 +106,14 @@ def _skip_blas_probe() -> None:
         del sys.modules[blas]
 
 
-CACHE = _cache_works()
-if not CACHE:
+_heal_cache()
+_bad_dir = _unusable_cache_dir()
+CACHE = _bad_dir is None and _cache_works()
+if _bad_dir is not None:
+    print(f"simcycle: warning: NUMBA_CACHE_DIR={os.environ['NUMBA_CACHE_DIR']!r} {_bad_dir}: "
+          "compiled kernels cannot be cached, so every run compiles them again (minutes); "
+          "point it at a writable folder or unset it", file=sys.stderr)
+elif not CACHE:
     print("simcycle: warning: no writable cache directory for compiled kernels (set "
           "NUMBA_CACHE_DIR to one); compiling without a cache", file=sys.stderr)
 _skip_blas_probe()

@@ -88,17 +88,36 @@ def _fail(file: str, line: int, col: int | None, name: str | None, message: str,
     raise ScenarioError(message, file=file, key=key, value=value, has_value=has_value)
 
 
+MAX_GAME_ROWS = 500_000   # games per CSV file (the shipped data holds about 7,000)
+
+
 def _rows(p: Path, f: str) -> list[list[str]]:
-    """The file's CSV rows, or one line saying why it cannot be read."""
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError("no such game file", file=f) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a game file", file=f) from None
-    except UnicodeDecodeError:
-        raise ScenarioError("not UTF-8 text", file=f) from None
-    rows = list(csv.reader(text.splitlines()))
+    """The file's CSV rows, or one line saying why it cannot be read (a byte-order mark, as
+    spreadsheet programs write, is dropped; a quote left open names its line)."""
+    from ..files import read_text
+
+    text = read_text(p, "game file")
+    lines = text.splitlines()
+    if len(lines) > MAX_GAME_ROWS + 1:
+        raise ScenarioError(f"too many games (more than the limit of {MAX_GAME_ROWS:,} rows)",
+                            file=f)
+    reader = csv.reader(lines, strict=True)
+    rows = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            why = str(e)
+            if "field limit" in why or "end of data" in why:
+                why = "a quote is not closed on this line (a field runs into the next lines)"
+            raise ScenarioError(f"not valid CSV: {why}", file=f, key=f"line {start}") from None
+        if any("\n" in cell for cell in row):   # a quoted field ran past its line
+            raise ScenarioError("a quote is not closed on this line (a field runs into the "
+                                "next lines)", file=f, key=f"line {start}")
+        rows.append(row)
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise ScenarioError("empty file: no header line", file=f, key="line 1")
     return rows

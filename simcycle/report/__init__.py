@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from ..text import csv_row
+
 
 def simulation_json(scn, plan, res, at, model, opts) -> dict:
     players = res.players()
@@ -150,7 +152,7 @@ def simulation_csv(d: dict) -> str:
                 "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]
                + [f"p_place_{k + 1}" for k in range(nplace)])
     for p in d["players"]:
-        w.writerow([p["name"], p["expected_points"], p["se_expected_points"], p["p_first"],
+        w.writerow(csv_row([p["name"], p["expected_points"], p["se_expected_points"], p["p_first"],
                     p["se_p_first"], p["p_qualify"], p["se_p_qualify"], p["expected_prize"],
-                    p["se_expected_prize"]] + p["p_place"])
+                    p["se_expected_prize"]] + p["p_place"]))   # names neutralised
     return buf.getvalue()

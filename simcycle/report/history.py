@@ -96,6 +96,8 @@ def series(d: dict, key: str) -> dict[str, list[float]]:
 
 
 def history_csv(d: dict) -> str:
+    from ..text import csv_row
+
     buf = io.StringIO()
     w = csv.writer(buf)
     if d.get("interrupted"):
@@ -103,7 +105,7 @@ def history_csv(d: dict) -> str:
                   f"checkpoints finished, {d['sims']} simulations each\n")
     w.writerow(["checkpoint", "player", *FIELDS])
     for r in d["rows"]:
-        w.writerow([r["checkpoint"], r["player"], *(r[k] for k in FIELDS)])
+        w.writerow(csv_row([r["checkpoint"], r["player"], *(r[k] for k in FIELDS)]))
     return buf.getvalue()
 
 

@@ -81,6 +81,9 @@ class RoundRobin(FromSource):
         return s
 
 
+MAX_PLAYERS = 100    # an all-play-all event: 4,950 games a cycle (the Candidates have 8 players)
+
+
 def load(raw: dict, file: str) -> RoundRobin:
     f = file
     doc = convert(raw, RoundRobinFile, f)
@@ -88,6 +91,11 @@ def load(raw: dict, file: str) -> RoundRobin:
     if len(doc.players) < 2:
         raise ScenarioError("need a [[players]] list of at least two players", file=f,
                             key="players", value=len(doc.players))
+    if len(doc.players) > MAX_PLAYERS:
+        raise ScenarioError(f"too many players for an all-play-all event (the limit is "
+                            f"{MAX_PLAYERS}; {len(doc.players)} players would play "
+                            f"{len(doc.players) * (len(doc.players) - 1) // 2:,} games a cycle)",
+                            file=f, key="players")
     idx = index_players(doc.players, f)
     players = tuple(Player(p.name, p.federation, p.ratings(), tuple(p.aliases), p.fide_id)
                     for p in doc.players)

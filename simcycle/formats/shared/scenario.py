@@ -102,9 +102,13 @@ def head_of(head: Head, file: str, default_kind: str) -> Source:
                   head.description or head.notes, src)
 
 
+MAX_PLAYERS = 2_000    # players per scenario: far above any event or series (a large open)
+
+
 class PlayerIndex:
     """Names and aliases (case-insensitive) to player indices; unknown names are refused
-    with the file and key."""
+    with the file and key; a name with control, bidirectional or zero-width characters is
+    refused (:func:`simcycle.text.check_name`); at most :data:`MAX_PLAYERS` players."""
 
     def __init__(self, file: str):
         self.file = file
@@ -112,8 +116,14 @@ class PlayerIndex:
         self._by: dict[str, int] = {}
 
     def add(self, name: str, aliases, key: str) -> int:
+        from ...text import check_name
+
         i = len(self.names)
-        for n in [name, *aliases]:
+        if i >= MAX_PLAYERS:
+            raise ScenarioError(f"too many players (the limit is {MAX_PLAYERS:,})",
+                                file=self.file, key="players")
+        for k, n in enumerate([name, *aliases]):
+            check_name(n, self.file, key if k == 0 else f"{key.rsplit('.', 1)[0]}.aliases")
             k = n.strip().casefold()
             if self._by.get(k, i) != i:
                 raise ScenarioError("player listed twice (name or alias)", file=self.file,
