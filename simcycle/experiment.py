@@ -4,9 +4,12 @@ An experiment file (TOML, layout in docs/experiments.md) names a base scenario a
 each variant sets keys of the base scenario (paths into its TOML, ``"event.cycles"`` or
 ``"events[2].players"``) or drops keys and tables, and ``[sweep]`` crosses every variant with
 a grid of values.  Every variant is validated like a scenario before anything runs.  Each run
-is a pure function of (scenario data, model file, checkpoint, sims, seed), so runs go to a Dask
-cluster as easily as to the local machine; what finished is kept if a cluster fails or the
-user presses Ctrl-C.
+is a pure function of (frozen scenario, model, checkpoint, sims, seed), so runs go to a Dask
+cluster as easily as to the local machine.  A run carries its scenario and model by value (read
+and checked here, files such as a scenario's PGN already merged in), so a worker needs simcycle
+installed and nothing else: no shared file system, no copy of a custom model or experiment.
+What finished is kept if the cluster fails (scheduler or last worker lost, within
+:data:`WORKER_WAIT` seconds) or the user presses Ctrl-C.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import copy
 import itertools
 import math
 import re
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +112,10 @@ def drop_path(doc: dict, path: str, file: str, key: str) -> None:
 
 
 # ---- loading -----------------------------------------------------------------------------------
-def load_experiment(path: str | Path) -> dict:
-    """Read and validate an experiment file and every variant's scenario."""
+def load_experiment(path: str | Path, model_file: str | None = None) -> dict:
+    """Read and validate an experiment file, every variant's scenario and the models they use
+    (``model_file``, i.e. ``--model``, replaces the experiment's and the scenarios' models).
+    Everything a run needs is read here: the runs carry it by value."""
     from .scenario import load_data
 
     from .scenario import resolve
@@ -144,25 +151,79 @@ def load_experiment(path: str | Path) -> dict:
                 raise ScenarioError(f"{e.message} (the scenario of variant {label!r})", file=f,
                                     key=f"{where}: {e.key}" if e.key else where, value=e.value,
                                     has_value=e.has_value) from None
-            runs.append({"name": label, "data": data})
+            runs.append({"name": label, "data": data, "format": data["scenario"]["format"],
+                         "scenario": scn})
     model = None if head.model is None else str((p.parent / head.model).resolve())
-    return {"name": head.name or p.stem, "file": f, "base": str(base_path), "at": head.at,
-            "sims": head.sims, "seed": head.seed, "model": model, "runs": runs}
+    exp = {"name": head.name or p.stem, "file": f, "base": str(base_path), "at": head.at,
+           "sims": head.sims, "seed": head.seed, "model": model, "runs": runs}
+    for r, m in zip(runs, _models(runs, model_file or model)):
+        r["model"] = m
+    return exp
 
 
 # ---- one variant -------------------------------------------------------------------------------
-def run_one(name: str, data: dict, base_file: str, model_file, at, sims: int, seed: int) -> dict:
-    """Simulate one variant and measure it.  Pure: safe to ship to a Dask worker."""
-    from . import driver
-    from .formats.base import CompileOptions
-    from .model import load_model
-    from .scenario import load_data
+def run_one(name: str, format_name: str, scn, model, at, sims: int, seed: int) -> dict:
+    """Simulate one variant and measure it.  Pure: safe to ship to a Dask worker.
 
-    fmt, scn = load_data(data, base_file)
-    model = load_model(model_file or scn.model_file).for_kind(scn.kind)
-    plan = fmt.compile(scn, model, CompileOptions(at=at))
-    res = driver.run(plan, sims, seed, progress=False)
-    return measure(name, plan.info, res)
+    ``scn`` is the variant's frozen scenario and ``model`` the outcome model already chosen
+    for its event kind (both by value: nothing is read from files here); ``format_name`` is
+    the scenario's ``[scenario] format``.  On a Dask worker the kernel runs on the worker's
+    threads (:func:`_worker_threads`)."""
+    from .formats.base import CompileOptions
+    from .scenario import get_format
+
+    plan = get_format(format_name).compile(scn, model, CompileOptions(at=at))
+    return measure(name, plan.info, _run(plan, sims, seed))
+
+
+# one variant's kernel at a time in a worker process: it runs on all the worker's threads (the
+# worker's other task threads wait here), so a worker never runs more numba threads than it
+# was given, and numba's threading layer is never entered from two threads at once
+_WORKER_KERNEL = threading.Lock()
+
+
+def _run(plan, sims: int, seed: int):
+    """``driver.run`` of one variant; on a Dask worker, on the worker's threads."""
+    from . import driver
+
+    threads = _worker_threads()
+    if threads is None:
+        return driver.run(plan, sims, seed, progress=False)
+    import numba
+    with _WORKER_KERNEL:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        return driver.run(plan, sims, seed, progress=False)
+
+
+def _worker_threads() -> int | None:
+    """The thread count of the Dask worker this runs on (None outside a worker)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import get_worker
+    try:
+        worker = get_worker()
+    except ValueError:      # not in a worker's task
+        return None
+    return max(1, int(worker.state.nthreads))
+
+
+def _models(runs: list[dict], model_file: str | None) -> list:
+    """The outcome model of each run for its event kind, each file read once: ``model_file``,
+    else the scenario's, else the default."""
+    from .model import load_model
+
+    files: dict = {}
+    kinds: dict = {}
+    out = []
+    for r in runs:
+        scn = r["scenario"]
+        f = model_file or scn.model_file
+        if f not in files:
+            files[f] = load_model(f)
+        if (f, scn.kind) not in kinds:
+            kinds[(f, scn.kind)] = files[f].for_kind(scn.kind)
+        out.append(kinds[(f, scn.kind)])
+    return out
 
 
 def measure(name: str, info, res) -> dict:
@@ -213,56 +274,80 @@ def run_experiment(exp: dict, *, sims=None, seed=None, dask=None, progress=True)
     result (``incomplete``) and the CLI reports it before its one-line error."""
     sims = sims or exp["sims"]
     seed = exp["seed"] if seed is None else seed
-    args = [(r["name"], r["data"], exp["base"], exp["model"], exp["at"], sims, seed)
+    args = [(r["name"], r["format"], r["scenario"], r["model"], exp["at"], sims, seed)
             for r in exp["runs"]]
     out = {"experiment": exp["name"], "file": exp["file"], "at": exp["at"] or "latest",
            "sims": sims, "seed": seed, "variants": [], "incomplete": None}
     try:
         if dask:
-            results, failed = _on_dask(args, dask)
-            if failed:
-                out["incomplete"] = failed
+            out["incomplete"] = _on_dask(args, dask, out["variants"], progress)
         else:
             from tqdm import tqdm
-            results = []
-            for a in tqdm(args, desc="variants", disable=None if progress else True, leave=False):
-                results.append(run_one(*a))
-                out["variants"] = results
+            for a in tqdm(args, desc="variants", disable=None if progress else True,
+                          leave=False, file=sys.stderr):
+                out["variants"].append(run_one(*a))
     except KeyboardInterrupt:
         out["incomplete"] = f"interrupted after {len(out['variants'])} of {len(args)} variants"
         out["interrupted"] = True
         return out
-    out["variants"] = results
-    out["warnings"] = warnings(results)
+    out["warnings"] = warnings(out["variants"])
     return out
 
 
-WORKER_WAIT = 30.0   # seconds to wait for a worker to join before calling the cluster empty
+WORKER_WAIT = 30.0   # seconds without a worker (or the scheduler) before giving up
+POLL = 0.5           # seconds between looks at the cluster while variants run
 
 
-def _on_dask(args, address: str):
-    """Run on a Dask cluster; (results in input order, failure note or None)."""
+def _quiet_distributed() -> None:
+    """Silence ``distributed``'s own logging (lost connections, retries, tracebacks): what
+    failed is reported once, in one line, at the end."""
+    import logging
+    quiet = ("distributed", "tornado", "asyncio", "bokeh")
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in quiet]
+    for name in (*quiet, *names):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _on_dask(args, address: str, keep: list, progress: bool = True) -> str | None:
+    """Run on a Dask cluster.  ``keep`` receives the finished variants in input order (also
+    when Ctrl-C stops the run); returns a one-line failure note, or None.
+
+    The client watches the cluster while it waits: with no connection to the scheduler, or no
+    worker, for :data:`WORKER_WAIT` seconds it stops, keeps what finished and says what was
+    lost."""
     try:
-        from distributed import Client, LocalCluster, as_completed
+        import distributed
     except ImportError:
         raise ScenarioError("--dask needs the dask extra: pip install 'simcycle[dask]'",
                             key="--dask") from None
-    import logging
-    # the cluster's own warnings (lost connections, retries) would break the one-line
-    # contract: what failed is reported once, at the end
-    for name in ("distributed", "tornado"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    import time
+
+    from tqdm import tqdm
+
+    _quiet_distributed()
     cluster = None
     try:
         if address == "local":
-            cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                   dashboard_address=None)
-            client = Client(cluster)
+            # one in-process worker with one thread: the cluster code path (shipping runs to
+            # a worker and back) without a cluster; variants run one after another
+            cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1,
+                                               processes=False, dashboard_address=None)
+            client = distributed.Client(cluster)
         else:
-            client = Client(address, timeout="10s")
+            client = distributed.Client(address, timeout="10s")
     except Exception as e:   # bad address, unreachable scheduler: one line
         raise ClusterError(f"--dask {address}: cannot connect to the scheduler "
                            f"({type(e).__name__}: {_one_line(e)})") from None
+    _quiet_distributed()    # loggers the connection created
+    results: list = [None] * len(args)
+    failed: list[str] = []
+    lost = None
+    bar = tqdm(total=len(args), desc="variants", disable=None if progress else True,
+               leave=False, file=sys.stderr)
+
+    def kept():
+        keep[:] = [r for r in results if r is not None]
+
     try:
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT)
@@ -270,23 +355,56 @@ def _on_dask(args, address: str):
             raise ClusterError(f"--dask {address}: the cluster has no workers (none joined "
                                f"within {WORKER_WAIT:g} s)") from None
         futures = {client.submit(run_one, *a, pure=False): i for i, a in enumerate(args)}
-        results: list = [None] * len(args)
-        failed = []
-        for fut in as_completed(futures):
-            i = futures[fut]
+        pending = set(futures)
+        seen = time.monotonic()       # the last time the scheduler and a worker were there
+        while pending:
             try:
-                results[i] = fut.result()
-            except Exception as e:
-                failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
-        note = None
+                done, pending = distributed.wait(pending, timeout=POLL,
+                                                 return_when="FIRST_COMPLETED")
+            except (TimeoutError, distributed.TimeoutError):
+                done = set()
+            except distributed.client.FuturesCancelledError:   # the scheduler went away
+                lost = "the connection to the scheduler"
+                break
+            for fut in done:
+                i = futures[fut]
+                try:
+                    results[i] = fut.result()
+                except Exception as e:
+                    failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
+                bar.update(1)
+            kept()
+            if not pending:
+                break
+            up = client.status == "running"
+            if up and client.scheduler_info().get("workers"):
+                seen = time.monotonic()
+            elif time.monotonic() - seen > WORKER_WAIT:
+                lost = (f"the connection to the scheduler for {WORKER_WAIT:g} s" if not up
+                        else f"every worker for {WORKER_WAIT:g} s")
+                break
+        done_n = sum(r is not None for r in results)
+        if lost:
+            return (f"--dask {address}: lost {lost}; {done_n} of {len(args)} variants "
+                    "finished")
         if failed:
-            note = (f"{len(failed)} of {len(args)} variants failed on the cluster (e.g. "
+            return (f"{len(failed)} of {len(args)} variants failed on the cluster (e.g. "
                     f"{failed[0]})")
-        return [r for r in results if r is not None], note
+        return None
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        bar.close()
+        kept()
+        _close(client, cluster)
+
+
+def _close(client, cluster) -> None:
+    """Close the client (and a local cluster) without waiting on a lost scheduler."""
+    try:
+        client.close(timeout=2)
+    except Exception:   # the scheduler is gone: nothing to close there
+        pass
+    if cluster is not None:
+        cluster.close()
 
 
 def _one_line(e: Exception) -> str:

@@ -3,13 +3,21 @@
 Thin: numpy, numba and scipy are imported inside the commands, so ``simcycle --help`` stays
 instant.  Every :class:`~simcycle.errors.SimcycleError` (and click's usage errors) ends as one
 line on stderr and its exit status; Ctrl-C before anything finished ends with status 130.
+
+:func:`run` is the process entry (the ``simcycle`` script, ``python -m simcycle``): one command,
+then exit.  It keeps Python's cyclic garbage collector off while the command imports numpy and
+numba and loads its kernels (walking numba's object graph was about a third of a command's
+start-up), turns it back on for commands that run longer, and ends the process without tearing
+its modules down once every output is flushed (see :func:`run`).
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
+import threading
 
 import click
 
@@ -32,6 +40,7 @@ COMMANDS = {
     "report": "one self-contained HTML page: standings, odds, history chart, swing, whocan",
     "batch": "many commands in one process (a file or standard input): start-up paid once",
     "serve": "a live what-if page on 127.0.0.1 backed by one engine (--watch a PGN/TRF file)",
+    "warm-up": "compile every kernel now (once after an install), or those of one format",
 }
 
 
@@ -57,7 +66,8 @@ class Main(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        return getattr(importlib.import_module(f"{__name__}.{name}"), name)
+        module = name.replace("-", "_")     # warm-up -> cli/warm_up.py, function warm_up
+        return getattr(importlib.import_module(f"{__name__}.{module}"), module)
 
     def invoke(self, ctx):
         try:
@@ -140,4 +150,59 @@ def main():
     simcycle report      SCENARIO   one self-contained HTML page (-o FILE.html)
     simcycle batch       [FILE]     many commands in one process (start-up paid once)
     simcycle serve       SCENARIO   a live what-if page on 127.0.0.1
+    simcycle warm-up     [FORMAT]   compile the kernels now (once after an install)
     """
+
+
+# seconds after which a command that is still running gets the garbage collector back (start-up
+# is over by then; a long command keeps its memory bounded)
+GC_OFF_FOR = 2.0
+
+
+def run() -> None:
+    """Run one command from ``sys.argv`` and end the process (the console-script entry).
+
+    The collector is off from here until the command ends or :data:`GC_OFF_FOR` seconds have
+    passed; only memory use depends on that, never an answer.  At the end every object is
+    frozen (so the interpreter's final collection has nothing to walk), the exit handlers run,
+    stdout and stderr are flushed, and the process ends with the command's exit status without
+    tearing its modules down, unless a thread other than the main one is still running (then it
+    exits the ordinary way, which waits for it).  Files are written through ``with`` blocks or
+    the atomic-write helper, so nothing else is left buffered.
+    """
+    gc.disable()
+    timer = threading.Timer(GC_OFF_FOR, gc.enable)
+    timer.daemon = True
+    timer.start()
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    finally:
+        timer.cancel()
+    gc.freeze()
+    _exit(code)
+
+
+def _exit(code) -> None:
+    """``sys.exit(code)`` without the interpreter's teardown where that is safe."""
+    if isinstance(code, str):     # sys.exit("message"): printed on stderr, status 1
+        print(code, file=sys.stderr)
+        code = 1
+    elif code is None:
+        code = 0
+    elif not isinstance(code, int):
+        code = 1
+    others = [t for t in threading.enumerate()
+              if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if others:
+        sys.exit(code)
+    import atexit
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, OSError, ValueError):   # a closed pipe or stream
+            pass
+    os._exit(code)

@@ -1,7 +1,7 @@
 import click
 
 from ..errors import ClusterError, Interrupted
-from .options import json_opt, show
+from .options import json_opt, model_opt, show
 
 
 @click.command()
@@ -11,15 +11,17 @@ from .options import json_opt, show
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Random seed (default: the file's experiment.seed); every variant uses it.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
-              help="Run the variants on a Dask cluster (scheduler address, or 'local').")
+              help="Run the variants on a Dask cluster (scheduler address), or 'local' (one "
+                   "in-process worker: checks the cluster path without a cluster).")
+@model_opt
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @json_opt
-def experiment(experiment_file, sims, seed, dask_address, progress, as_json):
+def experiment(experiment_file, sims, seed, dask_address, model_file, progress, as_json):
     """Format-design experiments: variants of a scenario side by side (fairness, play-offs,
     lots, each player's chances)."""
     from .. import experiment as ex
-    exp = ex.load_experiment(experiment_file)
+    exp = ex.load_experiment(experiment_file, model_file)
     d = ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address,
                           progress=progress is not False)
     if d["variants"] or not d["incomplete"]:
