@@ -156,7 +156,22 @@ def load_experiment(path: str | Path, model_file: str | None = None) -> dict:
     model = None if head.model is None else str((p.parent / head.model).resolve())
     exp = {"name": head.name or p.stem, "file": f, "base": str(base_path), "at": head.at,
            "sims": head.sims, "seed": head.seed, "model": model, "runs": runs}
-    for r, m in zip(runs, _models(runs, model_file or model)):
+    return prepared(exp, model_file)
+
+
+def prepared(exp: dict, model_file: str | None = None) -> dict:
+    """``exp`` with every run carrying what it needs by value: its format's name, its frozen
+    scenario (from the run's ``data``, read against ``exp["base"]``) and its model
+    (``model_file``, else ``exp["model"]``, else the scenario's, else the default).  Runs that
+    already carry them are left as they are."""
+    from .scenario import load_data
+
+    for r in exp["runs"]:
+        if "scenario" not in r:
+            r["scenario"] = load_data(r["data"], exp["base"])[1]
+            r["format"] = r["data"]["scenario"]["format"]
+    todo = [r for r in exp["runs"] if "model" not in r]
+    for r, m in zip(todo, _models(todo, model_file or exp["model"])):
         r["model"] = m
     return exp
 
@@ -274,6 +289,7 @@ def run_experiment(exp: dict, *, sims=None, seed=None, dask=None, progress=True)
     result (``incomplete``) and the CLI reports it before its one-line error."""
     sims = sims or exp["sims"]
     seed = exp["seed"] if seed is None else seed
+    prepared(exp)
     args = [(r["name"], r["format"], r["scenario"], r["model"], exp["at"], sims, seed)
             for r in exp["runs"]]
     out = {"experiment": exp["name"], "file": exp["file"], "at": exp["at"] or "latest",
@@ -368,12 +384,17 @@ def _on_dask(args, address: str, keep: list, progress: bool = True) -> str | Non
                 break
             for fut in done:
                 i = futures[fut]
+                if fut.status == "cancelled":     # only a lost scheduler cancels them here
+                    lost = "the connection to the scheduler"
+                    continue
                 try:
                     results[i] = fut.result()
                 except Exception as e:
                     failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
                 bar.update(1)
             kept()
+            if lost:
+                break
             if not pending:
                 break
             up = client.status == "running"
