@@ -74,13 +74,19 @@ class Event:
 
     ``name_or_path``: a shipped scenario's name ("candidates-2022") or a scenario file.
     ``model``: an outcome-model file (default: the scenario's, else the shipped default).
+    ``results``: a PGN or TRF file of the event (round robins) read as if the scenario named
+    it (``[event] results_pgn`` / ``results_trf``; docs/live.md).
     """
 
-    def __init__(self, name_or_path: str | Path, model: str | Path | None = None):
+    def __init__(self, name_or_path: str | Path, model: str | Path | None = None, *,
+                 results: str | Path | None = None):
         from ..scenario import load_scenario
 
         self.source = str(name_or_path)
-        self.format, self.scenario = load_scenario(name_or_path)
+        if results is None:
+            self.format, self.scenario = load_scenario(name_or_path)
+        else:
+            self.format, self.scenario = _with_results(name_or_path, results)
         self.model_file = None if model is None else str(model)
         self._models: dict = {}
         self._plans: OrderedDict = OrderedDict()
@@ -262,6 +268,25 @@ def experiment(path: str | Path, *, sims: int | None = None,
 def load(name_or_path: str | Path, model: str | Path | None = None) -> Event:
     """A scenario loaded once: ``simcycle.load("candidates-2022").simulate(at="round9")``."""
     return Event(name_or_path, model)
+
+
+def _with_results(name_or_path, results):
+    """(format, scenario) of a scenario file with a results file added to its [event]."""
+    from ..files import read_toml
+    from ..scenario import load_data, resolve
+
+    p = resolve(name_or_path)
+    raw = read_toml(p, "scenario file")
+    kind = Path(results).suffix.lower().lstrip(".")
+    if kind not in ("pgn", "trf"):
+        raise ScenarioError("a results file is a PGN (*.pgn) or TRF (*.trf) file",
+                            key="--watch", value=str(results))
+    ev = raw.get("event")
+    if not isinstance(ev, dict):
+        raise ScenarioError("results files are read for round robins (an [event] table)",
+                            file=str(p), key="--watch", value=str(results))
+    ev[f"results_{kind}"] = str(Path(results).resolve())
+    return load_data(raw, str(p))
 
 
 def _whole(v: Any, key: str) -> int:

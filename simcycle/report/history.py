@@ -109,9 +109,10 @@ def history_csv(d: dict) -> str:
     return buf.getvalue()
 
 
-def _short(name: str, width: int) -> str:
-    """The name, else its last word, cut to ``width``."""
-    return (name if len(name) <= width else name.split()[-1])[:width]
+def _short(name: str, width: int = 12) -> str:
+    """The name as it is when it has at most ``width`` characters, else its last word (never
+    cut: "Nepomniachtchi", not "Nepomniacht")."""
+    return name if len(name) <= width else name.split()[-1]
 
 
 def history_text(d: dict, shown: int = 8) -> str:
@@ -127,11 +128,12 @@ def history_text(d: dict, shown: int = 8) -> str:
     lines = [f"{d['scenario']}: {title} {where} ({d['sims']:,} simulations per "
              f"checkpoint, seed {d['seed']}, common random numbers; model {d['model']['name']} "
              f"{d['model']['version']})", ""]
-    head = f"{'checkpoint':<16}" + "".join(f"{_short(p, 11):>12}" for p in top)
+    width = {p: max(6, len(_short(p))) + 2 for p in top}
+    head = f"{'checkpoint':<16}" + "".join(f"{_short(p):>{width[p]}}" for p in top)
     lines += [head, "-" * len(head)]
     vals = series(d, key)
     for k, c in enumerate(d["checkpoints"]):
-        lines.append(f"{c:<16}" + "".join(f"{percent(vals[p][k]):>12}" for p in top))
+        lines.append(f"{c:<16}" + "".join(f"{percent(vals[p][k]):>{width[p]}}" for p in top))
     if len(d["players"]) > len(top):
         lines.append(f"\n({len(d['players']) - len(top)} more players; --json or --csv gives "
                      "every player, P(first), expected prize and standard errors)")
