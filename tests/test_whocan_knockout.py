@@ -477,7 +477,7 @@ def test_synthetic_cover_every_answer(tmp_path):
 
 
 def test_budget_gives_undetermined(gp):
-    d = KS.whocan(gp, "event3", budget=0.0)
+    d = KS.whocan(gp, "event3", budget=0)
     rows = d["targets"]["first"] + d["targets"]["qualify"]
     # the heuristic witnesses still settle "alive" questions, nothing is guessed: every row is
     # either proved by a replayed witness or undetermined

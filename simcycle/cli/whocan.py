@@ -1,7 +1,7 @@
 import click
 
 from ..formats.base import WHOCAN
-from .options import (FiniteRange, at_opt, fix_options, fixed_of, json_opt, load, scenario_arg,
+from .options import (at_opt, fix_options, fixed_of, json_opt, load, scenario_arg,
                       show, with_assumed)
 
 
@@ -9,8 +9,9 @@ from .options import (FiniteRange, at_opt, fix_options, fixed_of, json_opt, load
 @scenario_arg
 @at_opt
 @json_opt
-@click.option("--budget", type=FiniteRange(0.1, 3600), default=None, metavar="SECONDS",
-              help="Time budget for the exact search (default: the format's).")
+@click.option("--budget", type=click.IntRange(0, 10**7), default=None, metavar="NODES",
+              help="Work budget for the exact search, in solver nodes (default: the "
+                   "format's); counted in work, not time, so answers never depend on load.")
 @fix_options
 def whocan(scenario, at, as_json, budget, fixes, fix_file):
     """Who can still finish first or qualify: clinched / alive / eliminated, exactly, with a

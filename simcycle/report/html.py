@@ -50,7 +50,7 @@ def pct(p, digits: int = 1) -> str:
 
 # ---- gathering -----------------------------------------------------------------------------
 def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
-            progress: bool | None = None, whocan_budget: float | None = 30.0,
+            progress: bool | None = None, whocan_budget: int | None = None,
             fixed: dict | None = None) -> dict:
     """Everything the page shows, as JSON-able data.  ``fixed``: what-ifs (the format's
     ``parse_fix`` entries) assumed by the odds, the swing and who-can; the standings and the

@@ -10,7 +10,7 @@ of the :data:`STATUSES`:
                 set of results; ``at_worst`` "out" (he can miss the target) or "tiebreak" (he
                 cannot be passed, only caught level);
   eliminated    no results get him there, not even level;
-  undetermined  the time budget ran out before the question was settled;
+  undetermined  the work budget ran out before the question was settled;
   n/a           the target does not apply (e.g. qualified elsewhere).
 
 A *key* is the tuple of everything the format's deterministic rules compare (points, then the
@@ -23,15 +23,19 @@ questions, for rivals R and q places:
   PASS        at least q rivals with key >  x's    (x can be passed outright)
 
 A backend answers one question over the remaining results ("feasible" with a witness,
-"infeasible", or "timeout"), replays a witness through the format's own standings code (its
+"infeasible", or "over budget"), replays a witness through the format's own standings code (its
 keys), and renders a witness as a path.  The core asks the cheapest source first: witnesses
 already found (the pool), then the backend; every feasible answer is replayed and checked
 before it counts, and "cannot" always comes from the backend's proof (or key bounds).
+
+Budgets count work, never time: one unit per branch-and-bound node a mixed-integer program
+solves (its root included, so every program costs at least one unit).  HiGHS is deterministic
+and stops at a node limit, so the same input gives the same answers, ``undetermined`` rows
+included, on any machine at any load.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Protocol, Sequence
 
@@ -40,27 +44,41 @@ CLINCHED, ALIVE, UNDETERMINED, ELIMINATED, NA = ("clinched", "alive", "undetermi
 STATUSES = (CLINCHED, ALIVE, UNDETERMINED, ELIMINATED, NA)
 
 OUTRIGHT, LEVEL, PASS_LEVEL, PASS = "outright", "level", "pass_level", "pass"
-FEASIBLE, INFEASIBLE, TIMEOUT = "feasible", "infeasible", "timeout"
+FEASIBLE, INFEASIBLE, OVER_BUDGET = "feasible", "infeasible", "over budget"
 
-QUICK_LIMIT = 1.0    # seconds per question in the first pass over all rows
+QUICK_LIMIT = 20     # work units (solver nodes) per question in the first pass over all rows
 
 
-class Budget:
-    """Wall-clock budget shared by the questions of one whocan call (None = unlimited)."""
+class Work:
+    """A work allowance in units (solver nodes; None = unlimited): what is left, and what was
+    spent.  One per whocan call (the budget) and one per question (its limit)."""
 
-    def __init__(self, seconds: float | None):
-        self.end = None if seconds is None else time.monotonic() + seconds
+    def __init__(self, units: int | None):
+        self.cap = units
+        self.used = 0
 
-    def left(self) -> float | None:
-        return None if self.end is None else max(self.end - time.monotonic(), 0.0)
+    def left(self) -> int | None:
+        return None if self.cap is None else max(self.cap - self.used, 0)
+
+    def spend(self, units: int) -> None:
+        self.used += units
+
+    def part(self, *caps: int | None) -> "Work":
+        """A sub-allowance: at most what is left here and at most each of ``caps``."""
+        c = [v for v in (self.left(), *caps) if v is not None]
+        return Work(min(c) if c else None)
+
+
+Budget = Work
 
 
 class Backend(Protocol):
     """What a format's whocan backend provides (``formats/*/whocan.py``)."""
 
     def solve(self, x: int, rivals: Sequence[int], q: int, question: str,
-              time_limit: float | None) -> tuple[str, Any]:
-        """(FEASIBLE, witness), (INFEASIBLE, None) or (TIMEOUT, None)."""
+              work: Work) -> tuple[str, Any]:
+        """(FEASIBLE, witness), (INFEASIBLE, None) or (OVER_BUDGET, None); the work done is
+        spent from ``work`` (never more than it allows)."""
 
     def keys(self, witness: Any) -> dict[int, tuple] | PlaceRanges:
         """Every player's key after the remaining results end as ``witness`` (replayed
@@ -132,7 +150,7 @@ class Asker:
     """Answers questions for one whocan call: memo, bounds, pool, backend; each feasible
     backend answer replayed and checked before it is believed."""
 
-    def __init__(self, backend: Backend, budget: Budget, question_limit: float | None):
+    def __init__(self, backend: Backend, budget: Work, question_limit: int | None):
         self.backend = backend
         self.budget = budget
         self.question_limit = question_limit
@@ -155,17 +173,16 @@ class Asker:
         if w is not None:
             self.memo[k] = (FEASIBLE, w)
             return self.memo[k]
-        left = self.budget.left()
-        cap = [v for v in (left, limit, self.question_limit) if v is not None]
-        t = min(cap) if cap else None
-        if t is not None and t <= 0:
-            return TIMEOUT, None
-        status, w = self.backend.solve(x, rivals, q, question, t)
+        work = self.budget.part(limit, self.question_limit)
+        if work.left() == 0:
+            return OVER_BUDGET, None
+        status, w = self.backend.solve(x, rivals, q, question, work)
+        self.budget.spend(work.used)
         if status == FEASIBLE:
             keys = self.pool.add(w)
             if not holds(keys, x, rivals, q, question):
-                return TIMEOUT, None      # the replay disagrees: never guess
-        if status != TIMEOUT:
+                return OVER_BUDGET, None      # the replay disagrees: never guess
+        if status != OVER_BUDGET:
             self.memo[k] = (status, w)
         return status, w
 
@@ -185,7 +202,7 @@ def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
     found = None
     for question, via in ((OUTRIGHT, "outright"), (LEVEL, "tiebreak")):
         s, w = asker.ask(x, rivals, q, question, limit)
-        if s == TIMEOUT:
+        if s == OVER_BUDGET:
             return False
         if s == FEASIBLE:
             found = (via, w)
@@ -194,13 +211,13 @@ def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
         row.update(status=ELIMINATED)
         return True
     s, _ = asker.ask(x, rivals, q, PASS_LEVEL, limit)
-    if s == TIMEOUT:
+    if s == OVER_BUDGET:
         return False
     if s == INFEASIBLE:
         row.update(status=CLINCHED, via="outright")
         return True
     s2, _ = asker.ask(x, rivals, q, PASS, limit)
-    if s2 == TIMEOUT:
+    if s2 == OVER_BUDGET:
         return False
     row.update(status=ALIVE, via=found[0], path=asker.backend.path(found[1], x),
                at_worst="out" if s2 == FEASIBLE else "tiebreak")
@@ -209,12 +226,14 @@ def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
 
 def analyse(backend: Backend, names: Sequence[str], order: Sequence[int],
             targets: dict[str, tuple[int, dict[int, Sequence[int] | None]]],
-            budget: float | None, question_limit: float | None = None) -> dict[str, list[dict]]:
+            budget: int | None, question_limit: int | None = None) -> dict[str, list[dict]]:
     """Rows per target, players in ``order``.  ``targets``: name -> (q, {x: rivals or None}).
+    ``budget`` and ``question_limit``: work units (solver nodes) for the call and for one
+    question (None = unlimited).
 
     A quick pass (``QUICK_LIMIT`` per question) settles the easy rows first, then the rest
     share what is left of the budget; rows still open are UNDETERMINED."""
-    asker = Asker(backend, Budget(budget), question_limit)
+    asker = Asker(backend, Work(budget), question_limit)
     asker.seed(None)
     out: dict[str, list[dict]] = {}
     todo = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, TIMEOUT
+from .core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, OVER_BUDGET, PASS, Work
 
 
 class Lin:
@@ -61,9 +61,12 @@ class Model:
             self._cache = (len(self.rows), _triplets(self.rows, 0))
         return self._cache[1]
 
-    def solve(self, extra_rows=(), extra_vars=(), time_limit=None, objective=None):
-        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (TIMEOUT, None).
-        ``objective`` ({variable: coefficient}, minimised) only steers the search."""
+    def solve(self, extra_rows=(), extra_vars=(), work: Work | None = None, objective=None):
+        """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (OVER_BUDGET,
+        None).  ``work``: the allowance in branch-and-bound nodes (HiGHS ``mip_max_nodes``;
+        None = unlimited); the nodes solved (at least one) are spent from it.  No time limit:
+        the answer is a function of the program only.  ``objective`` ({variable:
+        coefficient}, minimised) only steers the search."""
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import csr_matrix
 
@@ -78,18 +81,27 @@ class Model:
         lo = np.concatenate([base[3], extra[3]])
         hi = np.concatenate([base[4], extra[4]])
         opts = {"presolve": self.presolve}
-        if time_limit is not None:
-            opts["time_limit"] = max(float(time_limit), 0.05)
+        left = None if work is None else work.left()
+        if left is not None:
+            if left <= 0:
+                return OVER_BUDGET, None
+            opts["node_limit"] = int(left)
         c = np.zeros(len(lb))
         for v, a in (objective or {}).items():
             c[v] += a
         res = milp(c, integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
                    constraints=LinearConstraint(A, lo, hi), options=opts)
-        if res.x is not None and res.status in (0, 1):
+        if work is not None:
+            # settled: the nodes it took (at least the root); stopped at the node limit (HiGHS
+            # "solution limit", which scipy reports as status 1 or 4): the whole allowance
+            nodes = max(int(getattr(res, "mip_node_count", 0) or 0), 1)
+            settled = res.status in (0, 2, 3)
+            work.spend(nodes if left is None else min(nodes, left) if settled else left)
+        if res.x is not None and res.status != 2:      # a witness: the core replays it
             return FEASIBLE, np.round(res.x).astype(np.int64)
         if res.status == 2:
             return INFEASIBLE, None
-        return TIMEOUT, None
+        return OVER_BUDGET, None
 
 
 def _triplets(rows, first: int):

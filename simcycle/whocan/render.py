@@ -25,7 +25,8 @@ def render_targets(d: dict, header: list, *, qualify_title: str, level: str, pat
             elif r["status"] == "n/a":
                 lines.append(f"{head}  qualified elsewhere")
             elif r["status"] == "undetermined":
-                lines.append(f"{head}  (time budget of {d.get('budget_seconds')} s reached)")
+                lines.append(f"{head}  (work budget of {d.get('budget_nodes')} solver nodes "
+                             "reached)")
             else:
                 lines.append(head)
         lines.append("")

@@ -87,5 +87,6 @@ def whocan(d: dict) -> str:
                           qualify_title=f"a qualifying place (top {d['qualifying_places']})",
                           level="lots decide", path_lines=path)
     if any(r["status"] == "undetermined" for rows in d["targets"].values() for r in rows):
-        text += "\n\nundetermined: the exact search hit its time budget for these rows"
+        text += ("\n\nundetermined: the exact search used its work budget "
+                 f"({d['budget_nodes']} solver nodes) before settling these rows")
     return text

@@ -36,14 +36,13 @@ draw is one the rule allows) the smaller MILP on the file's draw, then the full 
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import numpy as np
 
 from ...enums import RESULT_TEXT, UNPLAYED
 from ...errors import ScenarioError
-from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, holds
+from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, Work, holds
 from ...whocan.core import analyse as analyse_rows
 from ...whocan.milp import Lin, Model, question_rows
 from . import rules
@@ -64,10 +63,10 @@ KO_MIRROR = [7, 6, 4, 5, 2, 3, 1, 0]
 # q's half points, q's wins, (result of the game p has White, result of the game q has White))
 PAIR_OUT = [(4, 2, 0, 0, (0, 2)), (3, 1, 1, 0, (0, 1)), (2, 1, 2, 1, (0, 0)),
             (2, 0, 2, 0, (1, 1)), (1, 0, 3, 1, (1, 0)), (0, 0, 4, 2, (2, 0))]
-DEFAULT_BUDGET = 20.0      # seconds for one whocan call (all rows)
-QUESTION_LIMIT = 10.0      # seconds for one MILP
+DEFAULT_BUDGET = 20000     # work units (solver nodes) for one whocan call (all rows)
+QUESTION_LIMIT = 5000      # solver nodes for one question
 LEAN = "lean"              # greedy style: draws, but the player with more points so far loses
-RESTRICTED_LIMIT = 5.0    # seconds for a restricted program when the question has no limit
+RESTRICTED_LIMIT = 200     # solver nodes for a restricted program (witnesses only)
 STEER_X = 20              # weight of x's own points in a restricted program's objective
 RANDOM_DRAWS = 12          # random draws tried greedily before a free-draw MILP
 BIG_M = 25                 # > any difference of two players' group scores (half points)
@@ -492,8 +491,9 @@ class SeriesMILP:
         return Lin({kv: 1})
 
     # ---- questions ------------------------------------------------------------------------
-    def ask(self, x, rivals, q, question, time_limit, restricted=False):
-        """(FEASIBLE, solution), (INFEASIBLE, None) or (TIMEOUT, None).  ``restricted``: x's
+    def ask(self, x, rivals, q, question, work: Work | None, restricted=False):
+        """(FEASIBLE, solution), (INFEASIBLE, None) or (OVER_BUDGET, None); ``work``: the
+        allowance in solver nodes (``whocan.milp.Model.solve``).  ``restricted``: x's
         own open results all go his way (all won for OUTRIGHT / LEVEL, all lost for PASS /
         PASS_LEVEL) and the search is steered by the rivals' and x's series points: a
         smaller, easier program whose solutions are witnesses too, but whose infeasibility
@@ -511,7 +511,7 @@ class SeriesMILP:
                     objective[v] = objective.get(v, 0) + sign * a
             for v, a in self.crit[POINTS][x].c.items():
                 objective[v] = objective.get(v, 0) - sign * STEER_X * a
-        return self.m.solve(rows, extra_vars, time_limit, objective)
+        return self.m.solve(rows, extra_vars, work, objective)
 
     def _own_results(self, x, winning):
         """Rows holding x's open games, pairs and matches to wins (or losses)."""
@@ -830,7 +830,7 @@ class SeriesBackend:
                     for best, spread in ((True, True), (True, False), (False, True)):
                         yield Greedy(model, p, best, spread).run()
 
-    def solve(self, x, rivals, q, question, time_limit=None):
+    def solve(self, x, rivals, q, question, work: Work | None = None):
         winning = question in (OUTRIGHT, LEVEL)
         if self.model.free and self.use_seeds:
             # other draws: a few random ones the rule allows, greedy results on each
@@ -842,14 +842,15 @@ class SeriesBackend:
                         return FEASIBLE, w
         # a restricted program first (on the file's draw when the rule allows it): quick
         # witnesses; then the full program, which also proves "cannot"
-        t0 = time.monotonic()
+        work = Work(None) if work is None else work
         small = self.small
-        s, sol = small.ask(x, rivals, q, question,
-                           RESTRICTED_LIMIT if time_limit is None else time_limit / 2, True)
+        half = work.left()
+        part = work.part(RESTRICTED_LIMIT, None if half is None else max(half // 2, 1))
+        s, sol = small.ask(x, rivals, q, question, part, True)
+        work.spend(part.used)
         if s == FEASIBLE:
             return s, small.filled(*small.decode(sol))
-        left = None if time_limit is None else max(time_limit - (time.monotonic() - t0), 0.05)
-        s, sol = self.model.ask(x, rivals, q, question, left)
+        s, sol = self.model.ask(x, rivals, q, question, work)
         if s == FEASIBLE:
             return s, self.model.filled(*self.model.decode(sol))
         return s, None
@@ -884,4 +885,4 @@ def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUEST
             "matches_left": len(model.matches),
             "undrawn_events": undrawn, "draws": reading,
             "points": {r["name"]: r["points"] for r in st["players"]},
-            "targets": rows}
+            "budget_nodes": DEFAULT_BUDGET if budget is None else budget, "targets": rows}

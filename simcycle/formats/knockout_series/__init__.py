@@ -22,7 +22,8 @@ from . import render, rules
 from .scenario import DEFAULT_KIND, KnockoutSeries, Match, load
 from .whocan import SeriesBackend
 
-WHOCAN_BUDGET = 30.0   # seconds per whocan call; rows not settled in time are "undetermined"
+WHOCAN_BUDGET = 20000  # work units (solver nodes) per whocan call; rows not settled within it
+                       # are "undetermined"
 
 
 class KnockoutSeriesFormat(Format):
@@ -120,7 +121,7 @@ class KnockoutSeriesFormat(Format):
                 "qualifying_places": scn.qualifying_places,
                 "criteria": ["points"] + [k for k, v in SERIES_CRITERIA.items() if v in det],
                 "points": {r["name"]: r["points"] for r in st["players"]},
-                "budget_seconds": budget, "targets": rows}
+                "budget_nodes": budget, "targets": rows}
 
     def parse_fix(self, scn: KnockoutSeries, text: str, at, key: str, earlier=None) -> dict:
         """``[EVENT] A beats B SCORE`` -> {(event, round, slot): Match}: a match whose two

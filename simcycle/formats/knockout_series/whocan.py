@@ -28,10 +28,8 @@ before it believes it.
 
 from __future__ import annotations
 
-import time
-
-from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, PASS_LEVEL,
-                            TIMEOUT, holds)
+from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, OVER_BUDGET, PASS,
+                            PASS_LEVEL, Work, holds)
 from ...whocan.milp import Lin, Model, question_rows
 from ..shared.brackets import place_value, round_name
 from .rules import (FIELD, counted_matches, det_criteria, det_key, n_rounds, series_table,
@@ -204,45 +202,40 @@ class SeriesBackend:
             self.key[p] = k
 
     # ---- the backend protocol ----------------------------------------------------------------
-    def solve(self, x, rivals, q, question, time_limit=None):
+    def solve(self, x, rivals, q, question, work: Work | None = None):
         """The question on GP points alone first, twice: relaxed (x in: at most q-1 rivals
         with more points; x out: at least q rivals with as many), then restricted (x in: at
         most q-1 rivals with as many; x out: at least q with more).  Their big-M is small, so
         HiGHS settles them 10-25 times faster than the packed-key question: the relaxation
         infeasible, the question is; a witness of either that answers the question is kept.
-        Only when neither settles it is the packed-key question solved."""
-        t0 = time.monotonic()
-
-        def left():
-            return None if time_limit is None else max(time_limit - (time.monotonic() - t0), 0.0)
-
+        Only when neither settles it is the packed-key question solved.  ``work``: the
+        allowance in solver nodes shared by the three programs."""
+        work = Work(None) if work is None else work
         if len(self.fields) > 1:
             relaxed, restricted = ((LEVEL, OUTRIGHT) if question in (OUTRIGHT, LEVEL)
                                    else (PASS_LEVEL, PASS))
             for points_q in (relaxed, restricted):
-                status, w = self._on_points(x, rivals, q, points_q, left())
-                if status == TIMEOUT or (status == INFEASIBLE and points_q == relaxed):
+                status, w = self._on_points(x, rivals, q, points_q, work)
+                if status == OVER_BUDGET or (status == INFEASIBLE and points_q == relaxed):
                     return status, None
                 if status == FEASIBLE and holds(self.keys(w), x, rivals, q, question):
                     return FEASIBLE, w
         extra_vars, rows = question_rows(self.model, self.key, x, rivals, q, question,
                                          self.key_range + 1)
-        status, sol = self.model.solve(rows, extra_vars, left())
+        status, sol = self.model.solve(rows, extra_vars, work)
         if status == FEASIBLE:
             return FEASIBLE, self.outcomes(sol)
-        return (INFEASIBLE, None) if status == INFEASIBLE else (TIMEOUT, None)
+        return (INFEASIBLE, None) if status == INFEASIBLE else (OVER_BUDGET, None)
 
-    def _on_points(self, x, rivals, q, question, time_limit):
+    def _on_points(self, x, rivals, q, question, work: Work):
         """``question`` asked on GP points alone (memoised)."""
         k = (x, tuple(rivals), q, question)
         if k not in self.points_memo:
-            if time_limit is not None and time_limit <= 0:
-                return TIMEOUT, None
             extra_vars, rows = question_rows(self.model, self.points_key, x, rivals, q,
                                              question, self.points_range + 1)
-            status, sol = self.model.solve(rows, extra_vars, time_limit)
-            if status == TIMEOUT:
-                return TIMEOUT, None
+            status, sol = self.model.solve(rows, extra_vars, work)
+            if status == OVER_BUDGET:
+                return OVER_BUDGET, None
             self.points_memo[k] = (status, self.outcomes(sol) if status == FEASIBLE else None)
         return self.points_memo[k]
 

@@ -72,7 +72,7 @@ class EnumerationBackend:
     def seeds(self, x):
         return ()
 
-    def solve(self, x, rivals, q, question, time_limit=None):
+    def solve(self, x, rivals, q, question, work=None):
         """The witness shown is the most natural one: x scoring as much as he can (as little,
         for the questions of missing the target) and as many other games drawn as possible."""
         hits = self.leaves_where(x, q, question)
@@ -160,7 +160,7 @@ class FlowBackend:
     def path(self, witness, x) -> list[dict]:
         return path_of(self.remaining, self.names, [witness[k] for k in range(len(self.remaining))])
 
-    def solve(self, x, rivals, q, question, time_limit=None):
+    def solve(self, x, rivals, q, question, work=None):
         own = [k for k, g in enumerate(self.remaining) if x in (g.white, g.black)]
         rest = [k for k, g in enumerate(self.remaining) if x not in (g.white, g.black)]
         pair = [(self.remaining[k].white, self.remaining[k].black) for k in rest]
