@@ -554,68 +554,105 @@ def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
     return n
 
 
+class Scratch(NamedTuple):
+    """One replica's work arrays and results (:func:`replica_nb` fills them; npl players of
+    the roster, the rows of ``rt``)."""
+
+    gpts: np.ndarray     # int64 [npl]: series points in sixths (the result)
+    tf: np.ndarray       # int64 [npl]: events won
+    ts: np.ndarray       # int64 [npl]: second places
+    cp: np.ndarray       # int64 [npl]: classical half points
+    cw: np.ndarray       # int64 [npl]: classical wins
+    prize: np.ndarray    # float64 [npl]: money (the result)
+    order: np.ndarray    # int64 [npl]: the series table, best first: order[:n] (the result)
+    brk: np.ndarray      # int64 [npl]: group starts (rank_series_nb)
+    key: np.ndarray      # int64 [npl]: the folded series key
+    work: np.ndarray     # int64 [npl]: lots
+    ros: np.ndarray      # int64 [16]: an event's roster after the draw
+    grp: np.ndarray      # int64 [4]: a group's players by slot
+    score: np.ndarray    # int64 [4]: a group's half points by slot
+    gout: np.ndarray     # int64 [4]: a group's points by slot (sixths)
+    gwin: np.ndarray     # int64 [4]: the group winners
+    mout: np.ndarray     # int64 [6]: match_nb's outcome
+    fx: np.ndarray       # int64 [2]: a knock-out match's known classical games
+    wk: np.ndarray       # int64 [WK]: a group's places
+    flags: np.ndarray    # int64 [counters]: this replica's counters (``enums.GS_C_*``)
+
+
+@ijit
+def scratch_nb(npl, n_flags):
+    """A :class:`Scratch` for npl players and n_flags counters."""
+    return Scratch(np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl, np.int64),
+                   np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl),
+                   np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl, np.int64),
+                   np.empty(npl, np.int64), np.empty(16, np.int64), np.empty(4, np.int64),
+                   np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64),
+                   np.empty(6, np.int64), np.empty(2, np.int64), np.empty(WK, np.int64),
+                   np.zeros(n_flags, np.int64))
+
+
+@ijit
+def replica_nb(a, g, st, s, flat):
+    """The group-series stage: ONE replica of the rest of the series from the plan's state.
+
+    a      :class:`GroupSeriesArgs`
+    g      :class:`~simcycle.kernels.game_nb.Games` whose ``rt`` is this replica's working
+           copy of ``a.rt`` (offsets are written into it)
+    st     uint64 [1]: the replica's SplitMix64 state, advanced in place
+    s      :class:`Scratch`: fills s.order[:n] (the series table, best first), s.gpts,
+           s.prize, s.flags (and the criteria arrays s.tf, s.ts, s.cp, s.cw)
+    flat   ``a.thr`` as one flat view (the group games' thresholds)
+    Returns n, the players in the table.
+    """
+    npl = a.rt.shape[1]
+    for i in range(s.flags.shape[0]):
+        s.flags[i] = 0
+    for p in range(npl):
+        s.gpts[p] = 0
+        s.tf[p] = 0
+        s.ts[p] = 0
+        s.cp[p] = 0
+        s.cw[p] = 0
+        s.prize[p] = 0.0
+    for e in range(a.roster.shape[0]):
+        event_nb(a, g, e, g.rt, st, s.ros, s.grp, s.score, s.gout, s.gwin, s.mout, s.fx,
+                 s.gpts, s.tf, s.ts, s.cp, s.cw, s.prize, s.wk, s.flags, flat)
+    if a.win_gp6:
+        for p in range(npl):
+            s.gpts[p] += a.win_gp6 * s.cw[p]
+    return rank_series_nb(a, s.gpts, s.tf, s.ts, s.cp, s.cw, s.key, s.order, s.brk, s.work,
+                          st, s.flags)
+
+
 @jit
 def chunk_nb(c, lo, hi, seed, first, a, out):
-    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``."""
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage
+    (:func:`replica_nb`), then the tallies."""
     npl = a.rt.shape[1]
-    n_ev = a.roster.shape[0]
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     flat = a.thr.reshape(a.thr.size)
     st = np.empty(1, np.uint64)
-    gpts = np.empty(npl, np.int64)
-    tf = np.empty(npl, np.int64)
-    ts = np.empty(npl, np.int64)
-    cp = np.empty(npl, np.int64)
-    cw = np.empty(npl, np.int64)
-    prize = np.empty(npl)
-    order = np.empty(npl, np.int64)
-    brk = np.empty(npl, np.int64)
-    key = np.empty(npl, np.int64)
-    work = np.empty(npl, np.int64)
-    ros = np.empty(16, np.int64)
-    grp = np.empty(4, np.int64)
-    score = np.empty(4, np.int64)
-    gout = np.empty(4, np.int64)
-    gwin = np.empty(4, np.int64)
-    mout = np.empty(6, np.int64)
-    fx = np.empty(2, np.int64)
-    wk = np.empty(WK, np.int64)
-    flags = np.zeros(out.counters.shape[1], np.int64)
+    s = scratch_nb(npl, out.counters.shape[1])
     t = local_tallies_nb(out)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        for i in range(flags.shape[0]):
-            flags[i] = 0
-        for p in range(npl):
-            gpts[p] = 0
-            tf[p] = 0
-            ts[p] = 0
-            cp[p] = 0
-            cw[p] = 0
-            prize[p] = 0.0
-        for e in range(n_ev):
-            event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp,
-                     cw, prize, wk, flags, flat)
-        if a.win_gp6:
-            for p in range(npl):
-                gpts[p] += a.win_gp6 * cw[p]
-        n = rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags)
+        n = replica_nb(a, g, st, s, flat)
         # places of the players in the table; points and money of every player (those left
         # out of the table too, so not ``tally_nb``, which counts the ordered players only)
         for i in range(n):
-            p = order[i]
+            p = s.order[i]
             t.place[p, i] += 1
             if i < a.n_qual:
                 t.qualify[p] += 1
         for p in range(npl):
-            x = np.float64(gpts[p])
+            x = np.float64(s.gpts[p])
             t.points[p] += x
             t.points_sq[p] += x * x
-            z = prize[p]
+            z = s.prize[p]
             t.prize[p] += z
             t.prize_sq[p] += z * z
-        count_flags_nb(t, flags)
+        count_flags_nb(t, s.flags)
     store_nb(t, out, c)
 
 
