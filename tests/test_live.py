@@ -250,10 +250,11 @@ def test_follow_a_live_candidates_round_by_round(tmp_path):
         out = tmp_path / f"report-{rnd}.html"
         ok("report", live, "-o", out, "--sims", 1000, "--swing-sims", 1000)
         page = html.unescape(out.read_text(encoding="utf-8"))
-        assert "Standings at latest" in page and "<svg" in page
+        assert f"Standings after round {rnd}" in page and "<svg" in page
+        assert "at latest" not in page
         assert ("Next round's swing (round %d)" % (rnd + 1) in page) == (rnd < 14)
         leader = real["players"][0]
-        assert f"<td class=l>{leader['name']}</td>" in page
+        assert f"</span>{leader['name']}</td>" in page      # the name after its colour
     nepo = next(p for p in d["players"] if p["name"] == "Ian Nepomniachtchi")
     assert nepo["p_first"] == 1.0 and d["players"][0]["name"] == "Ian Nepomniachtchi"
     final = [r for r in h["rows"] if r["checkpoint"] == "round14"]

@@ -15,7 +15,10 @@ from simcycle.cli import main
 SHIPPED = sorted(str(p) for p in SCENARIOS.glob("*.toml"))
 CAND = str(SCENARIOS / "candidates-2022.toml")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHART_BLUE = (31, 119, 180)     # the first line colour of the history chart (tab10 blue)
+# the history chart's line colours (report.words.PALETTE: one colour per player)
+from simcycle.report.words import PALETTE  # noqa: E402
+
+LINE_COLOURS = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in PALETTE]
 
 
 def ok(*args):
@@ -59,7 +62,13 @@ def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
     assert ("Ian Nepomniachtchi's own:</b> round 13: Ian Nepomniachtchi beats Richárd Rapport; "
             "round 14: Ian Nepomniachtchi beats Jan-Krzysztof Duda (with Black).") in page
     assert re.search(r"round 1[34]: [^;<]+ (beats|and [^;<]+ draw)", page)
-    assert "Standings at round12" in page and "Next round (13)" in page
+    assert "Standings after round 12" in page and "Next round (13)" in page
+    assert "/models/" not in page                   # the model file by its name, no path
+    # the next round's 4 games x 3 results as what-ifs to click (CSS only: no script)
+    wi = page[page.index('<section id="whatif">'):]
+    wi = wi[:wi.index("</section>")]
+    assert wi.count("<input type=radio") == 1 + 4 * 3 and wi.count('class=wip id=') == 13
+    assert "Ian Nepomniachtchi – Richárd Rapport 0-1 (not played)" in wi
     gp = report(tmp_path, str(SCENARIOS / "grand-prix-2019.toml"), "--at", "event3-qf")
     page = gp.read_text(encoding="utf-8")
     assert "Hamburg sf:" in page and "if Maxime Vachier-Lagrave wins 2-0" in page
@@ -132,5 +141,5 @@ def test_report_renders_in_headless_chromium(tmp_path, scenario):
     assert len(colours) > 200                                  # text, tables, a chart
     header = img[:60, :600].reshape(-1, 3)
     assert (np.abs(header - (29, 43, 68)).sum(1) < 12).mean() > 0.5   # the page's header
-    blue = (np.abs(img - CHART_BLUE).sum(2) < 30).sum()
-    assert blue > 500, blue                                    # the chart's lines are drawn
+    lines = sum(int((np.abs(img - c).sum(2) < 30).sum()) for c in LINE_COLOURS)
+    assert lines > 500, lines                                  # the chart's lines are drawn

@@ -170,10 +170,10 @@ def test_in_plain_words_at_round12():
     d = RR.whocan(load_scenario(CAND)[1], "round12")
     says = {r["name"]: r["says"] for r in d["targets"]["first"]}
     assert says["Ian Nepomniachtchi"] == [
-        "clinches first place with ½ point or more from his last games (round 13 v Richárd "
+        "clinches first place with ½ point or more from their last games (round 13 v Richárd "
         "Rapport, round 14 v Jan-Krzysztof Duda)"]
     assert says["Ding Liren"] == [
-        "needs 2 points from his last games (round 13 v Alireza Firouzja, round 14 v Hikaru "
+        "needs 2 points from their last games (round 13 v Alireza Firouzja, round 14 v Hikaru "
         "Nakamura)",
         "and Richárd Rapport to beat Ian Nepomniachtchi (round 13) and Jan-Krzysztof Duda to "
         "beat Ian Nepomniachtchi (round 14)",

@@ -29,6 +29,7 @@ matplotlib.rcParams["svg.hashsalt"] = "simcycle"
 matplotlib.rcParams["svg.fonttype"] = "none"     # text stays text (searchable, crisp)
 
 EXTENSIONS = (".png", ".svg")
+CONTENDERS = 6       # history: lines coloured and named; the others are drawn thin and grey
 MIN_SHOWN = 0.01      # history: a player whose line never reaches 1 % is listed, not drawn
 # ten distinct colours (matplotlib's tab10), solid; then the same ten dashed, then dotted
 TAB10 = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
@@ -102,35 +103,38 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     vals = {key: series(d, key) for key, _ in panels}
     peak = {key: {p: max((v for v in vals[key][p] if v == v), default=0.0) for p in d["players"]}
             for key, _ in panels}
-    drawn = [p for p in d["players"] if any(peak[key][p] >= MIN_SHOWN for key, _ in panels)]
-    look = {p: (TAB10[k % 10], STYLES[(k // 10) % len(STYLES)]) for k, p in enumerate(drawn)}
-    handles = {}
+    # one colour per player, whatever the checkpoint (report.words.colour_of); the
+    # contenders (the CONTENDERS best at any point, at MIN_SHOWN or more) stand out, coloured,
+    # thick and named at their line's end; the rest recede as thin grey lines
+    from .words import colour_of
+    colour = colour_of(d["players"])
+    best = {p: max(peak[key][p] for key, _ in panels) for p in d["players"]}
+    ranked = sorted(d["players"], key=lambda p: -best[p])
+    front = [p for p in ranked[:CONTENDERS] if best[p] >= MIN_SHOWN]
     for ax, (key, label) in zip(axes, panels):
-        shown = [p for p in drawn if peak[key][p] >= MIN_SHOWN]
-        hidden = len(d["players"]) - len(shown)
         ends = []
-        for p in shown:
-            colour, style = look[p]
-            (line,) = ax.plot(xs, vals[key][p], style, color=colour, lw=2.0, marker="o",
-                              ms=3.5, label=p)
-            handles.setdefault(p, line)
+        for p in d["players"]:
+            if p in front:
+                continue
+            ax.plot(xs, vals[key][p], "-", color="#c4c7cc", lw=0.9, zorder=1)
+        for p in front:
+            ax.plot(xs, vals[key][p], "-", color=colour[p], lw=2.2, marker="o", ms=3.5,
+                    zorder=3)
             last = next((v for v in reversed(vals[key][p]) if v == v), 0.0)
-            if last >= MIN_SHOWN:
-                ends.append([last, p, colour])
+            ends.append([last, p, colour[p]])
+        top = max([peak[key][p] for p in d["players"]] + [0.05])
+        ymax = min(1.0, math.ceil(top * 10 + 1e-9) / 10)     # to the data, not always 100 %
+        ax.set_ylim(-0.01 * ymax, ymax * 1.03)
         _end_labels(ax, ends, n)
-        ax.set_ylim(-0.02, 1.02)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_ylabel(label, fontsize=11)
         ax.grid(True, color="#dddddd", lw=0.8)
         ax.set_xlim(-0.3, n - 1 + max(2.2, 0.24 * n))
         ax.spines[["top", "right"]].set_visible(False)
-        note = label + (f"   (not drawn: {hidden} player{'s' if hidden > 1 else ''} never at "
-                        f"{MIN_SHOWN:.0%} or more)" if hidden else "")
+        rest = len(d["players"]) - len(front)
+        note = label + (f"   (grey: the other {rest} player{'s' if rest > 1 else ''})"
+                        if rest else "")
         ax.set_title(note, loc="left", fontsize=9.5, color="#333333")
-    if len(drawn) > 1:
-        fig.legend([handles[p] for p in drawn], drawn, loc="outside right upper",
-                   fontsize=9 if len(drawn) <= 16 else 8, frameon=False,
-                   title="players (best first)", title_fontsize=9, handlelength=2.6)
     ax = axes[-1]
     ax.set_xticks(xs)
     rot = 0 if n <= 8 else (45 if n <= 20 else 60)
@@ -138,8 +142,7 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
                        fontsize=10 if n <= 16 else 8.5)
     ax.set_xlabel(f"checkpoint (results counted up to)\n{_subtitle(d)}", fontsize=10)
     # left-aligned and wrapped to the width left of the legend, so the two never overlap
-    fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint",
-                       width - (3.2 if len(drawn) > 1 else 0.5)),
+    fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint", width - 0.5),
                  fontsize=13, fontweight="bold", x=0.01, ha="left")
     return fig
 
@@ -149,14 +152,15 @@ def _end_labels(ax, ends, n):
     (a thin leader joins a moved label to its line)."""
     if not ends:
         return
-    gap = 0.045
+    lo, hi = ax.get_ylim()
+    gap = 0.045 * (hi - lo)
     ends.sort(key=lambda e: e[0])
     ys = [e[0] for e in ends]
     placed = []
     for y in ys:                                        # push up
         y = max(y, placed[-1] + gap) if placed else y
         placed.append(y)
-    over = placed[-1] - 1.0
+    over = placed[-1] - hi
     if over > 0:                                        # then shift down from the top
         placed = [y - over for y in placed]
         for i in range(len(placed) - 2, -1, -1):
@@ -228,7 +232,7 @@ def place_figure(d: dict) -> Figure:
                         fontsize=7.5 if n > 14 else 8.5,
                         color="white" if dark else "#1a1a1a")
     ax.set_yticks(ys)
-    ax.set_yticklabels([f"{p['name']}  (E[place] {exp_place[p['name']]:.1f})"
+    ax.set_yticklabels([f"{p['name']}  (expected place {exp_place[p['name']]:.1f})"
                         for p in players], fontsize=9.5 if n <= 14 else 8.5)
     ax.set_xlim(0, 1)
     ax.set_ylim(-0.6, n - 0.4)

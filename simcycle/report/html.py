@@ -60,9 +60,13 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
     from .. import driver
     from ..errors import ScenarioError
 
+    from .words import after_text, colour_of
     ctx = {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
+           "after": after_text(fmt, scn, at), "colours": colour_of(history.scn_names(scn)),
            "seed": seed, "swing_sims": swing_sims, "format": fmt.name,
-           "model": {"name": model.name, "version": model.version, "file": model.path},
+           # the model file by its name: the installed path says nothing to a reader
+           "model": {"name": model.name, "version": model.version,
+                     "file": _file_name(model.path)},
            "generated": _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")}
     from .. import __version__
     ctx["version"] = __version__
@@ -100,6 +104,11 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
     return ctx
 
 
+def _file_name(path) -> str | None:
+    from pathlib import Path
+    return None if not path else Path(path).name
+
+
 # ---- the page ------------------------------------------------------------------------------
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,sans-serif;
@@ -129,6 +138,18 @@ details{margin:2px 0 6px}summary{cursor:pointer;color:#1d4ed8}
 pre{background:#f6f8fa;padding:10px;border-radius:6px;font-size:.85em;overflow-x:auto}
 .chart svg{max-width:100%;height:auto}
 .kv td{text-align:left}
+.scroll{overflow-x:auto}
+.wi input{position:absolute;opacity:0}
+.wi label{display:inline-block;border:1px solid #99a;border-radius:4px;padding:3px 8px;
+ margin:2px;cursor:pointer;background:#f6f7fb}
+.wi input:checked+label{background:#e0a030;border-color:#b07010;font-weight:600}
+.wi input:focus-visible+label{outline:2px solid #1d4ed8}
+.wig{display:block;margin:8px 0 2px;font-weight:600}
+.wip{margin-top:10px;border:2px solid #e0a030;border-radius:6px;padding:6px 10px}
+.sw{display:inline-block;width:.75em;height:.75em;border-radius:2px;margin-right:.35em;
+ vertical-align:-.05em}
+@media (max-width:560px){main{padding:10px 8px 30px}section{padding:10px 8px}
+ th,td{padding:3px 4px}.wide{display:none}td.l{white-space:normal}}
 """
 
 
@@ -137,15 +158,16 @@ def page(ctx: dict) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(ctx['scenario'])} at {e(ctx['at'])}: simcycle report</title>",
+        f"<title>{e(ctx['scenario'])} {e(ctx['after'])}: simcycle report</title>",
         f"<style>{CSS}</style></head><body>",
-        f"<header><h1>{e(ctx['scenario'])}</h1><p>at {e(ctx['at'])} · "
+        f"<header><h1>{e(ctx['scenario'])}</h1><p>{e(ctx['after'])} · "
         f"{ctx['sims']:,} simulations · model {e(ctx['model']['name'])} "
         f"{e(ctx['model']['version'])} · {e(ctx['generated'])}</p></header><main>",
         _assumed(ctx),
         _standings(ctx),
         _odds(ctx),
         _next(ctx),
+        _whatif(ctx),
         _history(ctx),
         _swing(ctx),
         _whocan(ctx),
@@ -170,108 +192,126 @@ def _section(id_: str, title: str, body: str) -> str:
     return f'<section id="{id_}"><h2>{e(title)}</h2>\n{body}\n</section>'
 
 
-def _cell(key: str, v) -> str:
-    if v is None:
-        return "<td>–</td>"
-    if isinstance(v, bool):
-        return f"<td>{'yes' if v else 'no'}</td>"
-    if isinstance(v, float):
-        if key.startswith("p_") or key.startswith("se_p"):
-            return f"<td>{pct(v)} %</td>"
-        return f"<td>{num(v)}</td>"
-    if isinstance(v, int):
-        return f"<td>{v:,}</td>"
-    if isinstance(v, list):
-        return ("<td>" + " / ".join("–" if x is None else (pct(x) + " %" if key.startswith("p_")
-                                    and isinstance(x, float) else e(x)) for x in v) + "</td>")
-    if isinstance(v, dict):
-        return "<td class=l>" + e(", ".join(f"{k}: {x}" for k, x in v.items())) + "</td>"
-    return f"<td class=l>{e(v)}</td>"
-
-
-def table(rows: list, columns: list | None = None, titles: dict | None = None) -> str:
-    """A table of dicts: the given columns, or every key of the first row."""
-    if not rows:
-        return "<p class=muted>(none)</p>"
-    cols = columns or [k for k in rows[0] if not isinstance(rows[0][k], dict)]
-    titles = titles or {}
-    left = {k for k in cols if any(isinstance(r.get(k), str) for r in rows)}
-    head = "".join(f'<th class="{"l" if k in left else ""}">'
-                   f"{e(titles.get(k, k.replace('_', ' ')))}</th>" for k in cols)
-    body = "\n".join("<tr>" + "".join(_cell(k, r.get(k)) for k in cols) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
-
-
 def _standings(ctx) -> str:
-    d = ctx["standings"]
-    rows = d.get("players") if isinstance(d.get("players"), list) else None
-    if rows and all(isinstance(r, dict) for r in rows):
-        cols = [k for k in rows[0] if k not in ("shared",)]
-        body = table(rows, cols, {"sb": "SB", "ahead_by": "ahead by"})
-        if d.get("note"):
-            body += f"<p class=muted>{e(d['note'])}</p>"
-    else:
-        body = f"<pre>{e(ctx['standings_text'])}</pre>"
-    return _section("standings", f"Standings at {ctx['at']}", body)
+    from ..api.results import Standings
+    from .table import standings_table, to_html
+
+    st = Standings.from_json(ctx["standings"])
+    if not st.players:
+        return _section("standings", f"Standings {ctx['after']}",
+                        f"<pre>{e(ctx['standings_text'])}</pre>")
+    return to_html(standings_table(st, colours=ctx["colours"], after=ctx["after"]),
+                   id_="standings")
 
 
 def _odds(ctx) -> str:
-    d = ctx["odds"]
-    cur = d.get("currency") or ""
-    q = d.get("qualifying_places")
-    head = ("<tr><th class=l>player</th><th>E[points]</th><th>P(1st) %</th>"
-            f"<th>P(qualify) % (top {q})</th><th class=l></th><th>E[prize] {e(cur)}</th></tr>")
-    rows = []
-    for p in d["players"]:
-        w = max(0.0, min(1.0, p["p_qualify"])) * 120
-        rows.append(
-            f"<tr><td class=l>{e(p['name'])}</td>"
-            f"<td>{p['expected_points']:.2f} "
-            f"<span class=se>± {p['se_expected_points']:.3f}</span></td>"
-            f"<td>{pct(p['p_first'])} <span class=se>± {100 * p['se_p_first']:.2f}</span></td>"
-            f"<td>{pct(p['p_qualify'])} <span class=se>± {100 * p['se_p_qualify']:.2f}</span></td>"
-            f"<td class=l><span class=barbox><span class=bar style=\"width:{w:.1f}px\"></span>"
-            f"</span></td>"
-            f"<td>{p['expected_prize']:,.0f}</td></tr>")
-    body = (f"<table><thead>{head}</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>"
-            f"<p class=muted>{d['sims']:,} simulated completions from {e(d['at'])}, seed "
-            f"{d['seed']}; ± are Monte Carlo standard errors (points of %).</p>")
-    if d.get("events"):
-        body += ("<p class=muted>" + " · ".join(f"{e(k)}: {pct(v['p'])} %"
-                                                for k, v in d["events"].items()) + "</p>")
-    return _section("odds", "Odds", body)
+    from ..api.results import Simulation
+    from .table import simulation_table, to_html
+
+    sim = Simulation.from_json(ctx["odds"])
+    t = simulation_table(sim, title="Odds", places=0, colours=ctx["colours"])
+    t.notes = [f"{sim.sims:,} simulated completions {ctx['after']}, seed {sim.seed}."]
+    t.notes += [f"{k}: {pct(v.p)} %".replace("&lt;", "<").replace("&gt;", ">")
+                for k, v in (sim.events or {}).items()]
+    return to_html(t, id_="odds")
 
 
 def _next(ctx) -> str:
+    from ..api.results import Odds
+    from .table import odds_table, to_html
+
     d = ctx["next"]
     if "error" in d:
         return _section("next", "Still to play", f"<p class=muted>{e(d['error'])}</p>")
-    items = None
-    for key in ("games", "matches", "events"):
-        if d.get(key) and isinstance(d[key], list):   # the first that lists something
-            items = (key, d[key])
-            break
-    if items is None or not items[1]:
+    od = Odds.from_json(d)
+    if not od.items:
         notes = "".join(f"<p class=muted>{e(n)}</p>" for n in d.get("notes") or [])
         return _section("next", "Still to play",
                         notes or "<p class=muted>nothing left to play</p>")
-    key, rows = items
-    title = "Still to play"
-    if key == "games" and rows and "round" in rows[0]:
-        first = rows[0]["round"]
-        shown = [r for r in rows if r["round"] == first and r.get("event") == rows[0].get("event")]
-        title = f"Next round ({first}): the games and their odds"
-        cols = [c for c in ("event", "group", "round", "white", "black", "p_white", "p_draw",
-                            "p_black") if c in rows[0]]
-        body = table(shown, cols, {"p_white": "1-0 %", "p_draw": "draw %", "p_black": "0-1 %"})
-        rest = len(rows) - len(shown)
-    else:
-        shown = rows[:16]
-        body = table(shown)
-        rest = len(rows) - len(shown)
-    if rest > 0:
-        body += f"<p class=muted>and {rest} more ({e('simcycle odds')} lists them all)</p>"
-    return _section("next", title, body)
+    return to_html(odds_table(od, colours=ctx["colours"]), id_="next")
+
+
+WHATIF_LIMIT = 60     # results embedded as clickable what-ifs at most (each is one panel)
+
+
+def whatif_panels(ctx) -> list[tuple[str, str, list]]:
+    """The next round's results as (game, result, rows of (player, P now, P if so)), read
+    from the swing (each result simulated with common random numbers); [] when there is none
+    or when there are more than WHATIF_LIMIT results to embed."""
+    d = ctx["swing"]
+    if "none" in d:
+        return []
+    q = d.get("qualifying_places") or 1
+    key = "p_qualify" if q > 1 else "p_first"
+    now = {p["name"]: p[key] for p in d.get("now") or []}
+    out = []
+    for g in d.get("games") or []:
+        game = f"{g['white']} – {g['black']}"
+        if g.get("group"):
+            game = f"group {g['group']}: {game}"
+        for r in RESULT_WORDS:
+            rows = [(p["name"], now.get(p["name"]), p[key][r]) for p in g["players"]]
+            out.append((game, r, rows))
+    for m in d.get("matches") or []:
+        game = f"{m.get('event', '')} {m.get('round', '')}: {' – '.join(m['players'])}".strip()
+        for k, o in enumerate(m["outcomes"]):
+            rows = [(p["name"], now.get(p["name"]), p[key][k]) for p in m["swing"]]
+            out.append((game, o["result"], rows))
+    return out if len(out) <= WHATIF_LIMIT else []
+
+
+def _whatif(ctx) -> str:
+    """The next round's results as what-ifs to click: radio buttons and one panel per result,
+    shown by CSS alone (the page has no script), each panel the odds if that result happens."""
+    panels = whatif_panels(ctx)
+    if not panels:
+        return ""
+    q = ctx["swing"].get("qualifying_places") or 1
+    label = "P(qualify)" if q > 1 else "P(1st)"
+    css, inputs, boxes = [], [], []
+    inputs.append('<input type=radio name=wi id=wi-0 checked><label for=wi-0>as it stands'
+                  '</label>')
+    boxes.append('<div class=wip id=wip-0><p class=muted>Pick a result above: the table shows '
+                 f'every player whose {label} it moves.</p></div>')
+    css.append("#wi-0:checked~#wip-0")
+    last = None
+    for k, (game, result, rows) in enumerate(panels, 1):
+        if game != last:
+            inputs.append(f"<span class=wig>{e(game)}</span>")
+            last = game
+        inputs.append(f"<input type=radio name=wi id=wi-{k}><label for=wi-{k}>{e(result)}"
+                      "</label>")
+        rows = sorted(rows, key=lambda r: -(r[2] or 0))
+        body = "".join(
+            f"<tr><td class=l>{_swatch(ctx, n)}{e(n)}</td><td>{pct(a)} %</td>"
+            f"<td><b>{pct(b)} %</b></td><td>{_delta(a, b)}</td></tr>" for n, a, b in rows)
+        boxes.append(f"<div class=wip id=wip-{k}><p><b>Assumed:</b> {e(game)} {e(result)} "
+                     f"(not played)</p><table><thead><tr><th class=l>player</th><th>{label} "
+                     f"now</th><th>if so</th><th>change</th></tr></thead><tbody>{body}"
+                     "</tbody></table></div>")
+        css.append(f"#wi-{k}:checked~#wip-{k}")
+    style = (f"<style>.wip{{display:none}}{','.join(css)}{{display:block}}</style>")
+    sims = ctx["swing"].get("sims")
+    note = (f"<p class=muted>Each result simulated {sims:,} times with the same random "
+            "numbers as the others (common random numbers), so the change is the result's."
+            "</p>" if sims else "")
+    return _section("whatif", "What if… (the next round's results)",
+                    style + "<div class=wi>" + "".join(inputs) + "".join(boxes) + "</div>"
+                    + note)
+
+
+def _swatch(ctx, name: str) -> str:
+    c = ctx.get("colours", {}).get(name)
+    return f'<span class=sw style="background:{e(c)}"></span>' if c else ""
+
+
+def _delta(a, b) -> str:
+    if a is None or b is None:
+        return "–"
+    x = 100 * (b - a)
+    if abs(x) < 0.05:
+        return "0"
+    return f"{'+' if x > 0 else '−'}{abs(x):.1f}"
 
 
 def _history(ctx) -> str:
@@ -432,8 +472,8 @@ def _whocan(ctx) -> str:
 
 def _about(ctx) -> str:
     m = ctx["model"]
-    rows = [("scenario file", ctx["file"]), ("format", ctx["format"]),
-            ("checkpoint", ctx["at"]),
+    rows = [("scenario file", _file_name(ctx["file"])), ("format", ctx["format"]),
+            ("checkpoint", ctx["at"] if ctx["at"] != "latest" else ctx["after"]),
             ("model", f"{m['name']} {m['version']}" + (f" ({m['file']})" if m.get("file") else "")),
             ("simulations", f"{ctx['sims']:,} for the odds, {ctx['sims']:,} per checkpoint for "
                             f"the history, {ctx['swing_sims']:,} per result for the swing"),

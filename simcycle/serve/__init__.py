@@ -21,19 +21,9 @@ from pathlib import Path
 
 from ..errors import ScenarioError, SimcycleError
 
+from ..report.words import PALETTE, after_text, colour_of  # noqa: F401 (the page's words)
+
 STATIC = Path(__file__).resolve().parent / "static"
-
-# One colour per player, by the player's place in the scenario's list (stable at every
-# checkpoint, on the page and in the report's charts): Tableau 10, then 10 darker tones.
-PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#bab0ac", "#1f4e79", "#a0522d", "#8b1a1a", "#2f6f6a",
-           "#2e6b2e", "#8a7a00", "#6a3d77", "#b2506b", "#5a4030", "#6e6e6e")
-
-
-def colour_of(names: list[str]) -> dict[str, str]:
-    """Each player's colour, from their place in ``names`` (the scenario's order)."""
-    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
-
 
 def error_line(e: SimcycleError) -> str:
     """The one line the command line prints for ``e``."""
@@ -162,30 +152,6 @@ class Live:
 def _names(scn) -> list[str]:
     from ..report.history import scn_names
     return list(scn_names(scn))
-
-
-def after_text(fmt, scn, at) -> str:
-    """The checkpoint in words: "after round 12" (from the results in the file when ``at`` is
-    not given), "before the start"."""
-    cps = list(fmt.checkpoints(scn))
-    if at is None:
-        from ..report.history import LATEST, checkpoints
-        cp = checkpoints(fmt, scn)[-1]
-        if cp == LATEST:
-            return f"after {_words(cps[-1])} (and the games since)" if len(cps) > 1 else \
-                "with the games played so far"
-        return f"after {_words(cp)}"
-    return "before the start" if at == "start" else f"after {_words(at)}"
-
-
-def _words(cp: str) -> str:
-    import re
-    m = re.fullmatch(r"round(\d+)", cp)
-    if m:
-        return f"round {m.group(1)}"
-    if cp == "start":
-        return "the start"
-    return cp.replace("-", " ").replace("event", "event ").replace("round", "round ")
 
 
 def choices(odds: dict) -> list[dict]:

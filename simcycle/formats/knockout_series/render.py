@@ -52,7 +52,7 @@ def _path(r: dict) -> list[str]:
     own = [g for g in r["path"] if r["name"] in g["players"]]
     mine = "; ".join(f"{g['event']} {g['round']}: {g['result']}" for g in own)
     return [f"e.g. (all {len(r['path'])} matches in --json)"
-            + (f" his own: {mine}" if own else " he has no match left")]
+            + (f" their own: {mine}" if own else " they have no match left")]
 
 
 def whocan(d: dict) -> str:

@@ -182,7 +182,7 @@ def _event(ev, e: int, players, ratings, idx, f: str) -> Event:
         for k, nm in enumerate(ev.bracket):
             i = idx.find(nm, f"{where}.bracket[{k}]")
             if (e + 1) not in players[i].events:
-                raise ScenarioError(f"player is not scheduled for event {e + 1} (see his events)",
+                raise ScenarioError(f"player is not scheduled for event {e + 1} (see their events)",
                                     file=f, key=f"{where}.bracket[{k}]", value=nm)
             if i in pos:
                 raise ScenarioError("player twice in the bracket", file=f,
@@ -205,7 +205,7 @@ def _check_feeders(matches, players, f: str) -> None:
             if fm is None or fm.winner != pl:
                 raise ScenarioError(
                     "these players cannot meet in this round: the earlier match of "
-                    f"{players[pl].name} in this event is not entered as won by him", file=f,
+                    f"{players[pl].name} in this event is not entered as won by them", file=f,
                     key=f"events[{m.event}].matches ({m.source})", value=players[pl].name)
 
 

@@ -10,8 +10,10 @@ RESULTS = ("1-0", "1/2-1/2", "0-1")
 
 
 def standings(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}  (rounds played: {d['rounds_played']}"
-             f"{', final' if d['final'] else ''})", ""]
+    done, last = d.get("rounds_complete", d["rounds_played"]), d["rounds_played"]
+    played = (f"rounds played: {done}" if done == last else
+              f"rounds played: {done}, round {last} in progress")
+    lines = [f"{d['scenario']}  at {d['at']}  ({played}{', final' if d['final'] else ''})", ""]
     head = f"{'rank':>5}  {'player':<26}{'pts':>6}{'SB':>8}{'wins':>6}{'games':>7}"
     if d["final"]:
         head += f"{'prize ' + (d['currency'] or ''):>14}"

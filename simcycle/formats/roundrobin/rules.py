@@ -204,7 +204,12 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
             })
         pos += len(grp)
     d = {"scenario": scn.name, "file": scn.file, "at": at or "latest",
-         "rounds_played": max((g.round for g in played), default=0), "final": final,
+         "rounds_played": max((g.round for g in played), default=0),
+         # the rounds every game of which is played (rounds_played is the latest round with a
+         # game played: mid-round they differ)
+         "rounds_complete": max((r for r in {g.round for g in played}
+                                 if all(g.round != r for g in remaining)), default=0),
+         "final": final,
          "currency": scn.currency, "prize_split": scn.prize_split,
          "criteria": ["points", *[c for c in scn.order if c != "lots"]], "players": rows}
     if final:

@@ -241,7 +241,7 @@ def _own_games(names, rem, own, x) -> str:
     rounds = [rem[k].round for k in own]
     if len(own) == 1:
         return f"against {opp[0]} in round {rounds[0]}"
-    return "from his last games (" + ", ".join(f"round {r} v {o}" for r, o in
+    return "from their last games (" + ", ".join(f"round {r} v {o}" for r, o in
                                               zip(rounds, opp)) + ")"
 
 

@@ -46,12 +46,12 @@ def _odds_event(e: dict) -> list[str]:
              f"{'' if e['joined'] else ', organisers declined'}; "
              f"{e['places_paying']} places pay"]
     shown = min(e["places_paying"], 8)
-    head = f"  {'player':<26}{'E[ACP]':>8}  " + " ".join(f"{'P' + str(k + 1):>5}"
+    head = f"  {'player':<26}{'exp. ACP':>9}  " + " ".join(f"{'P' + str(k + 1):>5}"
                                                          for k in range(shown))
     lines += [head, "  " + "-" * (len(head) - 2)]
     for p in e["players"]:
         tag = "" if p["member"] else " (not ACP)"
-        lines.append(f"  {(p['name'] + tag)[:25]:<26}{p['expected_points']:8.2f}  "
+        lines.append(f"  {(p['name'] + tag)[:25]:<26}{p['expected_points']:9.2f}  "
                      + " ".join(f"{100 * x:5.1f}" for x in p["p_place"][:shown]))
     return lines + [""]
 

@@ -1,0 +1,76 @@
+"""The one table model (report/table.py): every format's standings, odds still to play and
+simulation go through it, and each of the four renderers shows the same rows."""
+
+import csv
+import io
+import json
+
+import pytest
+
+import simcycle
+from simcycle.report.table import (Column, Table, odds_table, simulation_table, standings_table,
+                                   to_csv, to_html, to_json, to_text)
+
+SCENARIOS = ["candidates-2022", "grand-prix-2019", "grand-prix-2022", "acp-tour-2004-05"]
+
+
+def check_renderers(t: Table):
+    names = [r.get("name") for r in t.rows if isinstance(r.get("name"), str)]
+    text = to_text(t)
+    assert text.splitlines()[0] == t.title
+    for n in names:
+        assert n in text
+    rows = list(csv.reader(io.StringIO(to_csv(t))))
+    assert rows[0][:1] == [t.columns[0].key] and len(rows) == len(t.rows) + 1
+    assert set(rows[0]) >= {c.key for c in t.columns}
+    back = json.loads(json.dumps(to_json(t)))
+    assert back["title"] == t.title and len(back["rows"]) == len(t.rows)
+    assert [c["key"] for c in back["columns"]] == [c.key for c in t.columns]
+    html = to_html(t)
+    assert html.count("<tr>") == len(t.rows) + 1
+    for c in t.shown():
+        assert c.label.replace("&", "&amp;") in html
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_format_through_the_table_model(name):
+    ev = simcycle.load(name)
+    cps = ev.checkpoints()
+    at = cps[len(cps) // 2]
+    st = standings_table(ev.standings(at))
+    assert len(st.rows) == len(ev.standings(at).players)
+    check_renderers(st)
+    od = ev.odds(at)
+    if od.items:
+        check_renderers(odds_table(od))
+    if name == "candidates-2022":            # the kernels of the others compile slowly
+        sim = ev.simulate(at=at, sims=2000)
+        t = simulation_table(sim)
+        check_renderers(t)
+        # one place qualifies: no second column repeating P(1st) as P(qualify)
+        assert [c.key for c in t.shown()][:3] == ["name", "expected_points", "p_first"]
+        assert "p_qualify" not in [c.key for c in t.shown()]
+        row = {r["name"]: r for r in t.rows}
+        for p in sim.players:
+            assert row[p.name]["p_first"] == p.p_first
+
+
+def test_two_qualify_shows_p_qualify():
+    ev = simcycle.load("grand-prix-2019")
+    sim = ev.simulate(at=ev.checkpoints()[-2], sims=1000)
+    t = simulation_table(sim)
+    assert "p_qualify" in [c.key for c in t.shown()]
+    assert any("top 2" in c.label for c in t.columns)
+
+
+def test_html_escapes_and_text_aligns():
+    t = Table(title="<T>", columns=[Column(key="name", label="player"),
+                                    Column(key="p", label="P %", kind="pct", se="se")],
+              rows=[{"name": "<script>x</script>", "p": 0.25, "se": 0.01},
+                    {"name": "B", "p": 1.0, "se": 0.0}])
+    html = to_html(t)
+    assert "<script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
+    assert "&lt;T&gt;" in html and "± 1.00" in html
+    lines = to_text(t).splitlines()
+    assert lines[2].startswith("player") and "25.0 ±1.00" in lines[4]
+    assert to_csv(t).splitlines()[:2] == ["name,p,se", "<script>x</script>,0.25,0.01"]
