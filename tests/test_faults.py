@@ -472,3 +472,96 @@ def test_game_csv_quote_and_bom(tmp_path):
     with pytest.raises(ScenarioError) as e:
         read_games(p)
     assert str(p) in str(e.value) and "line 10" in str(e.value) and "quote" in str(e.value)
+
+
+# ---- 6. correct standings -------------------------------------------------------------------
+def _three_level_after_round12():
+    """The shipped Candidates 2022 file (8 players, a play-off for first: [tiebreak]
+    playoff_places = 1) with rounds 1-12 rewritten: every game drawn except three wins each
+    for Nepomniachtchi, Ding and Caruana against the other five, so those three stand level
+    on 7½ after round 12 with different Sonneborn-Berger, as three players did after round
+    12 of the Candidates 2024 (FIDE, https://candidates2024.fide.com, standings after round
+    12: Nepomniachtchi, Nakamura and Gukesh 7½)."""
+    import tomllib
+
+    from simcycle.scenario import load_data
+
+    data = tomllib.loads((SCENARIOS / "candidates-2022.toml").read_text(encoding="utf-8"))
+    top = ["Ian Nepomniachtchi", "Ding Liren", "Fabiano Caruana"]
+    wins = dict.fromkeys(top, 0)
+    for rnd in data["rounds"]:
+        if rnd["round"] > 12:
+            rnd["games"] = [[w, b, "*"] for w, b, _ in rnd["games"]]
+            continue
+        games = []
+        for w, b, _ in rnd["games"]:
+            res = "1/2-1/2"
+            if (w in top) != (b in top):
+                t = w if w in top else b
+                if wins[t] < 3:
+                    wins[t] += 1
+                    res = "1-0" if t == w else "0-1"
+            games.append([w, b, res])
+        rnd["games"] = games
+    assert all(v == 3 for v in wins.values())
+    return top, load_data(data, str(SCENARIOS / "candidates-2022.toml"))
+
+
+def test_standings_say_a_playoff_decides_instead_of_sb():
+    from simcycle.formats.roundrobin.rules import LEVEL_PLAYOFF
+
+    top, (fmt, scn) = _three_level_after_round12()
+    d = fmt.standings(scn, "round12")
+    rows = d["players"][:4]
+    assert sorted(r["name"] for r in rows[:3]) == sorted(top)
+    assert [r["points"] for r in rows[:3]] == [7.5] * 3 and rows[3]["points"] < 7.5
+    assert len({r["sb"] for r in rows[:3]}) > 1            # SB differs, yet breaks nothing
+    for r in rows[:3]:
+        assert r["rank"] == 1 and r["shared"] and r["ahead_by"] == LEVEL_PLAYOFF
+    assert rows[3]["rank"] == 4
+    assert "3 players level for first: a play-off decides" in d["note"]
+    text = fmt.render_standings(d)
+    assert text.count(LEVEL_PLAYOFF) == 3 and "Sonneborn-Berger (" not in text.split("\n")[4]
+
+
+def test_simulate_keeps_the_rules_order_of_players_level_on_everything():
+    """At the end of the event every probability is 0 or 1: simulate lists the players in
+    the standings' order (its tiebreaks), not alphabetically."""
+    from simcycle import report
+
+    st = [r["name"] for r in json.loads(cli("standings", CAND, "--json").stdout)["players"]]
+    d = json.loads(cli("simulate", CAND, "--sims", "1000", "--json", "--no-progress").stdout)
+    assert [p["name"] for p in d["players"]] == st
+    rows = [{"name": "A", "p_first": 0.0, "p_qualify": 0.0, "expected_points": 6.0,
+             "p_place": [0, 0, 0, 1]}, {"name": "B", "p_first": 0.0, "p_qualify": 0.0,
+                                        "expected_points": 6.0, "p_place": [0, 0, 1, 0]}]
+    assert [r["name"] for r in sorted(rows, key=report.rule_order)] == ["B", "A"]
+
+
+# ---- 5. text --------------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", ["Magnus\nCarlsen", "Nul\x00l", "Ding\u202eLiren",
+                                 "Hik\u200baru", "Tab\tName", "Bidi\u2067x"])
+def test_names_with_control_bidi_or_zero_width_are_refused(tmp_path, bad):
+    text = (SCENARIOS / "candidates-2022.toml").read_text(encoding="utf-8")
+    text = text.replace('name = "Ding Liren"', "name = " + json.dumps(bad), 1)
+    msg = _scenario_error(text, tmp_path)
+    assert "players[" in msg and "name" in msg and "U+" in msg
+
+
+def test_csv_output_neutralises_formulas(tmp_path):
+    text = (SCENARIOS / "candidates-2022.toml").read_text(encoding="utf-8")
+    p = tmp_path / "s.toml"
+    evil = '=HYPERLINK("http://x","y")'
+    p.write_text(text.replace('name = "Ding Liren"', "name = " + json.dumps(evil), 1)
+                 .replace('"Ding Liren"', json.dumps(evil)).replace("Ding Liren", evil),
+                 encoding="utf-8")
+    r = cli("simulate", p, "--at", "round12", "--sims", "1000", "--csv", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    import csv
+    import io
+    names = [row[0] for row in csv.reader(io.StringIO(r.stdout))][1:]
+    assert "'" + evil in names and evil not in names
+    from simcycle.text import csv_cell
+    for c in "=+-@":
+        assert csv_cell(c + "cmd|x") == "'" + c + "cmd|x"
+    assert csv_cell("Ding Liren") == "Ding Liren" and csv_cell(-0.5) == -0.5

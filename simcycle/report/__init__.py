@@ -8,11 +8,19 @@ import io
 from ..text import csv_row
 
 
+def rule_order(p: dict) -> tuple:
+    """Players by chance of first, of qualifying, expected points, then expected place (so
+    players level on all of those keep the order the scenario's tiebreak rules give them,
+    e.g. at the end of an event), the name last."""
+    place = sum(k * x for k, x in enumerate(p["p_place"]))
+    return (-p["p_first"], -p["p_qualify"], -p["expected_points"], round(place, 9), p["name"])
+
+
 def simulation_json(scn, plan, res, at, model, opts) -> dict:
     players = res.players()
     for p, extra in zip(players, plan.info.player_extra):
         p.update(extra)
-    players.sort(key=lambda p: (-p["p_first"], -p["p_qualify"], -p["expected_points"], p["name"]))
+    players.sort(key=rule_order)
     d = {
         "scenario": scn.name,
         "file": scn.file,
@@ -49,7 +57,7 @@ def exact_json(scn, ex: dict, model) -> dict:
                         "expected_points": p["expected_points"], "se_expected_points": 0.0,
                         "expected_prize": p["expected_prize"], "se_expected_prize": 0.0,
                         "p_place": list(p["p_place"]), "p_playoff": p["p_playoff"]})
-    players.sort(key=lambda p: (-p["p_first"], -p["p_qualify"], -p["expected_points"], p["name"]))
+    players.sort(key=rule_order)
     return {"scenario": scn.name, "file": scn.file, "at": ex["at"], "method": "exact",
             "sims": None, "seed": None, "outcomes": ex["leaves"],
             "model": {"name": model.name, "version": model.version, "file": model.path,

@@ -28,7 +28,8 @@ def standings(d: dict) -> str:
             line += f"  {p['ahead_by']}"
         lines.append(line)
     lines += ["", "pts points; SB Sonneborn-Berger (sum of the points of the opponents beaten plus "
-              "half those drawn with); =k a rank shared on every criterion; order of criteria: "
+              "half those drawn with); =k a rank shared on every criterion (=1 also: level where "
+              "the rules leave first place to a play-off); order of criteria: "
               + ", ".join(CRITERIA_TEXT.get(c, c) for c in d["criteria"])]
     if d.get("prize_total") is not None:
         lines.append(f"prize money in all: {d['prize_total']:,.0f} {d['currency']}"

@@ -174,6 +174,26 @@ def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
 
 
 # ---- the standings table -------------------------------------------------------------------
+LEVEL_PLAYOFF = "level: a play-off decides"
+
+
+def playoff_group(scn: RoundRobin, pts, wins, res, sb) -> list[int]:
+    """The players a play-off for first would be between now: level at the top on points and
+    on every criterion the order puts before its play-off step (empty when the order has no
+    play-off or one player leads)."""
+    if PLAYOFF not in scn.order:
+        return []
+    sp = Splits([sorted(range(len(pts)), key=lambda i: -pts[i])])
+    sp.by("points", lambda i, g: pts[i])
+    for crit in scn.order:
+        if crit == PLAYOFF:
+            break
+        if crit != "lots":
+            sp.by(crit, criterion_value(crit, sb, wins, res))
+    top = sp.groups[0]
+    return list(top) if len(top) > 1 else []
+
+
 def standings(scn: RoundRobin, at: str | None) -> dict:
     n = len(scn.players)
     played, remaining = split_games(scn, at)
@@ -203,6 +223,14 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
                 "ahead_by": _why(sp, p, pts, wins, res, sb, scn),
             })
         pos += len(grp)
+    # Players level at the top where the rules leave first place to a play-off (one not
+    # played yet): they share first; the later criteria only list them (they order the
+    # play-off's losers), they do not break the tie
+    level = set() if (final and scn.playoff_winner is not None) else set(
+        playoff_group(scn, pts, wins, res, sb))
+    for row, p in zip(rows, [p for grp in groups for p in grp]):
+        if p in level:
+            row.update(rank=1, shared=True, ahead_by=LEVEL_PLAYOFF)
     d = {"scenario": scn.name, "file": scn.file, "at": at or "latest",
          "rounds_played": max((g.round for g in played), default=0),
          # the rounds every game of which is played (rounds_played is the latest round with a
@@ -217,7 +245,10 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
         d["prize_total"] = total
         if scn.fund is not None and abs(total - scn.fund) > 0.5:
             d["prize_warning"] = f"prizes sum to {total:,.0f}, the fund is {scn.fund:,.0f}"
-    if groups and len(groups[0]) > 1:
+    if level:
+        d["note"] = (f"{len(level)} players level for first: a play-off decides"
+                     + ("" if final else " if they are still level after the last round"))
+    elif groups and len(groups[0]) > 1:
         d["note"] = ("level for first on every criterion: a play-off decides"
                      if final and PLAYOFF in scn.order else
                      "level for first on every criterion: lots decide" if final else None)
