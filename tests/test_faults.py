@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, SCENARIOS
 
 CAND = str(SCENARIOS / "candidates-2022.toml")
@@ -160,8 +159,8 @@ def test_interrupted_simulate_header_says_so():
     """A SIGINT in the middle of a long run: the table's header says how many of how many
     simulations finished; exit 130; the JSON's sims is the finished count."""
     p = subprocess.Popen([sys.executable, "-m", "simcycle", "simulate", CAND, "--at", "round2",
-                          "--sims", "10000000000", "--no-progress"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                          "--sims", "10000000000", "--yes", "--no-progress"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     # wait until a batch has surely finished: the progress of the run is not visible, so poll
     # the child's CPU time (a first batch needs far less than what we wait for)
     _wait_cpu(p.pid, 8.0)
@@ -190,7 +189,7 @@ def _wait_cpu(pid: int, seconds: float) -> None:
 
 def test_sigterm_keeps_what_finished_and_exits_143():
     p = subprocess.Popen([sys.executable, "-m", "simcycle", "simulate", CAND, "--at", "round2",
-                          "--sims", "10000000000", "--json", "--no-progress"],
+                          "--sims", "10000000000", "--yes", "--json", "--no-progress"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     _wait_cpu(p.pid, 8.0)
     p.send_signal(signal.SIGTERM)
@@ -565,3 +564,40 @@ def test_csv_output_neutralises_formulas(tmp_path):
     for c in "=+-@":
         assert csv_cell(c + "cmd|x") == "'" + c + "cmd|x"
     assert csv_cell("Ding Liren") == "Ding Liren" and csv_cell(-0.5) == -0.5
+
+
+def test_hours_of_work_are_refused_without_yes(tmp_path):
+    from simcycle.cli.options import MAX_SIMS_WITHOUT_YES
+    cases = [["simulate", CAND, "--sims", "10000000000"],
+             ["history", CAND, "--sims", "100000000"],           # x 15 checkpoints
+             ["swing", CAND, "--at", "round12", "--sims", "1000000000"],
+             ["report", CAND, "-o", tmp_path / "p.html", "--sims", "100000000"],
+             ["experiment", "scenarios/experiments/candidates-formats.toml", "--sims",
+              "200000000"]]
+    for args in cases:
+        r = cli(*args)
+        assert r.returncode == 2, (args, r.stderr)
+        (line,) = one_line_error(r.stderr)
+        assert f"{MAX_SIMS_WITHOUT_YES:,}" in line and "--yes" in line, line
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_knockout_series_without_event_prizes_is_one_line(tmp_path):
+    text = (SCENARIOS / "grand-prix-2019.toml").read_text(encoding="utf-8")
+    text = text.replace("event_prizes = [24000, 14000, 10000, 8000, 5000]", "event_prizes = []")
+    assert "series.event_prizes" in _scenario_error(text, tmp_path)
+
+
+def test_malformed_pgn_tag_line_names_its_line(tmp_path):
+    from simcycle.errors import ScenarioError
+    from simcycle.io.pgn import read_pgn
+
+    p = tmp_path / "g.pgn"
+    p.write_text('[Event "x"]\n[White "A"\n[Black "B"]\n[Result "1-0"]\n\n'
+                 '1. e4 {a [%clk 1:00:00]\n[not a tag} e5 1-0\n', encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        read_pgn(p)
+    assert "line 2" in str(e.value) and "malformed tag line" in str(e.value)
+    p.write_text(p.read_text().replace('[White "A"\n', '[White "A"]\n'), encoding="utf-8")
+    assert [g.result for g in read_pgn(p)] == ["1-0"]      # a [ inside a comment is fine
+

@@ -1,7 +1,7 @@
 import click
 
 from ..errors import ClusterError, Interrupted
-from .options import json_opt, model_opt, show
+from .options import check_work, json_opt, model_opt, show, yes_opt
 
 
 @click.command()
@@ -17,11 +17,16 @@ from .options import json_opt, model_opt, show
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @json_opt
-def experiment(experiment_file, sims, seed, dask_address, model_file, progress, as_json):
+@yes_opt
+def experiment(experiment_file, sims, seed, dask_address, model_file, progress, as_json,
+               yes):
     """Format-design experiments: variants of a scenario side by side (fairness, play-offs,
     lots, each player's chances)."""
     from .. import experiment as ex
     exp = ex.load_experiment(experiment_file, model_file)
+    n = len(exp["runs"])
+    check_work((sims or exp["sims"]) * n, yes, f"{sims or exp['sims']:,} simulations for "
+               f"each of {n} variants")
     d = ex.run_experiment(exp, sims=sims, seed=seed, dask=dask_address,
                           progress=progress is not False)
     if d["variants"] or not d["incomplete"]:

@@ -30,9 +30,9 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     data/games/games.csv), with standard errors; -o writes a model file."""
     import time
 
+    from ..model import DEFAULT_MODEL_V1, load_model
     from ..model.fit import FIT_CLASSES, fit, fit_report, form_spread, render_fit
     from ..model.gamedata import read_games
-    from ..model import DEFAULT_MODEL_V1, load_model
 
     if out_file:                        # a file that could not be written: said before the fit
         from ..io.write import real_target

@@ -1,8 +1,8 @@
 import click
 
 from ..errors import Interrupted, ScenarioError
-from .options import (emit_json, json_opt, load, model_for, model_opt, offsets_opt, plot_opt,
-                      scenario_arg, seed_opt)
+from .options import (check_work, emit_json, json_opt, load, model_for, model_opt, offsets_opt,
+                      plot_opt, scenario_arg, seed_opt, yes_opt)
 
 
 @click.command()
@@ -20,7 +20,8 @@ from .options import (emit_json, json_opt, load, model_for, model_opt, offsets_o
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar over the checkpoints on stderr (default: when stderr is a "
                    "terminal).")
-def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, progress):
+@yes_opt
+def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, progress, yes):
     """P(first), P(qualify) and the expected prize of every player at every checkpoint, with
     standard errors (--plot FILE.png|svg draws a line per player)."""
     from ..report import history as hist
@@ -28,6 +29,8 @@ def history(scenario, sims, seed, model_file, offsets, as_json, as_csv, plot, pr
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     fmt, scn, _ = load(scenario, None)
+    n = len(hist.checkpoints(fmt, scn))
+    check_work(sims * n, yes, f"--sims {sims:,} at each of {n} checkpoints")
     model = model_for(scn, model_file)
     d = hist.history(fmt, scn, model, sims=sims, seed=seed, offsets=offsets, progress=progress)
     if not d["checkpoints"]:

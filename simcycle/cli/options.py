@@ -8,6 +8,7 @@ import click
 
 from ..errors import ScenarioError
 
+
 class FiniteRange(click.FloatRange):
     """A float range that also refuses nan and inf (click's ranges let nan through)."""
 
@@ -171,3 +172,22 @@ def check_plot_path(ctx, param, value):
 plot_opt = click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
                         metavar="FILE.png|FILE.svg", callback=check_plot_path,
                         help="Also draw the chart into this file (PNG or SVG, by extension).")
+
+
+# ---- work that would run for hours ---------------------------------------------------------
+MAX_SIMS_WITHOUT_YES = 500_000_000   # simulations in all, over every run of one command
+
+yes_opt = click.option("--yes", "yes", is_flag=True,
+                       help=f"Run even more than {MAX_SIMS_WITHOUT_YES:,} simulations in all "
+                            "(hours of work); refused without it.")
+
+
+def check_work(total: int, yes: bool, how: str) -> None:
+    """Refuse, before any long work, a command that would run more than
+    :data:`MAX_SIMS_WITHOUT_YES` simulations in all unless --yes was given (a count, never a
+    clock: the same command is refused or run on every machine)."""
+    if total > MAX_SIMS_WITHOUT_YES and not yes:
+        raise ScenarioError(f"{how + ': ' if how else ''}{total:,} simulations in all would "
+                            "run for hours; the "
+                            f"limit without --yes is {MAX_SIMS_WITHOUT_YES:,} (add --yes to "
+                            "run them)", key="--sims")

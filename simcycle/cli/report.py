@@ -3,8 +3,8 @@ from pathlib import Path
 import click
 
 from ..errors import ScenarioError
-from .options import (at_opt, fix_options, fixed_of, load, model_for, model_opt, scenario_arg,
-                      seed_opt)
+from .options import (at_opt, check_work, fix_options, fixed_of, load, model_for, model_opt,
+                      scenario_arg, seed_opt, yes_opt)
 
 
 @click.command()
@@ -21,7 +21,9 @@ from .options import (at_opt, fix_options, fixed_of, load, model_for, model_opt,
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @fix_options
-def report(scenario, at, output, sims, swing_sims, seed, model_file, progress, fixes, fix_file):
+@yes_opt
+def report(scenario, at, output, sims, swing_sims, seed, model_file, progress, fixes, fix_file,
+           yes):
     """One self-contained HTML page (no network needed to view it): standings, odds, the
     games still to play, the history chart, the next round's swing, who can still win or
     qualify with a path in words, and the model and number of simulations used."""
@@ -33,6 +35,10 @@ def report(scenario, at, output, sims, swing_sims, seed, model_file, progress, f
                             value=output)
     real_target(output, "report")      # a page that could not be written: said before any work
     fmt, scn, at = load(scenario, at)
+    from ..report.history import checkpoints
+    n = len(checkpoints(fmt, scn))
+    check_work(sims * (1 + n) + 3 * swing_sims, yes,
+               f"--sims {sims:,} for the odds and each of {n} checkpoints")
     model = model_for(scn, model_file)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     ctx = html.collect(fmt, scn, model, at, sims=sims, seed=seed, swing_sims=swing_sims,

@@ -1,8 +1,24 @@
 import click
 
 from ..errors import Interrupted, ScenarioError
-from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, json_opt, load,
-                      model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt, show)
+from .options import (
+    FiniteRange,
+    at_opt,
+    check_work,
+    emit_json,
+    fix_options,
+    fixed_of,
+    json_opt,
+    load,
+    model_for,
+    model_opt,
+    offsets_opt,
+    plot_opt,
+    scenario_arg,
+    seed_opt,
+    show,
+    yes_opt,
+)
 
 
 @click.command()
@@ -28,14 +44,17 @@ from .options import (FiniteRange, at_opt, emit_json, fix_options, fixed_of, jso
               help="Round robins with at most 10 games left: enumerate every outcome instead "
                    "of simulating (exact probabilities, play-offs included).")
 @plot_opt
+@yes_opt
 def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
-             progress, fixes, fix_file, exact, plot):
+             progress, fixes, fix_file, exact, plot, yes):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     from .. import report
 
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
     from ..api.engine import simulation
+    if not exact:
+        check_work(sims, yes, "")
     fmt, scn, at = load(scenario, at)
     model = model_for(scn, model_file)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)

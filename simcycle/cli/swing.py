@@ -1,8 +1,8 @@
 import click
 
 from ..formats.base import SWING
-from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, model_opt,
-                      offsets_opt, scenario_arg, seed_opt, show, with_assumed)
+from .options import (at_opt, check_work, fix_options, fixed_of, json_opt, load, model_for,
+                      model_opt, offsets_opt, scenario_arg, seed_opt, show, with_assumed, yes_opt)
 
 
 @click.command()
@@ -17,8 +17,11 @@ from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, 
 @offsets_opt
 @fix_options
 @json_opt
-def swing(scenario, at, round_no, sims, seed, model_file, offsets, fixes, fix_file, as_json):
+@yes_opt
+def swing(scenario, at, round_no, sims, seed, model_file, offsets, fixes, fix_file, as_json,
+          yes):
     """What each game of the next round swings: P(1st) and P(qualify) for every result."""
+    check_work(3 * sims, yes, f"--sims {sims:,} for each result (three at least)")
     fmt, scn, at = load(scenario, at)
     fmt.require(SWING, scn)
     model = model_for(scn, model_file)

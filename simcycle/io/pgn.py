@@ -26,6 +26,26 @@ from pathlib import Path
 from ..errors import ScenarioError
 from .results import FINISHED, FileResult
 
+TAG_LINE = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
+TAG_START = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"')     # what a tag line starts as
+MAX_GAMES = 20_000     # games per PGN file: an event has a few hundred, a season thousands
+
+
+def check_tag_lines(text: str, f: str) -> None:
+    """Refuse a tag line python-chess would drop without a word (a line outside a {comment}
+    that starts as a tag, ``[Name "``, but is not ``[Name "value"]``), naming its line."""
+    depth = 0
+    for n, line in enumerate(text.split("\n"), 1):
+        s = line.strip()
+        if depth == 0 and TAG_START.match(s) and not TAG_LINE.match(s):
+            raise ScenarioError('malformed tag line (a tag is [Name "value"])', file=f,
+                                key=f"line {n}", value=s)
+        if "{" in s or "}" in s:
+            for ch in s.split(";", 1)[0] if depth == 0 else s:
+                depth += ch == "{"
+                depth = max(0, depth - (ch == "}"))
+
+
 ROUND = re.compile(r"^\s*(?:round\s*)?(\d+)(?:\.(\d+))?(?:\.\d+)*\s*$", re.IGNORECASE)
 NO_ROUND = {"", "?", "-", "??"}
 
@@ -86,6 +106,11 @@ def read_pgn(path: str | Path) -> list[FileResult]:
 
     f = str(path)
     text = read_text_lenient(path, "PGN file")
+    check_tag_lines(text, f)
+    n_games = len(re.findall(r"^\s*\[\s*Result\s", text, re.MULTILINE))
+    if n_games > MAX_GAMES:
+        raise ScenarioError(f"too many games ({n_games:,}; the limit is {MAX_GAMES:,})",
+                            file=f)
     handle = io.StringIO(text)
     Visitor = _visitor_class()
     rows = []

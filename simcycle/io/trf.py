@@ -50,6 +50,11 @@ def read_trf(path: str | Path) -> list[FileResult]:
     round order."""
     f = str(path)
     text = read_text_lenient(path, "TRF file")
+    from ..formats.shared.scenario import MAX_PLAYERS
+    n_lines = text.count("\n001")
+    if n_lines > MAX_PLAYERS:
+        raise ScenarioError(f"too many player lines ({n_lines:,}; the limit is "
+                            f"{MAX_PLAYERS:,})", file=f)
     players: dict[int, dict] = {}
     for ln, line in enumerate(text.split("\n"), 1):
         if line.startswith("001"):

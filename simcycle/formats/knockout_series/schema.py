@@ -25,7 +25,7 @@ MatchScore = between(0, 100)       # a player's match score, in points
 
 class Series(Table):
     place_points: Annotated[list[whole_between(0, 1_000_000)], Meta(min_length=1)]
-    event_prizes: list[Money]
+    event_prizes: Annotated[list[Money], Meta(min_length=1)]   # [] has no winner's prize
     classical_win_bonus: whole_between(0, 100) = 0
     overall_prizes: list[Money] = []
     currency: Text = "EUR"
