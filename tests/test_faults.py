@@ -117,8 +117,10 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
     (tmp_path / "games.csv").write_text(
         "\n".join([lines[0], *(x for x in lines[1:] if any(k in x for k in keep))]) + "\n",
         encoding="utf-8")
+    first = cli(*args)                     # compiles every kernel the command needs
+    assert first.returncode == 0, first.stderr
     t0 = time.monotonic()
-    base = cli(*args)                      # also compiles every kernel the command needs
+    base = cli(*args)                      # a run from the cache, as the signalled ones
     length = time.monotonic() - t0         # the span the signals are spread over (not checked)
     assert base.returncode == 0, base.stderr
     assert not one_line_error(base.stderr)
@@ -600,4 +602,21 @@ def test_malformed_pgn_tag_line_names_its_line(tmp_path):
     assert "line 2" in str(e.value) and "malformed tag line" in str(e.value)
     p.write_text(p.read_text().replace('[White "A"\n', '[White "A"]\n'), encoding="utf-8")
     assert [g.result for g in read_pgn(p)] == ["1-0"]      # a [ inside a comment is fine
+
+
+def test_degenerate_model_warns_in_one_line(tmp_path):
+    """draw0 0.99 with a draw term of 5 per 100 Elo of level (both inside the model file's
+    ranges, simcycle/model LIMITS) makes every game all but certain: one warning line; the
+    shipped model says nothing."""
+    text = (ROOT / "models" / "davidson-elo-v2.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "degenerate.toml"
+    bad.write_text(text.replace("draw0 = 0.6953", "draw0 = 0.99", 1)
+                   .replace("level = 0.3347", "level = 5", 1), encoding="utf-8")
+    r = cli("odds", CAND, "--at", "round12", "--model", bad)
+    assert r.returncode == 0, r.stderr
+    (line,) = [x for x in r.stderr.splitlines() if x.strip()]
+    assert line.startswith("simcycle: warning: the model") and "99.9 %" in line
+    assert "degenerate.toml" in line
+    ok = cli("odds", CAND, "--at", "round12")
+    assert ok.returncode == 0 and not ok.stderr.strip()
 

@@ -122,7 +122,42 @@ def model_for(scn, model_file: str | None):
     """The model file (--model, the scenario's, or the default) for the scenario's event
     kind (every game it plays, play-offs included, sees the kind's draw term)."""
     from ..model import load_model
-    return load_model(model_file or scn.model_file).for_kind(scn.kind)
+    model = load_model(model_file or scn.model_file).for_kind(scn.kind)
+    warn_degenerate(model, scn)
+    return model
+
+
+DEGENERATE = 0.999   # an outcome this likely in every game: the odds are all but decided
+
+
+def warn_degenerate(model, scn) -> None:
+    """One warning line when the model's classical game probabilities are degenerate on the
+    scenario's players: some outcome has a probability of 99.9 % or more between the
+    strongest and the weakest player (either colour) or between equals."""
+    from ..files import read_toml
+    if "classical" not in {c.name for c in model.controls}:
+        return
+    try:
+        players = read_toml(scn.file, "scenario file").get("players", [])
+        ratings = [float(p["rating"]) for p in players]
+    except (ScenarioError, KeyError, TypeError, ValueError):
+        return
+    if not ratings:
+        return
+    hi, lo = max(ratings), min(ratings)
+    mid = (hi + lo) / 2
+    pairs = {"between equals": (mid, mid), "strongest White v weakest Black": (hi, lo),
+             "weakest White v strongest Black": (lo, hi)}
+    for where, (w, b) in pairs.items():
+        probs = model.wdl("classical", w, b)
+        k = max(range(3), key=lambda i: probs[i])
+        if probs[k] >= DEGENERATE:
+            what = ("a White win", "a draw", "a Black win")[k]
+            click.echo(f"simcycle: warning: the model {model.name} {model.version} "
+                       f"({model.path}) gives {what} a probability of {100 * probs[k]:.2f} % "
+                       f"in a classical game {where} on this scenario (99.9 % or more: its "
+                       "odds are all but certain)", err=True)
+            return
 
 
 def emit_json(obj) -> None:
