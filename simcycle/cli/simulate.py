@@ -1,24 +1,9 @@
 import click
 
 from ..errors import Interrupted, ScenarioError
-from .options import (
-    FiniteRange,
-    at_opt,
-    check_work,
-    emit_json,
-    fix_options,
-    fixed_of,
-    json_opt,
-    load,
-    model_for,
-    model_opt,
-    offsets_opt,
-    plot_opt,
-    scenario_arg,
-    seed_opt,
-    show,
-    yes_opt,
-)
+from .options import (FiniteRange, at_opt, check_work, emit_json, fix_options, fixed_of, json_opt,
+                      load, model_for, model_opt, offsets_opt, plot_opt, scenario_arg, seed_opt,
+                      show, yes_opt)
 
 
 @click.command()
