@@ -193,7 +193,7 @@ def test_simulate_exact_takes_what_ifs():
 def test_ctrl_c_reports_what_finished():
     import signal
     p = subprocess.Popen([sys.executable, "-m", "simcycle.cli", "simulate", CAND, "--sims",
-                          "10000000000", "--json", "--progress"], cwd=ROOT,
+                          "10000000000", "--yes", "--json", "--progress"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = ""
     while "ksim/s" not in seen and "Msim/s" not in seen:   # a batch has finished
