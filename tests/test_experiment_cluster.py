@@ -65,14 +65,27 @@ if mode == "match":
     out["local"] = cli("--json")
     out["default_model"] = cli("--json", "--model", str(root / "models" / "davidson-elo-v2.toml"))
 
-# the cluster: a scheduler and a worker (no nanny, one thread) started in another folder
+# the cluster: a scheduler and a worker (no nanny, one thread) started in another folder;
+# both are ended whatever happens here
 sched_file = tmp / "scheduler.json"
 py = sys.executable
-procs = {"scheduler": subprocess.Popen(
+procs = {}
+
+
+def stop_all():
+    for p in procs.values():
+        if p.poll() is None:
+            p.kill()
+            p.wait(60)
+
+
+import atexit
+atexit.register(stop_all)
+procs["scheduler"] = subprocess.Popen(
     [py, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
      "--no-dashboard", "--scheduler-file", str(sched_file)], cwd=elsewhere,
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)}
-for _ in range(600):
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(1200):
     if sched_file.exists() and sched_file.read_text().strip():
         break
     time.sleep(0.1)
@@ -102,10 +115,7 @@ if mode != "match":            # kill one process once the first variant is back
 try:
     d = ex.run_experiment(exp, dask=address, progress=False)
 finally:
-    for p in procs.values():
-        if p.poll() is None:
-            p.terminate()
-            p.wait(30)
+    stop_all()
 if mode == "match":
     import contextlib, io
     buf = io.StringIO()

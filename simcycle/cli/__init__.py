@@ -18,6 +18,7 @@ import importlib
 import os
 import sys
 import threading
+import time
 
 import click
 
@@ -154,16 +155,24 @@ def main():
     """
 
 
-# seconds after which a command that is still running gets the garbage collector back (start-up
-# is over by then; a long command keeps its memory bounded)
+# CPU seconds after which a command that is still running gets the garbage collector back
+# (start-up is over by then; a long command keeps its memory bounded).  CPU time, not wall
+# time: on a busy machine start-up takes longer by the clock, not in CPU.
 GC_OFF_FOR = 2.0
+
+
+def _gc_back_after(cpu_seconds: float, stop: threading.Event) -> None:
+    while not stop.wait(0.25):
+        if time.process_time() >= cpu_seconds:
+            gc.enable()
+            return
 
 
 def run() -> None:
     """Run one command from ``sys.argv`` and end the process (the console-script entry).
 
-    The collector is off from here until the command ends or :data:`GC_OFF_FOR` seconds have
-    passed; only memory use depends on that, never an answer.  At the end every object is
+    The collector is off from here until the command ends or has used :data:`GC_OFF_FOR`
+    seconds of CPU; only memory use depends on that, never an answer.  At the end every object is
     frozen (so the interpreter's final collection has nothing to walk), the exit handlers run,
     stdout and stderr are flushed, and the process ends with the command's exit status without
     tearing its modules down, unless a thread other than the main one is still running (then it
@@ -171,16 +180,15 @@ def run() -> None:
     the atomic-write helper, so nothing else is left buffered.
     """
     gc.disable()
-    timer = threading.Timer(GC_OFF_FOR, gc.enable)
-    timer.daemon = True
-    timer.start()
+    stop = threading.Event()
+    threading.Thread(target=_gc_back_after, args=(GC_OFF_FOR, stop), daemon=True).start()
     try:
         main()
         code = 0
     except SystemExit as e:
         code = e.code
     finally:
-        timer.cancel()
+        stop.set()
     gc.freeze()
     _exit(code)
 
