@@ -470,6 +470,9 @@ def render(d: dict) -> str:
         return "\n".join(lines)
     lines.append("")
     keys = list(dict.fromkeys(m for v in vs for m in v["measures"]))
+    one = all(v.get("qualifying_places") == 1 for v in vs)
+    if one:     # one place qualifies: "qualifies" is "wins", said once
+        keys = [m for m in keys if m != "p_favourite_qualifies"]
     w = max(len(MEASURE_TEXT.get(m, m + ", %")) for m in keys) + 2
     head = f"{'measure':<{w}}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
     lines += [head, "-" * len(head)]
@@ -482,7 +485,9 @@ def render(d: dict) -> str:
             x, se = v["measures"][m]
             cells.append(f"{_pct(x, se):>14}" if se is not None else f"{x:14.2f}")
         lines.append(f"{MEASURE_TEXT.get(m, m + ', %'):<{w}}" + "".join(cells))
-    lines += ["", "P(qualify) % by player (± one standard error where shown):"]
+    lines += ["", ("P(first) % by player (one place qualifies; ± one standard error where "
+                   "shown):") if one else
+              "P(qualify) % by player (± one standard error where shown):"]
     names = list(dict.fromkeys(p["name"] for v in vs for p in v["players"]))
     head = f"{'player':<26}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
     lines += [head, "-" * len(head)]
