@@ -427,41 +427,44 @@ def _whocan(ctx) -> str:
     if "none" in d:
         return _section("whocan", "Who can still win or qualify",
                         f"<p class=muted>{e(d['none'])}</p>")
+    from ..api.results import Whocan
+    w = Whocan.from_json(d)
     html = []
-    for target, rows in d["targets"].items():
-        q = d.get("qualifying_places")
+    for target, rows in w.targets.items():
+        q = w.qualifying_places
         html.append(f"<h3>{'First place' if target == 'first' else f'A qualifying place (top {q})'}"
                     "</h3><table><thead><tr><th class=l>status</th><th class=l>player</th>"
                     "<th>points</th><th class=l>how, with one way it can happen</th></tr>"
                     "</thead><tbody>")
         order = {"clinched": 0, "alive": 1, "undetermined": 2, "n/a": 3, "eliminated": 4}
-        for r in sorted(rows, key=lambda r: order.get(r["status"], 5)):
-            pts = (d.get("points") or {}).get(r["name"])
+        for r in sorted(rows, key=lambda r: order.get(r.status, 5)):
+            says = r.extra.get("says") or []
+            pts = (w.extra.get("points") or {}).get(r.name)
             shown = ("" if pts is None else
                      num(pts) if isinstance(pts, (int, float)) else e(pts))
             how = ""
-            if r["status"] == "alive":
-                how = ("can finish there outright" if r.get("via") == "outright" else
+            if r.status == "alive":
+                how = ("can finish there outright" if r.via == "outright" else
                        "only level on points (tiebreaks decide)")
-                if r.get("at_worst") == "tiebreak":
+                if r.at_worst == "tiebreak":
                     how += "; cannot be passed, at worst level"
-                path = r.get("path") or []
-                words = "".join(f"<br>{e(line)}" for line in r.get("says") or [])
+                path = [s.to_json() for s in r.path or []]
+                words = "".join(f"<br>{e(line)}" for line in says)
                 opened = " open" if len(path) <= 24 else ""
                 how = (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
-                       f"{'s' if len(path) != 1 else ''})</summary>{path_words(r['name'], path)}"
+                       f"{'s' if len(path) != 1 else ''})</summary>{path_words(r.name, path)}"
                        "</details>")
-            elif r["status"] == "clinched":
+            elif r.status == "clinched":
                 how = "whatever happens"
-            elif r["status"] == "eliminated" and r.get("says"):
-                how = e(r["says"][0])
-            elif r["status"] == "n/a":
+            elif r.status == "eliminated" and says:
+                how = e(says[0])
+            elif r.status == "n/a":
                 how = "qualified elsewhere"
-            html.append(f"<tr><td class=\"l {e(r['status']).replace('/', '')}\">{e(r['status'])}"
-                        f"</td><td class=l>{e(r['name'])}</td><td>{shown}"
+            html.append(f"<tr><td class=\"l {e(r.status).replace('/', '')}\">{e(r.status)}"
+                        f"</td><td class=l>{e(r.name)}</td><td>{shown}"
                         f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
         html.append("</tbody></table>")
-    left = d.get("games_left", d.get("matches_left"))
+    left = w.extra.get("games_left", w.extra.get("matches_left"))
     if left == 0:
         html.insert(0, "<p class=muted>Nothing is left to play: the table is final.</p>")
     elif left is not None:
