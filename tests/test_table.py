@@ -74,3 +74,17 @@ def test_html_escapes_and_text_aligns():
     lines = to_text(t).splitlines()
     assert lines[2].startswith("player") and "25.0 ±1.00" in lines[4]
     assert to_csv(t).splitlines()[:2] == ["name,p,se", "<script>x</script>,0.25,0.01"]
+
+
+def test_cli_csv_goes_through_the_table_model():
+    """simulate --csv and history --csv: the table model's CSV, values those of --json."""
+    from click.testing import CliRunner
+
+    from simcycle.cli import main
+    args = ["simulate", "candidates-2022", "--at", "round12", "--sims", "1000"]
+    d = json.loads(CliRunner().invoke(main, args + ["--json"]).output)
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(main, args + ["--csv"]).output)))
+    assert [r["name"] for r in rows] == [p["name"] for p in d["players"]]
+    for r, p in zip(rows, d["players"]):
+        assert float(r["p_first"]) == p["p_first"]
+        assert [float(r[f"p_place_{k + 1}"]) for k in range(8)] == p["p_place"]

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import io
 
-from ..text import csv_row
 
 
 def rule_order(p: dict) -> tuple:
@@ -151,16 +148,9 @@ def simulation_text(d: dict) -> str:
 
 
 def simulation_csv(d: dict) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    if d.get("interrupted"):
-        buf.write(f"# interrupted: {d['sims']} of {d['sims_requested']} simulations finished\n")
-    nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
-    w.writerow(["name", "expected_points", "se_expected_points", "p_first", "se_p_first",
-                "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]
-               + [f"p_place_{k + 1}" for k in range(nplace)])
-    for p in d["players"]:
-        w.writerow(csv_row([p["name"], p["expected_points"], p["se_expected_points"], p["p_first"],
-                    p["se_p_first"], p["p_qualify"], p["se_p_qualify"], p["expected_prize"],
-                    p["se_expected_prize"]] + p["p_place"]))   # names neutralised
-    return buf.getvalue()
+    """``simulate --csv``: the table model's CSV (report/table.py), every place."""
+    from .table import simulation_csv_table, to_csv
+
+    head = (f"# interrupted: {d['sims']} of {d['sims_requested']} simulations finished\n"
+            if d.get("interrupted") else "")
+    return head + to_csv(simulation_csv_table(d))

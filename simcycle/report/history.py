@@ -11,8 +11,6 @@ round half played), a last point ``latest`` counts them too.
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 
 from ..formats.base import CompileOptions
@@ -96,17 +94,14 @@ def series(d: dict, key: str) -> dict[str, list[float]]:
 
 
 def history_csv(d: dict) -> str:
-    from ..text import csv_row
+    """``history --csv``: the table model's CSV (report/table.py), a row per checkpoint and
+    player."""
+    from .table import history_table, to_csv
 
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    if d.get("interrupted"):
-        buf.write(f"# interrupted: {len(d['checkpoints'])} of {d['checkpoints_requested']} "
-                  f"checkpoints finished, {d['sims']} simulations each\n")
-    w.writerow(["checkpoint", "player", *FIELDS])
-    for r in d["rows"]:
-        w.writerow(csv_row([r["checkpoint"], r["player"], *(r[k] for k in FIELDS)]))
-    return buf.getvalue()
+    head = (f"# interrupted: {len(d['checkpoints'])} of {d['checkpoints_requested']} "
+            f"checkpoints finished, {d['sims']} simulations each\n" if d.get("interrupted")
+            else "")
+    return head + to_csv(history_table(d))
 
 
 def _short(name: str, width: int = 12) -> str:

@@ -107,7 +107,7 @@ def to_csv(t: Table) -> str:
     keys = csv_keys(t)
     w.writerow(keys)
     for r in t.rows:
-        w.writerow([_csv_value(r.get(k)) for k in keys])
+        w.writerow(csv_row([_csv_value(r.get(k)) for k in keys]))    # names neutralised
     return buf.getvalue()
 
 
@@ -126,6 +126,11 @@ def _csv_value(v):
     if isinstance(v, list):
         return " / ".join("" if x is None else str(x) for x in v)
     return "" if v is None else v
+
+
+def csv_row(values) -> list:
+    from ..text import csv_row as neutral
+    return neutral(values)
 
 
 def to_html(t: Table, *, id_: str | None = None, heading: str = "h2") -> str:
@@ -160,6 +165,30 @@ def _cls(c: Column) -> str:
 
 
 # ---- the tables of the results ------------------------------------------------------------
+def simulation_csv_table(d: dict) -> Table:
+    """``simulate --csv``'s table (every column, every place) from its JSON."""
+    nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
+    keys = ["name", "expected_points", "se_expected_points", "p_first", "se_p_first",
+            "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]
+    cols = [Column(key=k, label=k, kind="text" if k == "name" else "num") for k in keys]
+    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct")
+             for k in range(nplace)]
+    rows = [{**{k: p[k] for k in keys}, **{f"p_place_{k + 1}": x
+                                           for k, x in enumerate(p["p_place"])}}
+            for p in d["players"]]
+    return Table(title=f"{d['scenario']} {d['at']}: odds", columns=cols, rows=rows)
+
+
+def history_table(d: dict) -> Table:
+    """``history``'s rows (a checkpoint and a player each) from its JSON."""
+    from .history import FIELDS
+    cols = [Column(key="checkpoint", label="checkpoint"), Column(key="player", label="player")]
+    cols += [Column(key=k, label=NAMES.get(k, k), kind="pct" if "p_" in k else "num")
+             for k in FIELDS]
+    return Table(title=f"{d['scenario']}: the odds at every checkpoint", columns=cols,
+                 rows=[dict(r) for r in d["rows"]])
+
+
 def simulation_table(sim, *, title: str | None = None, places: int = 8,
                      colours: dict | None = None) -> Table:
     """``simulate``'s table from a :class:`~simcycle.api.results.Simulation`: expected points,
