@@ -229,3 +229,27 @@ def test_page_follows_a_growing_pgn(tmp_path):
     finally:
         drv.quit()
         srv.stop()
+
+
+def test_page_escapes_every_name(tmp_path):
+    """A name with markup in it is shown as text: no element is made of it, anywhere."""
+    from selenium.webdriver.common.by import By
+
+    text = pgnkit.CAND.read_text(encoding="utf-8").replace('"Ding Liren"',
+                                                           '"Ding <b>Liren</b>"')
+    scn = tmp_path / "odd.toml"
+    scn.write_text(text, encoding="utf-8")
+    srv = Server(str(scn), "--at", "round9", "--sims", "2000", "--history-sims", "200",
+                 "--swing-sims", "1000")
+    drv = browser(1280, 1600)
+    try:
+        drv.get(srv.url)
+        wait(lambda: len(odds_of(drv)) == 8, "the odds table")
+        wait(lambda: drv.find_elements(By.CSS_SELECTOR, "#history polyline"), "the chart")
+        assert drv.find_elements(By.TAG_NAME, "b") == []
+        assert "Ding <b>Liren</b>" in odds_of(drv)
+        page = drv.find_element(By.TAG_NAME, "body").text
+        assert page.count("Ding <b>Liren</b>") >= 3      # odds, what-ifs, standings at least
+    finally:
+        drv.quit()
+        srv.stop()
