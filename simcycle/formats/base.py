@@ -96,6 +96,13 @@ class Plan(ABC):
         float64 [players]; 'counters' int64 [k] named by ``info.counter_names``; one int64
         [players] array per name in ``info.extra_probabilities``."""
 
+    def run_chunks(self, seed: int, first: int, n: int) -> Any:
+        """The same replicas' tallies before summing (a ``driver.ChunkTallies``: one row per
+        chunk of ``kernels.config.CHUNK`` replicas), for standard errors from batch means
+        (``swing``).  Formats that offer ``swing`` implement it; ``run_batch`` is then
+        ``run_chunks(...).summed()``."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no chunk rows")
+
 
 class Format(ABC):
     """One format of event or series.  Subclasses are registered in ``FORMATS``."""
@@ -134,7 +141,10 @@ class Format(ABC):
     # ---- optional, declared in ``features`` ------------------------------------------
     def swing(self, scn: Any, model: "OutcomeModel", at: str | None, *, sims: int, seed: int,
               offsets: bool = False, round_no: int | None = None,
-              fixed: Mapping[Any, Any] | None = None) -> dict:
+              fixed: Mapping[Any, Any] | None = None, target_se: float | None = None) -> dict:
+        """What each game or match of the next round swings (``formats/shared/swing.py``):
+        at most ``sims`` replicas per result, fewer once every swing's paired standard error
+        is below ``target_se``."""
         raise self._unsupported(SWING, scn)
 
     def render_swing(self, d: dict) -> str:

@@ -9,7 +9,6 @@ named readings are documented in ``docs/format-group-series.md``.
 
 from __future__ import annotations
 
-from ... import driver
 from ...errors import ScenarioError
 from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
@@ -85,7 +84,7 @@ class GroupSeriesFormat(Format):
 
     # ---- swing ----------------------------------------------------------------------------
     def swing(self, scn: GroupSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None) -> dict:
+              round_no=None, fixed=None, target_se=None) -> dict:
         """What each group game of the next round (or of group round ``round_no``) swings:
         every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
         random numbers.  After the group stage: the next knock-out matches.  ``fixed``
@@ -94,24 +93,21 @@ class GroupSeriesFormat(Format):
         target = _next_group_round(scn, at, round_no, fixed)
         if target is None and round_no is None:
             return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets,
-                                        fixed=fixed)
+                                        fixed=fixed, target_se=target_se)
         if target is None or not target[1]:
             raise ScenarioError("no group game of that round is left to play at this "
                                 "checkpoint", file=scn.file, key="--round", value=round_no)
         e, games, rn = target
         cname = scn.controls["classical"]
         ratings = rules.event_ratings(scn, e)
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
-                                                                  fixed=fixed)),
-                          sims, seed, progress=False)
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se)
         groups = rules.state(scn, at)[e].groups
         out = []
         for g, j, rd, w, b in games:
             probs = model.wdl(cname, model.rating(ratings[w], cname),
                               model.rating(ratings[b], cname))
-            outcomes = [[({**fixed, (e, g, j): code}, 1.0)] for code in range(3)]
-            players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
-                                  offsets=offsets)
+            players = run.rows([[({(e, g, j): code}, 1.0)] for code in range(3)])
             for p in players:
                 p["p_first"] = dict(zip(RESULTS, p["p_first"]))
                 p["p_qualify"] = dict(zip(RESULTS, p["p_qualify"]))
@@ -120,16 +116,17 @@ class GroupSeriesFormat(Format):
                         "p_white": probs[0], "p_draw": probs[1], "p_black": probs[2],
                         "players": players})
         out.sort(key=lambda x: -swing_.weight(x["players"]))
+        now = run.now()
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "event": e + 1,
-                "round": rn, "sims": sims, "seed": seed,
-                "qualifying_places": scn.qualifying_places, "now": swing_.now(base),
+                "round": rn, "sims": run.sims, "seed": seed, "target_se": target_se,
+                "qualifying_places": scn.qualifying_places, "now": now,
                 "games": out}
 
-    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets, fixed) -> dict:
+    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets, fixed,
+                        target_se=None) -> dict:
         """The next knock-out matches whose players are known (once the what-ifs ``fixed``
         are assumed), each under its six results (either player winning 2-0 or 1.5-0.5 in
         the classical games, or on tiebreaks after 1-1)."""
-        opts = CompileOptions(at=at, offsets=offsets, fixed=fixed)
         todo = _next_matches(scn, at, fixed)
         if todo is None:
             raise ScenarioError("no group game or knock-out match with known players is left "
@@ -138,22 +135,21 @@ class GroupSeriesFormat(Format):
                                 file=scn.file, key="--at", value=at or "latest")
         e, matches = todo
         ratings = rules.event_ratings(scn, e)
-        base = driver.run(self.compile(scn, model, opts), sims, seed, progress=False)
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se)
         out = []
         for m_i, lead, other in matches:
             outcomes = _match_outcomes(scn, model, e, m_i, ratings[lead], ratings[other],
                                        scn.players[lead].name, scn.players[other].name)
-            rows = swing_.rows(self, scn, model, at,
-                               [[({**fixed, **what}, wt) for what, wt in mix]
-                                for _, _, mix in outcomes],
-                               sims=sims, seed=seed, offsets=offsets)
+            rows = run.rows([list(mix) for _, _, mix in outcomes])
             out.append({"event": scn.events[e].name, "round": KO_ROUNDS[m_i],
                         "players": [scn.players[lead].name, scn.players[other].name],
                         "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
                         "swing": rows})
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
-                "seed": seed, "qualifying_places": scn.qualifying_places,
-                "now": swing_.now(base), "matches": out}
+        now = run.now()
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": run.sims,
+                "seed": seed, "target_se": target_se, "qualifying_places": scn.qualifying_places,
+                "now": now, "matches": out}
 
     # ---- whocan ---------------------------------------------------------------------------
     def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule",

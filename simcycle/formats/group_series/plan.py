@@ -147,6 +147,9 @@ class GroupSeriesPlan(Plan):
             active=tuple(bool(x["events"]) for x in extra))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()
+
+    def run_chunks(self, seed: int, first: int, n: int) -> ChunkTallies:
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
-        return t.summed()
+        return t

@@ -9,7 +9,6 @@ keys, rules and Readings are documented in docs/format-knockout-series.md.
 
 from __future__ import annotations
 
-from ... import driver
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
 from ...whocan.core import NA, analyse
@@ -63,7 +62,7 @@ class KnockoutSeriesFormat(Format):
         return KnockoutSeriesPlan(scn, model, opts)
 
     def swing(self, scn: KnockoutSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None) -> dict:
+              round_no=None, fixed=None, target_se=None) -> dict:
         """What each of the next matches swings: every player's P(1st) and P(qualify) under
         each of its six results (either player winning 2-0 or 1.5-0.5 in the classical games,
         or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
@@ -77,23 +76,21 @@ class KnockoutSeriesFormat(Format):
         if not todo:
             raise ScenarioError("no match left to play at this checkpoint", file=scn.file,
                                 key="--at", value=at or "latest")
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
-                                                                  fixed=fixed)),
-                          sims, seed, progress=False)
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se)
         out = []
         for e, r, j, up, lo in todo:
             outcomes = _six_results(scn, model, e, r, j, up, lo)
-            players = swing_.rows(self, scn, model, at,
-                                  [[({**fixed, (e, r, j): o[2]}, 1.0)] for o in outcomes],
-                                  sims=sims, seed=seed, offsets=offsets)
+            players = run.rows([[({(e, r, j): o[2]}, 1.0)] for o in outcomes])
             ev = scn.events[e]
             out.append({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
                         "players": [scn.players[up].name, scn.players[lo].name],
                         "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
                         "swing": players})
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": sims,
-                "seed": seed, "qualifying_places": scn.qualifying_places,
-                "now": swing_.now(base), "matches": out}
+        now = run.now()
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": run.sims,
+                "seed": seed, "target_se": target_se, "qualifying_places": scn.qualifying_places,
+                "now": now, "matches": out}
 
     def whocan(self, scn: KnockoutSeries, at, budget=None, heuristics: bool = True,
                fixed=None) -> dict:

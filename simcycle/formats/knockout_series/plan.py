@@ -96,9 +96,12 @@ class KnockoutSeriesPlan(Plan):
             player_extra=tuple({"qualified_elsewhere": bool(q)} for q in qual_else))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()
+
+    def run_chunks(self, seed: int, first: int, n: int) -> ChunkTallies:
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
-        return t.summed()
+        return t
 
 
 def _known_arrays(scn: KnockoutSeries, known: dict, n_ev: int, S: int, n_games: int) -> dict:

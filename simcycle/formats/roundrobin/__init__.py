@@ -91,10 +91,11 @@ class RoundRobinFormat(Format):
         return exact_round_robin(scn, model, self.check_at(scn, at), fixed=fixed)
 
     def swing(self, scn: RoundRobin, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None) -> dict:
+              round_no=None, fixed=None, target_se=None) -> dict:
         """What each game of the next round (or of ``round_no``) swings: every player's
-        P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers."""
-        from ... import driver
+        P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers (the
+        game's result forced while its random number is still drawn, so every other game
+        sees the same numbers in every run), each difference with its paired SE."""
         from .exact import game_probabilities
 
         fixed = dict(fixed or {})
@@ -107,15 +108,13 @@ class RoundRobinFormat(Format):
         if not games:
             raise ScenarioError("no game of that round is still to play", file=scn.file,
                                 key="--round", value=rn)
-        base = driver.run(self.compile(scn, model, CompileOptions(at=at, offsets=offsets,
-                                                                  fixed=fixed)),
-                          sims, seed, progress=False)
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se,
+                            compile_=aligned_compile(self, scn, model, at, offsets, fixed))
         out_games = []
         for g, (pw, pd, pb) in zip(games, game_probabilities(scn, model, games)):
-            outcomes = [[({**fixed, (g.round, g.white, g.black): code}, 1.0)]
-                        for code in range(3)]
-            players = swing_.rows(self, scn, model, at, outcomes, sims=sims, seed=seed,
-                                  offsets=offsets)
+            outcomes = [[({(g.round, g.white, g.black): code}, 1.0)] for code in range(3)]
+            players = run.rows(outcomes)
             for p in players:
                 p["p_first"] = dict(zip(RESULT_LABELS, p["p_first"]))
                 p["p_qualify"] = dict(zip(RESULT_LABELS, p["p_qualify"]))
@@ -123,9 +122,11 @@ class RoundRobinFormat(Format):
                               "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
                               "p_black": pb, "players": players})
         out_games.sort(key=lambda x: -swing_.weight(x["players"]))
+        now = run.now()
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": rn,
-                "sims": sims, "seed": seed, "qualifying_places": scn.qualifying_places,
-                "now": swing_.now(base), "games": out_games}
+                "sims": run.sims, "seed": seed, "target_se": target_se,
+                "qualifying_places": scn.qualifying_places, "results": list(RESULT_LABELS),
+                "now": now, "games": out_games}
 
     def whocan(self, scn: RoundRobin, at, budget=None, fixed=None) -> dict:
         """Who can still finish first or qualify.  With at most ``ENUMERATE_GAMES`` games
@@ -172,6 +173,27 @@ class RoundRobinFormat(Format):
     render_odds = staticmethod(render.odds)
     render_swing = staticmethod(render.swing)
     render_whocan = staticmethod(render.whocan)
+
+
+def aligned_compile(fmt: RoundRobinFormat, scn: RoundRobin, model, at, offsets: bool,
+                    fixed: dict):
+    """fixed -> Plan for ``swing_.Runner``: on the fast path (no offsets, no hot Elo) a what-if
+    beyond ``fixed`` becomes a forced result of the base plan's game (its random number still
+    drawn: ``RoundRobinPlan.forcing``), so the runs share every other game's numbers; otherwise
+    an ordinary compile."""
+    base_plan = {}
+
+    def compile_(fx):
+        extra = {k: v for k, v in fx.items() if k not in fixed}
+        if offsets:
+            return fmt.compile(scn, model, CompileOptions(at=at, offsets=True, fixed=fx))
+        if "plan" not in base_plan:
+            base_plan["plan"] = fmt.compile(scn, model, CompileOptions(at=at, fixed=fixed))
+        plan = base_plan["plan"]
+        for key, res in extra.items():
+            plan = plan.forcing(key, res)
+        return plan
+    return compile_
 
 
 FORMAT = RoundRobinFormat()

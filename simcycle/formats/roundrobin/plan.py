@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import PLAYOFF_KINDS, RATING_CLASSES, RR_COUNTER_NAMES, RR_CRITERIA, TB_LOTS
+from ...enums import (BLACK_WINS, DRAW, PLAYOFF_KINDS, RATING_CLASSES, RR_COUNTER_NAMES,
+                      RR_CRITERIA, TB_LOTS, WHITE_WINS)
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import PRIZE_BY_ORDER, PRIZE_BY_POINTS, RoundRobinArgs
@@ -16,6 +17,11 @@ def rating_table(scn: RoundRobin, model) -> np.ndarray:
     """float64 [segments, players, 3]: the ratings each player brings to a game of each rating
     class, per rating list (segment)."""
     return np.stack([model.rating_table(list(lst)) for _, lst in scn.rating_lists])
+
+
+# thresholds (white wins below the first, draw below the second) that make a uniform in [0, 1)
+# give one result: a game forced to that result while its number is still drawn
+FORCED_THRESHOLDS = {WHITE_WINS: (2.0, 2.0), DRAW: (-1.0, 2.0), BLACK_WINS: (-1.0, -1.0)}
 
 
 class RoundRobinPlan(Plan):
@@ -70,10 +76,29 @@ class RoundRobinPlan(Plan):
             counter_names=RR_COUNTER_NAMES)
         self.remaining = remaining
 
+    def forcing(self, game: tuple[int, int, int], result: int) -> "RoundRobinPlan":
+        """This plan with the remaining game ``game`` (round, white, black) forced to
+        ``result`` while its random number is still drawn: every other game of a replica sees
+        the same numbers as in this plan (``swing``'s common random numbers).  The fast path
+        only (thresholds from the table; not with offsets or hot Elo)."""
+        import copy
+
+        if self.args.live:
+            raise ValueError("forcing needs the fast path (no offsets, no hot Elo)")
+        q = next(i for i, g in enumerate(self.remaining) if (g.round, g.white, g.black) == game)
+        gthr = self.args.gthr.copy()
+        gthr[q] = FORCED_THRESHOLDS[result]
+        out = copy.copy(self)
+        out.args = self.args._replace(gthr=gthr)
+        return out
+
     def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()
+
+    def run_chunks(self, seed: int, first: int, n: int):
         from ...driver import ChunkTallies
         from .nb import simulate_nb
 
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
-        return t.summed()
+        return t

@@ -54,20 +54,23 @@ def odds(d: dict) -> str:
 
 
 def swing(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: what round {d['round']} swings "
-             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    from ..shared.swing import NOISE_LEGEND, header, shown, swing_text
+
+    lines = [header(d, f"what round {d['round']} swings"), ""]
     for g in d["games"]:
         lines.append(f"{g['white']} - {g['black']}   1-0 {100 * g['p_white']:.0f} %  "
                      f"draw {100 * g['p_draw']:.0f} %  0-1 {100 * g['p_black']:.0f} %")
-        lines.append(f"  {'player':<24}{'P(1st) if 1-0 / = / 0-1':>30}"
-                     f"{'P(qualify) if 1-0 / = / 0-1':>34}")
+        lines.append(f"  {'player':<24}{'P(1st) % if 1-0 / = / 0-1':>27}"
+                     f"{'P(qualify) % if 1-0 / = / 0-1':>31}{'swing 1st':>13}{'swing qual':>13}")
         for p in g["players"]:
-            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+            if not shown(p):
                 continue
             f = " / ".join(f"{100 * p['p_first'][k]:5.1f}" for k in RESULTS)
             q = " / ".join(f"{100 * p['p_qualify'][k]:5.1f}" for k in RESULTS)
-            lines.append(f"  {p['name'][:23]:<24}{f:>30}{q:>34}")
+            lines.append(f"  {p['name'][:23]:<24}{f:>27}{q:>31}"
+                         f"{swing_text(p, 'first'):>13}{swing_text(p, 'qualify'):>13}")
         lines.append("")
+    lines.append(NOISE_LEGEND)
     return "\n".join(lines).rstrip()
 
 

@@ -1,10 +1,25 @@
 """The swing scaffold every format uses: simulate the rest with one result assumed for a game
 or match still to play, once per possible result, on common random numbers (same seed, same
-replicas), and tabulate what each result does to every player's P(1st) and P(qualify)."""
+replicas), and tabulate what each result does to every player's P(1st) and P(qualify), each
+difference with its standard error.
+
+Standard errors come from batch means over paired runs: a run's tallies are kept per kernel
+chunk (``kernels.config.CHUNK`` = 512 replicas, ``Plan.run_chunks``), and chunk *j* of every
+result uses the same replicas (the same random streams).  The SE of a difference is the spread
+of its chunk differences over the square root of their number, so it is as small as the
+pairing makes it.  A difference within two standard errors of zero is "within noise".  With a
+target standard error the runs grow (``MIN_BATCHES`` chunks, then as many as the SE falling
+like 1/sqrt(n) asks for) until every swing's SE is below it or the cap is reached; the answer
+depends only on (seed, cap, target), never on time or threads.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+import math
+from typing import Any, Callable, Mapping, Sequence
+
+import msgspec
+import numpy as np
 
 from ..base import CompileOptions, Format
 
@@ -12,35 +27,177 @@ from ..base import CompileOptions, Format
 # (format-specific ``CompileOptions.fixed`` mappings) with their weights
 Outcome = Sequence[tuple[Mapping[Any, Any], float]]
 
-
-def simulate(fmt: Format, scn, model, at, fixed: Mapping, sims: int, seed: int, offsets: bool):
-    from ... import driver
-
-    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets, fixed=fixed))
-    return driver.run(plan, sims, seed, progress=False)
+MIN_BATCHES = 16    # chunks (8,192 replicas) before a target standard error is first checked
+NOISE_SE = 2.0      # a difference below this many standard errors is "within noise"
+DEFAULT_TARGET_SE = 0.005   # swing's default target for every swing's SE (half a point in %)
 
 
-def now(base) -> list[dict]:
-    """Every player's P(1st) and P(qualify) before the game or match (the base run)."""
-    return [{"name": name, "p_first": float(base.tallies["place"][i, 0] / base.sims),
-             "p_qualify": float(base.tallies["qualify"][i] / base.sims)}
-            for i, name in enumerate(base.names)]
+class SwingPlayer(msgspec.Struct):
+    """One player's line of a swing table (JSON: these keys).
+
+    p_first, p_qualify        P(1st), P(qualify) under each result, in result order
+    se_p_first, se_p_qualify  their standard errors (one run each)
+    d_first, d_qualify        each result's P minus the P before the game ("now"), paired
+    se_d_first, se_d_qualify  the standard errors of those differences (paired runs)
+    noise_d_first, noise_d_qualify   each difference within two SE of zero
+    swing_first, swing_qualify       largest minus smallest P over the results
+    se_swing_first, se_swing_qualify the paired SE of that difference
+    noise_first, noise_qualify       the swing within two SE of zero ("within noise")
+    """
+
+    name: str
+    p_first: list[float]
+    p_qualify: list[float]
+    se_p_first: list[float]
+    se_p_qualify: list[float]
+    d_first: list[float]
+    d_qualify: list[float]
+    se_d_first: list[float]
+    se_d_qualify: list[float]
+    noise_d_first: list[bool]
+    noise_d_qualify: list[bool]
+    swing_first: float
+    swing_qualify: float
+    se_swing_first: float
+    se_swing_qualify: float
+    noise_first: bool
+    noise_qualify: bool
 
 
-def rows(fmt: Format, scn, model, at, outcomes: Sequence[Outcome], *, sims: int, seed: int,
-         offsets: bool) -> list[dict]:
-    """Per player: P(1st) and P(qualify) under each outcome (lists in outcome order) and the
-    swings (largest minus smallest), the players most affected first."""
-    runs = [[(simulate(fmt, scn, model, at, fixed, sims, seed, offsets), w) for fixed, w in mix]
-            for mix in outcomes]
-    names = runs[0][0][0].names
+def within_noise(d: float, se: float) -> bool:
+    """A difference no larger than ``NOISE_SE`` standard errors (0 ± 0 counts as noise)."""
+    return abs(d) <= NOISE_SE * se
+
+
+def paired_se(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """SE of mean(a) - mean(b) from paired sub-batch means a, b [batches, ...]."""
+    k = a.shape[0]
+    return np.std(a - b, axis=0, ddof=1) / math.sqrt(k)
+
+
+def _key(fixed: Mapping) -> str:
+    return repr(sorted(fixed.items(), key=repr))
+
+
+class Runner:
+    """Paired runs of one checkpoint: the base (``fixed`` what-ifs only) and any number of
+    outcome runs, each a sequence of sub-batches on the same replicas, computed once and
+    cached (the base serves every game or match examined).
+
+    sims       the cap: at most this many replicas per run (rounded up to whole chunks, at
+               least 4 of them, so that a standard error can be estimated)
+    target_se  stop a game's runs once every swing's paired SE is below it (None: run the cap)
+    compile_   fixed -> Plan (default ``fmt.compile``); a format may pass one that keeps the
+               random streams aligned (the round robin forces a game's result while drawing
+               its number)
+    """
+
+    def __init__(self, fmt: Format, scn, model, at, *, offsets: bool, fixed: Mapping,
+                 sims: int, seed: int, target_se: float | None = None,
+                 compile_: Callable[[Mapping], Any] | None = None):
+        self.seed = seed
+        self.target_se = target_se
+        from ...kernels.config import CHUNK
+
+        self.chunk = CHUNK
+        self.cap = max(-(-sims // CHUNK), 4)
+        self.fixed = dict(fixed)
+        self._compile = compile_ or (lambda fx: fmt.compile(
+            scn, model, CompileOptions(at=at, offsets=offsets, fixed=fx)))
+        self._plans: dict[str, Any] = {}
+        self._batches: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.names: list[str] = []
+        self.used = 0       # most chunks any run needed (the reports' simulations)
+
+    @property
+    def sims(self) -> int:
+        return self.used * self.chunk
+
+    def _ensure(self, fixed: Mapping, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """P(1st) and P(qualify) in each of the first ``k`` chunks of the run under
+        ``fixed``: float64 [k, players] each."""
+        key = _key(fixed)
+        if key not in self._plans:
+            self._plans[key] = self._compile(dict(fixed))
+            n = len(self._plans[key].info.names)
+            self._batches[key] = (np.zeros((0, n)), np.zeros((0, n)))
+            self.names = list(self._plans[key].info.names)
+        plan, (f, q) = self._plans[key], self._batches[key]
+        have = f.shape[0]
+        if have < k:
+            t = plan.run_chunks(self.seed, have * self.chunk, (k - have) * self.chunk).out
+            f = np.concatenate([f, t.place[:, :, 0] / self.chunk])
+            q = np.concatenate([q, t.qualify / self.chunk])
+            self._batches[key] = (f, q)
+        self.used = max(self.used, k)
+        return f[:k], q[:k]
+
+    def _mix(self, mix: Outcome, k: int) -> tuple[np.ndarray, np.ndarray]:
+        f = q = 0.0
+        for fixed, w in mix:
+            bf, bq = self._ensure({**self.fixed, **fixed}, k)
+            f, q = f + w * bf, q + w * bq
+        return f, q
+
+    def now(self) -> list[dict]:
+        """Every player's P(1st) and P(qualify) before the game or match (the base run, over
+        as many sub-batches as the longest outcome run), with standard errors."""
+        k = max(self.used, min(MIN_BATCHES if self.target_se is not None else self.cap,
+                               self.cap))
+        bf, bq = self._ensure(self.fixed, k)
+        rt = math.sqrt(k)
+        return [{"name": name, "p_first": float(bf[:, i].mean()),
+                 "p_qualify": float(bq[:, i].mean()),
+                 "se_p_first": float(bf[:, i].std(ddof=1) / rt),
+                 "se_p_qualify": float(bq[:, i].std(ddof=1) / rt)}
+                for i, name in enumerate(self.names)]
+
+    def rows(self, outcomes: Sequence[Outcome]) -> list[dict]:
+        """Per player (``SwingPlayer`` as a dict): P(1st) and P(qualify) under each outcome,
+        their differences from now and the swings, each with its paired SE; the players most
+        affected first."""
+        k = MIN_BATCHES if self.target_se is not None else self.cap
+        k = min(k, self.cap)
+        while True:
+            base = self._ensure(self.fixed, k)
+            runs = [self._mix(mix, k) for mix in outcomes]
+            out = _table(self.names, base, runs)
+            worst = max((max(p.se_swing_first, p.se_swing_qualify) for p in out), default=0.0)
+            if self.target_se is None or worst < self.target_se or k >= self.cap:
+                break
+            # the chunks the SE shrinking as 1/sqrt(n) says are needed, a tenth more, at
+            # least a quarter more than now
+            k = min(max(math.ceil(1.1 * k * (worst / self.target_se) ** 2),
+                        k + max(k // 4, 1)), self.cap)
+        out.sort(key=lambda x: -(x.swing_first + x.swing_qualify))
+        return [msgspec.structs.asdict(p) for p in out]
+
+
+def _table(names, base, runs) -> list[SwingPlayer]:
+    k = base[0].shape[0]
+    rt = math.sqrt(k)
     out = []
     for i, name in enumerate(names):
-        pf = [sum(w * r.tallies["place"][i, 0] / r.sims for r, w in mix) for mix in runs]
-        pq = [sum(w * r.tallies["qualify"][i] / r.sims for r, w in mix) for mix in runs]
-        out.append({"name": name, "p_first": pf, "p_qualify": pq,
-                    "swing_first": max(pf) - min(pf), "swing_qualify": max(pq) - min(pq)})
-    out.sort(key=lambda x: -(x["swing_first"] + x["swing_qualify"]))
+        cols = {}
+        for t, what in enumerate(("first", "qualify")):
+            b = base[t][:, i]
+            xs = [r[t][:, i] for r in runs]
+            p = [float(x.mean()) for x in xs]
+            d = [float(x.mean() - b.mean()) for x in xs]
+            se_d = [float(paired_se(x, b)) for x in xs]
+            hi, lo = int(np.argmax(p)), int(np.argmin(p))
+            sw = p[hi] - p[lo]
+            se_sw = float(paired_se(xs[hi], xs[lo])) if hi != lo else 0.0
+            cols[what] = dict(p=p, se_p=[float(x.std(ddof=1) / rt) for x in xs], d=d,
+                              se_d=se_d, noise_d=[within_noise(a, s) for a, s in zip(d, se_d)],
+                              swing=sw, se_swing=se_sw, noise=within_noise(sw, se_sw))
+        f, q = cols["first"], cols["qualify"]
+        out.append(SwingPlayer(
+            name=name, p_first=f["p"], p_qualify=q["p"], se_p_first=f["se_p"],
+            se_p_qualify=q["se_p"], d_first=f["d"], d_qualify=q["d"], se_d_first=f["se_d"],
+            se_d_qualify=q["se_d"], noise_d_first=f["noise_d"], noise_d_qualify=q["noise_d"],
+            swing_first=f["swing"], swing_qualify=q["swing"], se_swing_first=f["se_swing"],
+            se_swing_qualify=q["se_swing"], noise_first=f["noise"], noise_qualify=q["noise"]))
     return out
 
 
@@ -49,12 +206,35 @@ def weight(rows_: list[dict]) -> float:
     return rows_[0]["swing_first"] + rows_[0]["swing_qualify"]
 
 
+def shown(p: dict) -> bool:
+    """A player a swing table lists: one of the swings half a percentage point or more."""
+    return p["swing_first"] >= 0.005 or p["swing_qualify"] >= 0.005
+
+
+def swing_text(p: dict, what: str) -> str:
+    """'12.3±0.4' or '0.3±0.4~' (within noise), in percentage points."""
+    mark = "~" if p[f"noise_{what}"] else " "
+    return f"{100 * p[f'swing_{what}']:5.1f}±{100 * p[f'se_swing_{what}']:.1f}{mark}"
+
+
+NOISE_LEGEND = ("swing: largest minus smallest probability over the results, ± its standard "
+                "error from the paired (common-random-number) runs, in percentage points; "
+                "~ within noise (less than two standard errors from zero)")
+
+
+def header(d: dict, what: str) -> str:
+    """First line of a swing report: what is examined and how precisely."""
+    tgt = (f", stopped at a swing SE below {100 * d['target_se']:.2g} points"
+           if d.get("target_se") else "")
+    return (f"{d['scenario']}  at {d['at']}: {what} ({d['sims']:,} simulations per result at "
+            f"most, common random numbers{tgt})")
+
+
 def render_match_swing(d: dict) -> str:
     """Text of a swing report on knock-out matches (knock-out and group series): each result
     of each match with its probability, then P(1st) and P(qualify) under each result for every
-    player one of them moves by half a percentage point or more."""
-    lines = [f"{d['scenario']}  at {d['at']}: what the next matches swing "
-             f"({d['sims']:,} simulations per result, common random numbers)", ""]
+    player one of them moves by half a percentage point or more, with the swings ± SE."""
+    lines = [header(d, "what the next matches swing"), ""]
     for m in d["matches"]:
         lines.append(f"{m['event']} {m['round']}: {m['players'][0]} v {m['players'][1]}")
         for k, o in enumerate(m["outcomes"]):
@@ -62,12 +242,15 @@ def render_match_swing(d: dict) -> str:
         k = len(m["outcomes"])
         cols = "/".join(f"({i + 1})" for i in range(k))
         lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
-                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}")
+                     f"{'P(qualify) % if ' + cols:>{8 * k + 12}}"
+                     f"{'swing 1st':>13}{'swing qual':>13}")
         for p in m["swing"]:
-            if p["swing_first"] < 0.005 and p["swing_qualify"] < 0.005:
+            if not shown(p):
                 continue
             f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
             q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
-            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}")
+            lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}"
+                         f"{swing_text(p, 'first'):>13}{swing_text(p, 'qualify'):>13}")
         lines.append("")
+    lines.append(NOISE_LEGEND)
     return "\n".join(lines).rstrip()
