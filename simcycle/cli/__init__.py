@@ -32,6 +32,7 @@ COMMANDS = {
     "simulate": "odds of every place, qualifying and prize money",
     "odds": "the games or matches still to play, with their probabilities",
     "swing": "what each game or match of the next round swings",
+    "needs": "what each player needs from the next round: branches with their odds",
     "whocan": "who can still win or qualify: clinched / alive / eliminated, with a path",
     "experiment": "compare format variants (optionally on a Dask cluster)",
     "fit": "fit the outcome model to real games",
@@ -142,6 +143,7 @@ def main():
     simcycle simulate    SCENARIO   odds of every place, qualifying and prize money
     simcycle odds        SCENARIO   the games still to play, with W/D/L probabilities
     simcycle swing       SCENARIO   what each game of the next round swings
+    simcycle needs       SCENARIO   what each player needs next round, branch by branch
     simcycle whocan      SCENARIO   who can still win or qualify, exactly, with a path
     simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
     simcycle fit         [GAMES]    fit the outcome model to real games

@@ -1,0 +1,146 @@
+"""``needs``: each player's branches of the next round.  Their probabilities sum to 1, mix back
+to the player's odds now, and inside each branch equal an independent recomputation: the
+round robin's exact enumeration of the branch's result combinations (``cases``), and for the
+last match of a series the standings with that match's result (nothing is left to chance)."""
+
+import json
+import math
+
+from click.testing import CliRunner
+
+from conftest import SCENARIOS
+from simcycle.cli import main
+from simcycle.commentary.branches import needs
+from simcycle.commentary.items import BUILDERS
+from simcycle.enums import BLACK_WINS, WHITE_WINS
+from simcycle.model import load_model
+from simcycle.scenario import load_scenario
+
+CAND = SCENARIOS / "candidates-2022.toml"
+
+
+def _results(fmt, scn, model, at, fixed):
+    rnd = BUILDERS[fmt.name](fmt, scn, model, at, fixed)
+    return {it.label: {r.code: r for r in it.results} for it in rnd.items}
+
+
+def _close_race(scn):
+    """What-ifs for rounds 11 and 12 of the Candidates 2022 that make the last two rounds a
+    race: Nepomniachtchi loses both, the players in his pursuit win theirs."""
+    idx = {n: i for i, n in enumerate(scn.names)}
+    nepo = idx["Ian Nepomniachtchi"]
+    fixed = {}
+    for g in scn.games:
+        if g.round in (11, 12):
+            if nepo in (g.white, g.black):
+                fixed[(g.round, g.white, g.black)] = BLACK_WINS if g.white == nepo else WHITE_WINS
+            else:
+                fixed[(g.round, g.white, g.black)] = 1
+    return fixed
+
+
+def test_round_robin_branches_are_exact_and_sum_to_one():
+    fmt, scn = load_scenario(CAND)
+    model = load_model()
+    fixed = _close_race(scn)
+    d = needs(fmt, scn, model, "round10", fixed=fixed)
+    assert d.exact and d.round == "round 13"
+    ex = {p["name"]: p for p in fmt.exact(scn, model, "round10", fixed=fixed)["players"]}
+    res = _results(fmt, scn, model, "round10", fixed)
+    split = 0
+    for p in d.players:
+        assert abs(sum(b.p for b in p.branches) - 1) < 1e-12, p.name
+        assert abs(sum(b.p * b.p_first for b in p.branches) - ex[p.name]["p_first"]) < 1e-9
+        assert abs(p.p_first - ex[p.name]["p_first"]) < 1e-12
+        split += any(" and " in b.label for b in p.branches)
+        for b in p.branches:
+            p_b, p_f = 0.0, 0.0
+            for case in b.cases:
+                parts = [res[it][c] for it, c in zip(b.items, case)]
+                fx = dict(fixed)
+                w = 1.0
+                for r in parts:
+                    ((what, _),) = r.mix
+                    fx.update(what)
+                    w *= r.p
+                p_b += w
+                p_f += w * next(x["p_first"] for x in
+                                fmt.exact(scn, model, "round10", fixed=fx)["players"]
+                                if x["name"] == p.name)
+            assert abs(p_b - b.p) < 1e-12, (p.name, b.label)
+            assert abs(p_f / p_b - b.p_first) < 1e-9, (p.name, b.label)
+    assert split >= 1           # some branch is split by another game
+
+
+def _check_mc(d, tol_sims):
+    for p in d.players:
+        assert abs(sum(b.p for b in p.branches) - 1) < 1e-9, p.name
+        mix = sum(b.p * b.p_first for b in p.branches)
+        se = math.sqrt(max(p.p_first * (1 - p.p_first), 1 / tol_sims) / tol_sims)
+        assert abs(mix - p.p_first) < 6 * se, (p.name, mix, p.p_first)
+
+
+def test_group_series_branches_sum_to_one_and_mix_back():
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")
+    d = needs(fmt, scn, load_model(), "event3-round5", sims=8192, seed=2)
+    assert not d.exact and d.sims == 8192
+    _check_mc(d, d.sims)
+    naka = next(p for p in d.players if p.name == "Hikaru Nakamura")
+    assert naka.own is not None and naka.branches[0].label == "wins"
+
+
+def _last_match_check(fmt, scn, at, names_first):
+    model = load_model()
+    d = needs(fmt, scn, model, at, sims=4096, seed=1)
+    res = _results(fmt, scn, model, at, {})
+    for p in d.players:
+        assert abs(sum(b.p for b in p.branches) - 1) < 1e-12
+        for b in p.branches:
+            if len(b.cases) != 1 or not b.cases[0]:
+                continue            # a merged branch, or one about no match
+            (case,) = b.cases
+            r = res[b.items[0]][case[0]]
+            want = 0.0
+            for what, w in r.mix:
+                want += w * (names_first(fmt, scn, at, what) == p.name)
+            assert b.se_first == 0 and abs(b.p_first - want) < 1e-12, (p.name, b.label)
+    return d
+
+
+def _ko_leader(fmt, scn, at, fixed):
+    from simcycle.formats.knockout_series import rules
+    rows = rules.standings(scn, at, fixed)["players"]
+    assert sum(r["rank"] == 1 for r in rows) == 1
+    return rows[0]["name"]
+
+
+def _gs_leader(fmt, scn, at, fixed):
+    from simcycle.formats.group_series import rules
+    rows = rules.standings(scn, at, fixed)["players"]
+    assert sum(r["rank"] == 1 for r in rows) == 1
+    return next(r["name"] for r in rows if r["rank"] == 1)
+
+
+def test_knockout_series_last_match_branches_equal_the_standings():
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2019.toml")
+    d = _last_match_check(fmt, scn, "event4-sf", _ko_leader)
+    assert len(d.items) == 1 and d.items[0].kind == "match"
+
+
+def test_group_series_last_match_branches_equal_the_standings():
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")
+    d = _last_match_check(fmt, scn, "event3-sf", _gs_leader)
+    assert len(d.items) == 1
+
+
+def test_needs_cli_text_json_and_refusals():
+    r = CliRunner().invoke(main, ["needs", str(CAND), "--at", "round12", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["exact"] and d["players"][0]["name"] == "Ian Nepomniachtchi"
+    r = CliRunner().invoke(main, ["needs", str(CAND), "--at", "round12"])
+    assert "P(branch)" in r.output and "Ian Nepomniachtchi: P(1st)" in r.output
+    r = CliRunner().invoke(main, ["needs", str(CAND), "--at", "round5", "--exact"])
+    assert r.exit_code == 2 and "--exact" in r.output
+    r = CliRunner().invoke(main, ["needs", str(SCENARIOS / "acp-tour-2004-05.toml")])
+    assert r.exit_code == 2 and "tour" in r.output
