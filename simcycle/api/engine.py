@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import ScenarioError, Unsupported
-from ..formats.base import EXACT, SWING, WHOCAN, CompileOptions
+from ..formats.base import EXACT, SWING, SWING_TARGET_SE, WHOCAN, CompileOptions
 from . import results as R
 from .model import GameModel, apply_game_model
 
@@ -187,23 +187,28 @@ class Event:
 
     def swing_json(self, at: str | None = None, *, sims: int = 100_000, seed: int = 1,
                    round: int | None = None, fix: Iterable[str] | str | None = None,
-                   model: str | Path | None = None, offsets: bool | None = None) -> dict:
+                   model: str | Path | None = None, offsets: bool | None = None,
+                   target_se: float | None = SWING_TARGET_SE) -> dict:
         self.format.require(SWING, self.scenario)
         at = self.at(at)
         m = self.model(model)
         fixed = self.fixed(fix, at)
         d = self.format.swing(self.scenario, m, at, sims=_whole(sims, "sims"),
-                              seed=_whole(seed, "seed"), round_no=round,
+                              seed=_whole(seed, "seed"), round_no=round, target_se=target_se,
                               offsets=m.offsets_default if offsets is None else offsets,
                               **({"fixed": fixed} if fixed else {}))
         return _assumed(d, self.format, self.scenario, fixed)
 
     def swing(self, at: str | None = None, *, sims: int = 100_000, seed: int = 1,
               round: int | None = None, fix: Iterable[str] | str | None = None,
-              model: str | Path | None = None, offsets: bool | None = None) -> R.Swing:
-        """What each game or match of the next round swings (``simcycle swing``)."""
+              model: str | Path | None = None, offsets: bool | None = None,
+              target_se: float | None = SWING_TARGET_SE) -> R.Swing:
+        """What each game or match of the next round swings (``simcycle swing``): at most
+        ``sims`` per result, fewer once every swing's paired SE is below ``target_se``
+        (None: all of them; ``formats/shared/swing.py``)."""
         return R.Swing.from_json(self.swing_json(at, sims=sims, seed=seed, round=round,
-                                                 fix=fix, model=model, offsets=offsets))
+                                                 fix=fix, model=model, offsets=offsets,
+                                                 target_se=target_se))
 
     def whocan_json(self, at: str | None = None, *, fix: Iterable[str] | str | None = None,
                     budget: float | None = None) -> dict:

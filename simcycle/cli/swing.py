@@ -1,7 +1,6 @@
 import click
 
-from ..formats.base import SWING
-from ..formats.shared.swing import DEFAULT_TARGET_SE
+from ..formats.base import SWING, SWING_TARGET_SE
 from .options import (at_opt, check_work, fix_options, fixed_of, json_opt, load, model_for,
                       model_opt, offsets_opt, scenario_arg, seed_opt, show, with_assumed, yes_opt)
 
@@ -14,7 +13,7 @@ from .options import (at_opt, check_work, fix_options, fixed_of, json_opt, load,
 @click.option("--sims", default=100_000, show_default=True, type=click.IntRange(1000, 10**9),
               help="Simulations per result of each game at most (whole chunks of 512).")
 @click.option("--target-se", type=click.FloatRange(0.0, 0.5, min_open=True),
-              default=DEFAULT_TARGET_SE, show_default=True,
+              default=SWING_TARGET_SE, show_default=True,
               help="Stop a game's runs once every swing's standard error (paired runs) is "
                    "below this (a probability: 0.005 is half a percentage point).")
 @click.option("--all-sims", "all_sims", is_flag=True,

@@ -32,6 +32,9 @@ EXACT = "exact"          # exact enumeration of small remainders (simulate --exa
 HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
 FIX = "fix"              # what-if results for games or matches still to play (--fix)
 RESULTS = "results"      # results read from PGN / TRF files against the schedule
+# swing's default target for the paired standard error of every swing (half a percentage
+# point: the text shows probabilities to a tenth of a point; formats/shared/swing.py)
+SWING_TARGET_SE = 0.005
 FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo",
                 FIX: "--fix", RESULTS: "results from PGN/TRF files"}
 

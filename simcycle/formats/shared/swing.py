@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 import msgspec
 import numpy as np
 
-from ..base import CompileOptions, Format
+from ..base import SWING_TARGET_SE, CompileOptions, Format
 
 # one possible result of the game or match examined: a mixture of what-if result sets
 # (format-specific ``CompileOptions.fixed`` mappings) with their weights
@@ -29,7 +29,7 @@ Outcome = Sequence[tuple[Mapping[Any, Any], float]]
 
 MIN_BATCHES = 16    # chunks (8,192 replicas) before a target standard error is first checked
 NOISE_SE = 2.0      # a difference below this many standard errors is "within noise"
-DEFAULT_TARGET_SE = 0.005   # swing's default target for every swing's SE (half a point in %)
+DEFAULT_TARGET_SE = SWING_TARGET_SE
 
 
 class SwingPlayer(msgspec.Struct):
