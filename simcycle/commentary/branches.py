@@ -2,11 +2,13 @@
 
 For every player still in the race, the round's outcomes that matter to them are grouped into
 readable branches: their own game or match ("wins", "draws", "loses"), split further by the one
-other game or match of the round that moves them most ("draws and Caruana does not win"), the
-results of that other game merged where they leave the player's odds equal (within 1
-percentage point, or within noise).  Each branch carries its probability (the product of the
-model's result probabilities: games of a round are independent without rating offsets) and
-the player's P(1st) and P(qualify) inside it.
+other game or match of the round that moves them most ("draws and Fabiano Caruana does not
+win"), the results of that other game merged where they leave the player's odds equal (within 1
+percentage point at 50 %, less towards 0 or 100 %, or within noise; a certain 0 or 100 %
+merges only with another).  Each
+branch carries its probability (the product of the model's result probabilities: games of a
+round are independent without rating offsets) and the player's P(1st) and P(qualify) inside
+it.
 
 Inside a branch the odds are exact for round robins with at most ``EXACT_GAMES`` games left
 (every outcome of the rest enumerated, ``formats/roundrobin/exact.py``) and otherwise from
@@ -26,6 +28,7 @@ from .items import GAME_CODES, BUILDERS, Item, Result, Round
 
 EXACT_GAMES = 8          # round robins: enumerate every outcome when this few games are left
 MERGE = 0.01             # results of the other game merge when the odds move less than this
+                         # at 50 % (less near 0 or 100 %; neither certain alone)
 SPLIT_MIN = 0.005        # an other game moving a player less than this splits nothing
 DEFAULT_SIMS = 16_384
 
@@ -88,9 +91,9 @@ class NeedsReport(msgspec.Struct):
 
 
 def short_names(names: list[str]) -> dict[str, str]:
-    """Each player's last name where no two share it, else the full name."""
-    last = [n.split()[-1] if n.split() else n for n in names]
-    return {n: (s if last.count(s) == 1 else n) for n, s in zip(names, last)}
+    """The names the branches use: in full (a last word is not a surname everywhere: Ding
+    Liren's is Ding)."""
+    return {n: n for n in names}
 
 
 def own_words(item: Item, who: str, code: str, short: dict) -> str:
@@ -269,10 +272,15 @@ def _player(name, rnd: Round, ev, single, now_f, now_q, short) -> PlayerNeeds:
 
 
 def _close(a, b) -> bool:
-    """Two cells' odds equal for commentary: within MERGE, or within two SE of each other."""
-    tol_f = max(MERGE, 2 * math.hypot(a[4], b[4]))
-    tol_q = max(MERGE, 2 * math.hypot(a[5], b[5]))
-    return abs(a[2] - b[2]) <= tol_f and abs(a[3] - b[3]) <= tol_q
+    """Two cells' odds equal for commentary: within MERGE at 50 % (less towards 0 or 100 %:
+    4 MERGE p (1 - p)), or within two SE of each other, and certain (0 or 1) in both or in
+    neither: "clinched" never merges with "99.3 %"."""
+    for k, se in ((2, 4), (3, 5)):
+        m = (a[k] + b[k]) / 2       # near 0 or 1 a smaller move matters: 1 point at 50 %
+        tol = max(MERGE * 4 * m * (1 - m), 2 * math.hypot(a[se], b[se]))
+        if abs(a[k] - b[k]) > tol or ((a[k] in (0.0, 1.0)) != (b[k] in (0.0, 1.0))):
+            return False
+    return True
 
 
 def _merge(cells):
@@ -349,23 +357,26 @@ def render(d: dict) -> str:
             head += f"{'P(qualify)':>14}"
         lines.append(head)
         for b in p["branches"]:
-            se_f = "" if d["exact"] else f"±{100 * b['se_first']:.1f}"
+            se_f = "" if d["exact"] or b["se_first"] == 0 else f"±{100 * b['se_first']:.1f}"
             row = f"    {b['label'][:51]:<52}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>14}"
             if qual:
-                se_q = "" if d["exact"] else f"±{100 * b['se_qualify']:.1f}"
+                se_q = ("" if d["exact"] or b["se_qualify"] == 0
+                        else f"±{100 * b['se_qualify']:.1f}")
                 row += f"{_pct(b['p_qualify']) + se_q:>14}"
             lines.append(row)
     lines += ["", "P(branch): the probability of the branch's results; P(1st)"
               + (", P(qualify)" if qual else "") + ": the player's chance inside the branch, "
               "in %; the other game named is the one of the round that moves the player most, "
-              "its results merged where they leave the odds within 1 point (or within noise)."]
+              "its results merged where they leave the odds within 1 point at 50 % (less "
+              "towards 0 or 100 %) or within noise; 100 % and 0 % are certain (exact) or "
+              "never seen (simulated)."]
     return "\n".join(lines)
 
 
 def _pct(p: float) -> str:
-    if p <= 0:
+    if p <= 1e-12:
         return "0 %"
-    if p >= 1:
+    if p >= 1 - 1e-12:       # a sum of branch probabilities
         return "100 %"
     x = 100 * p
     return f"{x:.1f} %" if 0.05 <= x <= 99.95 else ("<0.1 %" if x < 0.05 else ">99.9 %")

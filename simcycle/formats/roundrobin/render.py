@@ -56,19 +56,28 @@ def odds(d: dict) -> str:
 def swing(d: dict) -> str:
     from ..shared.swing import NOISE_LEGEND, header, shown, swing_text
 
+    qual = d.get("qualifying_places", 1) > 1      # else P(qualify) is P(1st)
     lines = [header(d, f"what round {d['round']} swings"), ""]
     for g in d["games"]:
         lines.append(f"{g['white']} - {g['black']}   1-0 {100 * g['p_white']:.0f} %  "
                      f"draw {100 * g['p_draw']:.0f} %  0-1 {100 * g['p_black']:.0f} %")
-        lines.append(f"  {'player':<24}{'P(1st) % if 1-0 / = / 0-1':>27}"
-                     f"{'P(qualify) % if 1-0 / = / 0-1':>31}{'swing 1st':>13}{'swing qual':>13}")
-        for p in g["players"]:
-            if not shown(p):
-                continue
+        head = f"  {'player':<24}{'P(1st) % if 1-0 / = / 0-1':>27}"
+        if qual:
+            head += f"{'P(qualify) % if 1-0 / = / 0-1':>31}"
+        lines.append(head + f"{'swing 1st':>13}" + (f"{'swing qual':>13}" if qual else ""))
+        rows = [p for p in g["players"] if shown(p)]
+        for p in rows:
             f = " / ".join(f"{100 * p['p_first'][k]:5.1f}" for k in RESULTS)
-            q = " / ".join(f"{100 * p['p_qualify'][k]:5.1f}" for k in RESULTS)
-            lines.append(f"  {p['name'][:23]:<24}{f:>27}{q:>31}"
-                         f"{swing_text(p, 'first'):>13}{swing_text(p, 'qualify'):>13}")
+            line = f"  {p['name'][:23]:<24}{f:>27}"
+            if qual:
+                q = " / ".join(f"{100 * p['p_qualify'][k]:5.1f}" for k in RESULTS)
+                line += f"{q:>31}"
+            line += f"{swing_text(p, 'first'):>13}"
+            if qual:
+                line += f"{swing_text(p, 'qualify'):>13}"
+            lines.append(line)
+        if not rows:
+            lines.append("  (no one's odds move by half a point or more)")
         lines.append("")
     lines.append(NOISE_LEGEND)
     return "\n".join(lines).rstrip()

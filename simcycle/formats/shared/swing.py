@@ -244,13 +244,14 @@ def render_match_swing(d: dict) -> str:
         lines.append(f"  {'player':<26}{'P(1st) % if ' + cols:>{8 * k + 8}}"
                      f"{'P(qualify) % if ' + cols:>{8 * k + 12}}"
                      f"{'swing 1st':>13}{'swing qual':>13}")
-        for p in m["swing"]:
-            if not shown(p):
-                continue
+        rows = [p for p in m["swing"] if shown(p)]
+        for p in rows:
             f = " / ".join(f"{100 * x:5.1f}" for x in p["p_first"])
             q = " / ".join(f"{100 * x:5.1f}" for x in p["p_qualify"])
             lines.append(f"  {p['name'][:25]:<26}{f:>{8 * k + 8}}{q:>{8 * k + 12}}"
                          f"{swing_text(p, 'first'):>13}{swing_text(p, 'qualify'):>13}")
+        if not rows:
+            lines.append("  (no one's odds move by half a point or more)")
         lines.append("")
     lines.append(NOISE_LEGEND)
     return "\n".join(lines).rstrip()
