@@ -86,7 +86,7 @@ def test_group_series_branches_sum_to_one_and_mix_back():
     assert not d.exact and d.sims == 8192
     _check_mc(d, d.sims)
     naka = next(p for p in d.players if p.name == "Hikaru Nakamura")
-    assert naka.own is not None and naka.branches[0].label == "wins"
+    assert naka.own is not None and naka.branches[0].label.startswith("wins")
 
 
 def _last_match_check(fmt, scn, at, names_first):

@@ -352,13 +352,14 @@ def render(d: dict) -> str:
     for p in d["players"]:
         lines += ["", f"{p['name']}: P(1st) {_pct(p['p_first'])}"
                   + (f", P(qualify) {_pct(p['p_qualify'])}" if qual else "")]
-        head = f"    {'branch':<52}{'P(branch)':>10}{'P(1st)':>14}"
+        bw = max([len(b["label"]) for b in p["branches"]] + [40]) + 2
+        head = f"    {'branch':<{bw}}{'P(branch)':>10}{'P(1st)':>14}"
         if qual:
             head += f"{'P(qualify)':>14}"
         lines.append(head)
         for b in p["branches"]:
             se_f = "" if d["exact"] or b["se_first"] == 0 else f"±{100 * b['se_first']:.1f}"
-            row = f"    {b['label'][:51]:<52}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>14}"
+            row = f"    {b['label']:<{bw}}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>14}"
             if qual:
                 se_q = ("" if d["exact"] or b["se_qualify"] == 0
                         else f"±{100 * b['se_qualify']:.1f}")
