@@ -88,3 +88,12 @@ def test_cli_csv_goes_through_the_table_model():
     for r, p in zip(rows, d["players"]):
         assert float(r["p_first"]) == p["p_first"]
         assert [float(r[f"p_place_{k + 1}"]) for k in range(8)] == p["p_place"]
+
+
+def test_swing_text_does_not_repeat_p_first_where_one_place_qualifies():
+    from click.testing import CliRunner
+
+    from simcycle.cli import main
+    out = CliRunner().invoke(main, ["swing", "candidates-2022", "--at", "round12", "--sims",
+                                    "1000"]).output
+    assert "P(1st) % if 1-0 / = / 0-1" in out and "P(qualify) % if" not in out
