@@ -189,7 +189,8 @@ def test_backtest_command_on_a_small_file(tmp_path):
                                   "--scheme", "leave-one-event-out"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    assert d["events_scored"] == 16 and d["games"] == {"classical": 400, "rapid": 400}
+    assert d["events_scored"] == 16
+    assert d["games"] == {"classical": 400, "rapid": 400, "armageddon": 0}
     assert set(d["per_game"]["overall"]["classical"]) == {
         "davidson-elo-v1", "fit", "fit-no-kinds", "fit-no-level", "constant", "elo-fixed-draw"}
     # time-ordered (the default): every game on one day, so nothing precedes any event
@@ -206,7 +207,7 @@ def test_backtest_command_on_a_small_file(tmp_path):
     # classical events e0..e7 then rapid e8..e15, a month apart, 50 games each: a class is
     # scored once 300 of its games precede the month: e6, e7 (classical), e14, e15 (rapid)
     assert d["scheme"] == "time-ordered" and d["events_scored"] == 4
-    assert d["games"] == {"classical": 100, "rapid": 100}
+    assert d["games"] == {"classical": 100, "rapid": 100, "armageddon": 0}
     assert d["unscored_burn_in"] == {"classical": 300, "rapid": 300}
     assert set(d["per_game"]["overall"]["classical"]) == {
         "davidson-elo-v1", "fit", "constant", "elo-fixed-draw"}

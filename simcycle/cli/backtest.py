@@ -1,7 +1,7 @@
 import click
 
 from .fit import games_arg
-from .options import json_opt, show
+from .options import json_opt, plot_opt, show
 
 
 @click.command()
@@ -27,8 +27,9 @@ from .options import json_opt, show
               help="Simulations per event and checkpoint.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
               help="Random seed of the event simulations.")
+@plot_opt
 @json_opt
-def backtest(games_csv, model_files, scheme, variants, events, candidates, sims, seed,
+def backtest(games_csv, model_files, scheme, variants, events, candidates, sims, seed, plot,
              as_json):
     """Score outcome models on real games out of sample: by default each event with a fit on
     the games before it (time-ordered)."""
@@ -38,4 +39,7 @@ def backtest(games_csv, model_files, scheme, variants, events, candidates, sims,
     chosen = None if variants is None else (tuple(FIT_VARIANTS) if variants else ("fit",))
     d = run_backtest(read_games(games_csv), list(model_files), events=events, sims=sims,
                      seed=seed, scheme=scheme, variants=chosen, candidates=tuple(candidates))
+    if plot and "per_event" in d:     # P(first) reliability (model.backtest.reliability_chart)
+        from ..model.backtest import reliability_chart
+        reliability_chart(d["per_event"], plot)
     show(d, as_json, render)

@@ -8,8 +8,10 @@ games_arg = click.argument("games_csv", required=False, type=click.Path(dir_okay
 
 @click.command("fit")
 @games_arg
-@click.option("--control", "controls", multiple=True, type=click.Choice(["classical", "rapid"]),
-              help="Fit only this control (repeatable; default: classical and rapid).")
+@click.option("--control", "controls", multiple=True,
+              type=click.Choice(["classical", "rapid", "armageddon"]),
+              help="Fit this control (repeatable; default: classical and rapid).  Armageddon "
+                   "holds its slope and level term at the base model's.")
 @click.option("--kinds/--no-kinds", default=True, show_default=True,
               help="One draw term per event kind (kinds with enough games).")
 @click.option("--level/--no-level", default=True, show_default=True,
@@ -23,15 +25,18 @@ games_arg = click.argument("games_csv", required=False, type=click.Path(dir_okay
                    "models/davidson-elo-v1.toml).")
 @click.option("--offsets-default/--no-offsets-default", default=False, show_default=True,
               help="What the written model's [offsets] default says.")
+@click.option("--model-version", default="3.0.0", show_default=True,
+              help="The version the written model file says.")
 @json_opt
 def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets_default,
-            as_json):
+        model_version, as_json):
     """Fit the Davidson-Elo parameters to games by maximum likelihood (default data:
     data/games/games.csv), with standard errors; -o writes a model file."""
     import time
 
     from ..model import DEFAULT_MODEL_V1, load_model
-    from ..model.fit import FIT_CLASSES, fit, fit_report, form_spread, render_fit
+    from ..model.fit import (ARMAGEDDON_HOLD, FIT_CLASSES, fit, fit_report, form_spread,
+                             render_fit)
     from ..model.gamedata import read_games
 
     if out_file:                        # a file that could not be written: said before the fit
@@ -45,9 +50,12 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
                                 key="--exclude-event", value=e)
     games = games.take(games.where(exclude_events=set(exclude)))
     base = load_model(base_file or DEFAULT_MODEL_V1)
+    base_arm = next((c for c in base.controls if c.armageddon), None)
+    hold = ({"slope:armageddon": base_arm.slope, "level:armageddon": base_arm.level}
+            if base_arm is not None else ARMAGEDDON_HOLD)
     res = fit(games, classes=tuple(controls) or FIT_CLASSES, kinds=kinds, level=level,
-              reference=base.reference_rating)
-    spreads = {c: form_spread(games, res, c) for c in res.classes}
+              reference=base.reference_rating, hold=hold)
+    spreads = {c: form_spread(games, res, c) for c in res.classes if c != "armageddon"}
     d = fit_report(res, spreads, time.perf_counter() - t0)
     if out_file:
         import shutil
@@ -59,9 +67,11 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
                  *(f"--control {c}" for c in controls), *([] if kinds else ["--no-kinds"]),
                  *([] if level else ["--no-level"]),
                  *(f"--exclude-event '{e}'" for e in exclude),
-                 *(["--offsets-default"] if offsets_default else []), f"-o {out_file}"]
+                 *(["--offsets-default"] if offsets_default else []),
+                 *([f"--model-version {model_version}"] if model_version != "3.0.0" else []),
+                 f"-o {out_file}"]
         text = render_model(res, spreads, base, data_label=games_csv or "data/games/games.csv",
-                            version="2.0.0", offsets_default=offsets_default,
+                            version=model_version, offsets_default=offsets_default,
                             command=" ".join(words))
         from ..io.write import atomic_write
         check = Path(tempfile.mkdtemp()) / Path(out_file).name

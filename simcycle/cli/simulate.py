@@ -55,6 +55,19 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
         click.echo(report.simulation_csv(d), nl=False)
     else:
         show(d, False, report.simulation_text)
+        note = field_note(fmt, scn, model, at)
+        if note:
+            click.echo(note)
     if res is not None and res.interrupted:
         raise Interrupted(f"interrupted after {res.sims:,} of {res.requested:,} simulations; "
                           "the figures above cover those")
+
+
+def field_note(fmt, scn, model, at) -> str | None:
+    """The model's one-line note when the field's mean rating lies outside the ratings it was
+    fitted on (``OutcomeModel.field_note``; the field's ratings from a compiled plan)."""
+    from ..formats.base import CompileOptions
+
+    if not model.fit.get("level_band"):
+        return None
+    return model.field_note(fmt.compile(scn, model, CompileOptions(at=at)).info.ratings)

@@ -24,7 +24,8 @@ from ..resources import MODELS
 from ..schema import Name, Table, Text, between, convert, whole_between
 
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
-DEFAULT_MODEL = MODELS / "davidson-elo-v2.toml"
+DEFAULT_MODEL_V2 = MODELS / "davidson-elo-v2.toml"
+DEFAULT_MODEL = MODELS / "davidson-elo-v3.toml"
 
 CONTROL_PARAMS = ("draw0", "white_edge", "slope", "level")
 KAPPA_RANGE = 5.0             # |kappa| above this (a factor e^5 on the draw odds) is refused
@@ -142,6 +143,19 @@ class OutcomeModel:
             return base
         return self.rating_blend * float(own) + (1.0 - self.rating_blend) * base
 
+    def field_note(self, ratings) -> str | None:
+        """One line when a field's mean classical rating lies outside the band of mean
+        ratings the model was fitted on (``[fit] level_band``), else None."""
+        band = self.fit.get("level_band")
+        if not band or not len(ratings):
+            return None
+        mean = float(np.mean(np.asarray(ratings, float)))
+        if band[0] <= mean <= band[1]:
+            return None
+        return (f"note: the field's mean rating {mean:.0f} is outside the {band[0]:.0f}-"
+                f"{band[1]:.0f} of the games {self.name} {self.version} was fitted on: its draw "
+                "rates here extrapolate the level term (docs/model.md)")
+
     # -- probabilities ------------------------------------------------------------------
     def wdl(self, control: str, r_white: float, r_black: float, *, offsets: bool = False):
         """(P white wins, P draw, P black wins) of one game; raw, before Armageddon rules."""
@@ -190,6 +204,8 @@ class FitInfo(Table):
     games_classical: whole_between(0, 10**9) | None = None
     games_rapid: whole_between(0, 10**9) | None = None
     games_blitz: whole_between(0, 10**9) | None = None
+    games_armageddon: whole_between(0, 10**9) | None = None
+    level_band: tuple[between(1000, 3500), between(1000, 3500)] | None = None
 
 
 SD = between(0, 400)

@@ -29,12 +29,13 @@ import numpy as np
 from ..errors import ScenarioError
 from ..enums import RESULT_TEXT
 from . import davidson_wdl
-from .fit import FitData, fit_rows
+from .fit import ARMAGEDDON_HOLD, FitData, fit_rows
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
 
-SCORED_CONTROLS = ("classical", "rapid")
-MODEL_CONTROL = {"classical": "classical", "rapid": "rapid-15+10"}
+SCORED_CONTROLS = ("classical", "rapid", "armageddon")
+MODEL_CONTROL = {"classical": ("classical",), "rapid": ("rapid-15+10",),
+                 "armageddon": ("armageddon-10v7", "armageddon-5v4")}   # the first it has
 DRAW_BINS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 1.0)
 LEVEL_BANDS = ((0, 2600), (2600, 2700), (2700, 4000))   # mean rating of the two players
 CHECKPOINT_FRACTIONS = (0.0, 0.25, 0.5, 0.75)
@@ -114,7 +115,7 @@ def model_probabilities(model, games: Games) -> np.ndarray:
         groups.setdefault((c, k), []).append(i)
     for (c, k), idx in groups.items():
         m = model.for_kind(k)
-        ctl = m.control(MODEL_CONTROL[c])
+        ctl = m.control(next(n for n in MODEL_CONTROL[c] if n in m._index))
         idx = np.array(idx)
         pw, pd, pb = davidson_wdl(ctl.draw0, ctl.white_edge, ctl.slope, ctl.level / 100.0,
                                   m.reference_rating, games.white_rating[idx],
@@ -168,15 +169,16 @@ def elo_probabilities(train: Games, test: Games) -> np.ndarray:
 
 
 FIT_VARIANTS = {
-    "fit": {"kinds": True, "level": True},
-    "fit-no-kinds": {"kinds": False, "level": True},
-    "fit-no-level": {"kinds": True, "level": False},
+    "fit": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD},
+    "fit-no-kinds": {"kinds": False, "level": True, "hold": ARMAGEDDON_HOLD},
+    "fit-no-level": {"kinds": True, "level": False, "hold": ARMAGEDDON_HOLD},
 }
 DEFAULT_VARIANTS = ("fit",)
 BASELINES = ("constant", "elo-fixed-draw")
 SCHEMES = ("time-ordered", "leave-one-event-out")
-MIN_TRAIN_CLASS_GAMES = 300   # time-ordered: a class is fitted, and scored, once this many of
-#                               its games precede the cutoff
+# time-ordered: a class is fitted, and scored, once this many of its games precede the cutoff
+# (Armageddon fits two parameters, the others four)
+MIN_TRAIN_CLASS_GAMES = {"classical": 300, "rapid": 300, "armageddon": 50}
 
 
 def month_start(date: str) -> str:
@@ -243,19 +245,32 @@ def leave_one_event_out(games: Games, fixed: dict, reference: float,
                        data, trains, {})
 
 
+def _shrunk(res, shrink: float):
+    """A fit with every rating gap scaled by 1 - shrink (its slopes so scaled): per game, what
+    pulling both players' ratings toward their field's mean by ``shrink`` does."""
+    from dataclasses import replace
+    theta = res.theta.copy()
+    for j, nm in enumerate(res.names):
+        if nm.startswith("slope:"):
+            theta[j] *= 1.0 - shrink
+    return replace(res, theta=theta)
+
+
 def time_ordered(games: Games, fixed: dict, reference: float,
-                 variants: tuple[str, ...] = DEFAULT_VARIANTS) -> OutOfSample:
+                 variants: tuple[str, ...] = DEFAULT_VARIANTS,
+                 shrinks: tuple[float, ...] = ()) -> OutOfSample:
     """Each event scored by fits on the games dated before the first day of the month in
     which it starts (so never on a game played at or after its start), refitted month by
     month and warm-started from the month before.  A class is fitted, and its games scored,
     once at least MIN_TRAIN_CLASS_GAMES of its games precede the cutoff (the first months
-    of the data are a burn-in); the baselines use the same training games."""
+    of the data are a burn-in); the baselines use the same training games.  ``shrinks``: the
+    fit with rating gaps scaled by 1 - L, scored too (as "shrink-L")."""
     data = FitData.of(games, SCORED_CONTROLS, reference)
     scored = data.games
     n, n_cls = len(scored), len(data.classes)
     everything = np.ones(n, bool)
     full = {v: fit_rows(data, everything, **FIT_VARIANTS[v]) for v in variants}
-    names = [*fixed, *variants, *BASELINES]
+    names = [*fixed, *variants, *(f"shrink-{x:g}" for x in shrinks), *BASELINES]
     P = {nm: np.zeros((n, 3)) for nm in names}
     ev = np.array(scored.event, dtype=object)
     first: dict = {}
@@ -272,7 +287,7 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     for cut in sorted(by_cutoff):
         before = data.date < cut
         n_before = np.bincount(data.cls[before], minlength=n_cls)
-        ok = n_before >= MIN_TRAIN_CLASS_GAMES
+        ok = n_before >= np.array([MIN_TRAIN_CLASS_GAMES[c] for c in data.classes])
         if not ok.any():
             continue
         train = before & ok[data.cls]
@@ -287,6 +302,8 @@ def time_ordered(games: Games, fixed: dict, reference: float,
                 continue
             for v in variants:
                 P[v][test] = data.probabilities(month[v], test)
+            for x in shrinks:
+                P[f"shrink-{x:g}"][test] = data.probabilities(_shrunk(month["fit"], x), test)
             P["constant"][test] = _constant_from(counts, data.cls[test])
             P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
             fits[e], trains[e], cutoffs[e] = dict(month), train, cut
@@ -715,6 +732,8 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
     if scheme not in SCHEMES:
         raise ScenarioError("unknown scheme; known: " + ", ".join(SCHEMES), key="--scheme",
                             value=scheme)
+    base = load_model(DEFAULT_MODEL_V1)
+    reference = base.reference_rating
     fixed = {}
     for f in (model_files or [str(DEFAULT_MODEL_V1)]):
         m = load_model(f)
@@ -723,18 +742,20 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
             raise ScenarioError("the same model file twice", file=f, key="--model")
         fixed[label] = m
     for c in candidates:
-        candidate_rule(c, fixed[next(iter(fixed))])      # refuse a bad name before the work
-    base = load_model(DEFAULT_MODEL_V1)
-    reference = base.reference_rating
+        candidate_rule(c, base)                           # refuse a bad name before the work
     if variants is None:
         variants = DEFAULT_VARIANTS if scheme == "time-ordered" else tuple(FIT_VARIANTS)
     # the fits are small dense products: BLAS threads only spin (measured: 30x the CPU)
     with threadpool_limits(1):
-        oos = (time_ordered if scheme == "time-ordered" else leave_one_event_out)(
-            games, fixed, reference, tuple(variants))
+        if scheme == "time-ordered":
+            shrinks = tuple(candidate_rule(c, None)[2][1] for c in candidates
+                            if c.startswith("shrink-"))
+            oos = time_ordered(games, fixed, reference, tuple(variants), shrinks)
+        else:
+            oos = leave_one_event_out(games, fixed, reference, tuple(variants))
     if not len(oos.games):
         raise ScenarioError(f"nothing to score time-ordered: no month is preceded by "
-                            f"{MIN_TRAIN_CLASS_GAMES} games of a control (--scheme "
+                            f"{MIN_TRAIN_CLASS_GAMES['classical']} games of a control (--scheme "
                             "leave-one-event-out scores every event)", file=games.file)
     window = oos.games.window()
     out = {"data": games.file, "scheme": scheme, "window": list(window),
@@ -770,8 +791,9 @@ def render(d: dict) -> str:
     w = max(16, max(len(m) for m in models) + 2)
     if d["scheme"] == "time-ordered":
         how = (f"time-ordered: each of {d['events_scored']:,} events scored by fits on the games "
-               "before its month (refitted monthly); not scored (burn-in, a class with fewer "
-               f"than {d['min_train_class_games']} earlier games): "
+               "before its month (refitted monthly); not scored (burn-in: fewer earlier games "
+               "of the control than " + ", ".join(f"{n} {c}" for c, n in
+                                                   d["min_train_class_games"].items()) + "): "
                + ", ".join(f"{n:,} {c}" for c, n in d["unscored_burn_in"].items()))
     else:
         how = (f"leave one event out ({d['events_scored']:,} events, each refitted without it; "
@@ -896,3 +918,33 @@ def _render_summary(s: dict, ev_models: list, cw: int) -> list[str]:
     for nm, v in s["favourite_at_start"].items():
         lines.append(f"    {nm:<26}{v['won']:>6.2f} / {v['expected']:.2f}   z {v['z']:+.1f}")
     return lines + [""]
+
+
+# -- chart --------------------------------------------------------------------------------------
+def reliability_chart(per_event: dict, path, models=("fit", "equal-ratings")) -> str:
+    """P(first) predicted against observed in the bins of ``event_reliability``, with the
+    observed share's standard error, for a few models; saved as PNG or SVG by extension."""
+    from ..report.charts import Figure, save
+
+    fig = Figure(figsize=(6.4, 5.2))
+    ax = fig.add_subplot()
+    ax.plot([0, 100], [0, 100], color="0.5", lw=1, ls="--", label="perfect calibration")
+    for k, nm in enumerate(m for m in models if m in per_event["reliability"]):
+        tab = per_event["reliability"][nm]
+        x = [100 * b["pred"] for b in tab]
+        y = [100 * b["obs"] for b in tab]
+        e = [100 * b["se"] for b in tab]
+        ax.errorbar([v + 0.6 * k for v in x], y, yerr=e, fmt="o-", capsize=3, ms=4, lw=1,
+                    label=f"{nm} ({sum(b['n'] for b in tab):,} player-checkpoints)")
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("predicted P(first) in the bin, mean (%)")
+    ax.set_ylabel("observed: share of such players who won (%), ± 1 SE")
+    n = len(per_event["events"])
+    ax.set_title(f"P(first) reliability, {n} complete round robins, time-ordered\n"
+                 "(start, 25 %, 50 %, 75 % of rounds; bins 0-5-10-20-35-50-75-100 %)",
+                 fontsize=10)
+    ax.grid(True, color="0.9")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    return save(fig, path)

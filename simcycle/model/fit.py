@@ -29,6 +29,10 @@ from ..kinds import REFERENCE_KIND
 
 L = math.log(10.0) / 800.0
 FIT_CLASSES = ("classical", "rapid")
+BAND_PCT = (2.5, 97.5)   # the fitted band of mean ratings: the middle 95 % of the games
+# Armageddon: 124 games do not determine the slope and the level term (level 0.24 +- 0.90
+# when free): held at the values of the base model's Armageddon (v1: slope 0.85, level 0)
+ARMAGEDDON_HOLD = {"slope:armageddon": 0.85, "level:armageddon": 0.0}
 PER_CLASS = ("u0", "white_edge", "slope", "level")
 MIN_KIND_GAMES = 100          # a kind with fewer games keeps kappa = 0 (not fitted)
 MIN_FORM_GAMES = 5            # player-events with fewer games do not inform the form spread
@@ -169,6 +173,8 @@ class FitResult:
     notes: list = field(default_factory=list)
     kinds_min_games: int = MIN_KIND_GAMES
     form_min_games: int = MIN_FORM_GAMES
+    held: dict = field(default_factory=dict)     # parameter -> value held (not fitted)
+    level_band: tuple = ()       # the middle 95 % of the classical games' mean ratings
 
     @property
     def se(self) -> np.ndarray:
@@ -207,22 +213,24 @@ class FitResult:
 
 def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = True,
         kinds: bool = True, reference: float = 2750.0, start: FitResult | None = None,
-        min_kind_games: int = MIN_KIND_GAMES) -> FitResult:
+        min_kind_games: int = MIN_KIND_GAMES, hold: dict | None = None) -> FitResult:
     """Fit the parameters of each class in ``classes`` (games of other controls are left out)
-    and, with ``kinds``, one kappa per event kind with at least ``min_kind_games`` games."""
+    and, with ``kinds``, one kappa per event kind with at least ``min_kind_games`` games;
+    ``hold`` ({"slope:armageddon": 0.85, ...}) keeps parameters at given values."""
     data = FitData.of(games, classes, reference)
     if not data.classes:
         raise ScenarioError("no games of the controls to fit", file=games.file,
                             value=", ".join(FIT_CLASSES))
     return fit_rows(data, np.ones(len(data.games), bool), level=level, kinds=kinds,
-                    start=start, min_kind_games=min_kind_games)
+                    start=start, min_kind_games=min_kind_games, hold=hold)
 
 
 def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
-             start: FitResult | None = None,
-             min_kind_games: int = MIN_KIND_GAMES) -> FitResult:
+             start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
+             hold: dict | None = None) -> FitResult:
     """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
     rows and the columns of the classes and kinds those games have, no re-reading."""
+    hold = dict(hold or {})
     from scipy.optimize import minimize
 
     rows = np.asarray(rows, bool)
@@ -254,9 +262,11 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
         for j, nm in enumerate(des.names):
             if nm in start.names:
                 theta0[j] = start.theta[start.names.index(nm)]
-    free = np.array([level or not nm.startswith("level:") for nm in des.names], bool)
-    if not level:
-        theta0[~free] = 0.0
+    free = np.array([(level or not nm.startswith("level:")) and nm not in hold
+                     for nm in des.names], bool)
+    for j, nm in enumerate(des.names):
+        if not free[j]:
+            theta0[j] = hold.get(nm, 0.0)
     scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in des.names])[free]
 
     def full_theta(z):
@@ -297,8 +307,14 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
     if np.max(np.abs(grad[free] * scale)) > 1e-3:
         notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
     dates = data.date[rows]
+    g = data.games
+    mean = ((g.white_rating + g.black_rating) / 2.0)[rows]
+    on = data.cls[rows] == (data.classes.index("classical") if "classical" in classes else -1)
+    band = tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
     return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
                      names=des.names, theta=theta, cov=cov, loglik=ll,
+                     held={nm: v for nm, v in hold.items() if nm in des.names},
+                     level_band=band,
                      n_games={c: int(n_cls[data.classes.index(c)]) for c in classes},
                      n_kind=counts, window=(str(min(dates)), str(max(dates))),
                      iterations=int(res.nit), reference=data.reference, data=file,

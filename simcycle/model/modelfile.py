@@ -14,9 +14,18 @@ from .fit import FitResult, FormSpread
 from ..kinds import KINDS, REFERENCE_KIND
 from . import RATING_CLASSES, OutcomeModel
 
-# The model control that each fitted class stands for (the rapid games of the data are
-# mostly 15+10: the online tours and the World Rapid; the Grand Chess Tour's are 25+10).
-FITTED_CONTROL = {"classical": "classical", "rapid": "rapid-15+10"}
+# The model controls that each fitted class stands for: the rapid games of the data are 15+10
+# (the online tours, the World Rapid 2022, the World Cup 2025's first tiebreaks), 10+10 (its
+# second tiebreaks) and 25+10 (the Grand Chess Tour's) without telling most of them apart; the
+# Armageddons are Norway Chess's 10 v 7 minutes (data/games/README.md).
+FITTED_CONTROL = {"classical": ("classical",), "rapid": ("rapid-15+10", "rapid-10+10"),
+                  "armageddon": ("armageddon-10v7",)}
+# Controls a fit adds when the base model lacks them: rating class, draw counts for Black.
+NEW_CONTROLS = {"armageddon-10v7": ("blitz", True)}
+# Armageddon at other time odds, from the 10 v 7 fit: White's edge moved by 120 Elo per
+# doubling of the time ratio (talkchess time-handicap threads, [TC] of docs/model.md).
+ELO_PER_DOUBLING = 120.0
+TIME_ODDS = {"armageddon-10v7": 10 / 7, "armageddon-5v4": 5 / 4}
 
 
 def _num(x: float, digits: int = 4) -> str:
@@ -61,6 +70,9 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         f"kinds = {'true' if res.kinds else 'false'}",
         f"level = {'true' if res.level else 'false'}",
         f"kinds_min_games = {res.kinds_min_games}",
+        *([f"level_band = [{res.level_band[0]:.0f}, {res.level_band[1]:.0f}]   # the middle "
+           "95 % of the classical games' mean ratings (simulate says when a field is outside)"]
+          if res.level_band else []),
         "",
         "[offsets]",
         "# One strength offset N(0, sd^2) per player and rating class per simulated event",
@@ -101,24 +113,49 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
             if not res.kinds:
                 why = "the fit has no kind terms"
             lines.append(f"{k} = 0.0   # not fitted: {why}")
-    fitted = {FITTED_CONTROL[c]: c for c in res.classes}
-    for c in base.controls:
-        lines += ["", f'[controls."{c.name}"]' if not c.name.isidentifier() else
-                  f"[controls.{c.name}]", f'rating_class = "{c.rating_class}"']
-        cls = fitted.get(c.name)
-        if cls is None:
-            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
-                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
-                      "fitted = false   # not in the data: as in the base model"]
-        else:
+    fitted = {name: c for c in res.classes for name in FITTED_CONTROL.get(c, ())}
+    controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
+    known = {c.name for c in base.controls}
+    for name, (rc, arm) in NEW_CONTROLS.items():
+        if name in fitted and name not in known:
+            controls.append((name, rc, arm, None))
+    for name, rating_class, armageddon, c in controls:
+        lines += ["", f'[controls."{name}"]' if not name.isidentifier() else
+                  f"[controls.{name}]", f'rating_class = "{rating_class}"']
+        cls = fitted.get(name)
+        derived_from = next((n for n in fitted if name in TIME_ODDS and n in TIME_ODDS
+                             and n != name and name not in fitted), None)
+        if cls is not None:
             p = res.control(cls)
             for q in ("draw0", "white_edge", "slope", "level"):
                 if q == "level" and not res.level:
                     lines.append("level = 0.0   # the fit has no level term")
                     continue
+                held = {"slope": f"slope:{cls}", "level": f"level:{cls}"}.get(q)
+                if held in res.held:
+                    lines.append(f"{q} = {_num(p[q])}   # held, not fitted (as in the base "
+                                 "model)")
+                    continue
                 lines.append(f"{q} = {_num(p[q])}")
                 lines.append(f"{q}_se = {_num(p[q + '_se'])}")
-            lines.append(f"fitted = true   # {res.n_games[cls]} {cls} games")
-        if c.armageddon:
+            lines.append(f"fitted = true   # {res.n_games[cls]} {cls} games"
+                         + ("" if name == FITTED_CONTROL[cls][0] else
+                            f" (the {cls} fit; the data's {cls} games are mostly "
+                            f"{FITTED_CONTROL[cls][0].split('-', 1)[1]})"))
+        elif derived_from is not None:
+            src = res.control(fitted[derived_from])
+            shift = ELO_PER_DOUBLING * math.log2(TIME_ODDS[name] / TIME_ODDS[derived_from])
+            lines += [f"draw0 = {_num(src['draw0'])}   # as {derived_from} (fitted)",
+                      f"white_edge = {_num(src['white_edge'] + shift)}   # {derived_from}'s "
+                      f"{_num(src['white_edge'], 1)} {'+' if shift >= 0 else '-'} "
+                      f"{_num(abs(shift), 1)}: {ELO_PER_DOUBLING:.0f} Elo per doubling of the "
+                      "time ratio",
+                      f"slope = {_num(src['slope'])}", f"level = {_num(src['level'])}",
+                      f"fitted = false   # derived from {derived_from} (docs/model.md)"]
+        else:
+            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
+                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
+                      "fitted = false   # not fitted (docs/model.md): as in the base model"]
+        if armageddon:
             lines.append("draw_counts_for_black = true")
     return "\n".join(lines) + "\n"
