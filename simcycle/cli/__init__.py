@@ -33,6 +33,7 @@ COMMANDS = {
     "odds": "the games or matches still to play, with their probabilities",
     "swing": "what each game or match of the next round swings",
     "needs": "what each player needs from the next round: branches with their odds",
+    "scores": "what score is enough: P(1st) by final score, outright / tiebreak / play-off",
     "whocan": "who can still win or qualify: clinched / alive / eliminated, with a path",
     "experiment": "compare format variants (optionally on a Dask cluster)",
     "fit": "fit the outcome model to real games",
@@ -144,6 +145,7 @@ def main():
     simcycle odds        SCENARIO   the games still to play, with W/D/L probabilities
     simcycle swing       SCENARIO   what each game of the next round swings
     simcycle needs       SCENARIO   what each player needs next round, branch by branch
+    simcycle scores      SCENARIO   what final score is enough, and how first is decided
     simcycle whocan      SCENARIO   who can still win or qualify, exactly, with a path
     simcycle experiment  FILE       compare format variants (optionally on a Dask cluster)
     simcycle fit         [GAMES]    fit the outcome model to real games

@@ -1,0 +1,62 @@
+"""``scores`` (what score is enough): every row's split (outright + tiebreak + play-off +
+lots) adds up to the player's P(1st and that score), the rows to the exact enumeration's
+P(1st), the scores' probabilities to 1; the split follows the rules (alone on points is
+outright; a Candidates tie for first goes to the play-off)."""
+
+import json
+
+from click.testing import CliRunner
+
+from conftest import SCENARIOS
+from simcycle.cli import main
+from simcycle.commentary.scores import HOW, scores
+from simcycle.model import load_model
+from simcycle.scenario import load_scenario
+
+CAND = SCENARIOS / "candidates-2022.toml"
+
+
+def _fixed(fmt, scn, at, texts):
+    out = {}
+    for t in texts:
+        out.update(fmt.parse_fix(scn, t, at, "--fix", out))
+    return out
+
+
+def test_rows_sum_to_p_first_at_every_score_and_match_exact():
+    fmt, scn = load_scenario(CAND)
+    model = load_model()
+    fixed = _fixed(fmt, scn, "round12", ["r13 Nepomniachtchi - Rapport 0-1",
+                                         "r13 Firouzja - Ding 0-1"])
+    d = scores(fmt, scn, model, "round12", fixed)
+    ex = {p["name"]: p for p in fmt.exact(scn, model, "round12", fixed=fixed)["players"]}
+    seen = set()
+    for p in d.players:
+        assert abs(sum(r.p for r in p.rows) - 1) < 1e-12
+        assert abs(p.p_first - ex[p.name]["p_first"]) < 1e-12
+        assert abs(p.p_qualify - ex[p.name]["p_qualify"]) < 1e-12
+        for r in p.rows:
+            assert abs(sum(r.first[k] for k in HOW) - r.p_first) < 1e-12, (p.name, r.points)
+            assert r.p_first <= r.p + 1e-12
+            seen |= {k for k in HOW if r.first[k] > 0}
+        first = [r.points for r in p.rows if r.first_given > 0.5]
+        assert p.enough == (first[0] if first else None)
+    assert {"outright", "playoff"} <= seen      # a tie for first goes to the play-off
+    nepo = next(p for p in d.players if p.name == "Ian Nepomniachtchi")
+    top = nepo.rows[-1]                         # 9½: nobody can reach it
+    assert top.points == 9.5 and top.first_given == 1.0
+    assert abs(top.first["outright"] - top.p) < 1e-12 and abs(top.p_first - top.p) < 1e-12
+
+
+def test_scores_cli_and_refusals(tmp_path):
+    png = tmp_path / "s.png"
+    r = CliRunner().invoke(main, ["scores", str(CAND), "--at", "round13", "--json", "--plot",
+                                  str(png)])
+    assert r.exit_code == 0, r.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    d = json.loads(r.output)
+    assert d["games_left"] == 4 and d["players"][0]["name"] == "Ian Nepomniachtchi"
+    r = CliRunner().invoke(main, ["scores", str(CAND), "--at", "round5"])
+    assert r.exit_code == 2 and "games left" in r.output
+    r = CliRunner().invoke(main, ["scores", str(SCENARIOS / "grand-prix-2019.toml")])
+    assert r.exit_code == 2 and "round robins" in r.output
