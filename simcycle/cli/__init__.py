@@ -47,8 +47,12 @@ COMMANDS = {
 }
 
 
+_depth = 0     # Main.main calls in progress (``batch`` runs commands inside its own)
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT):
-    interrupts.finish()     # the last line: a signal from here on only ends the process
+    if _depth <= 1:
+        interrupts.finish()     # the last line: a signal from here on only ends the process
     click.echo(f"simcycle: error: {' '.join(message.split())}", err=True)
     sys.exit(code)
 
@@ -79,14 +83,18 @@ class Main(click.Group):
             raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        global _depth
+        _depth += 1
         try:
             self._main(args, prog_name, complete_var, **extra)
         except SystemExit as e:
             code = e.code
         else:
             code = 0
+        finally:
+            _depth -= 1
         code = code if isinstance(code, int) else (0 if code is None else 1)
-        if interrupts.is_cli():
+        if _depth == 0 and interrupts.is_cli():
             # The simcycle process ends here, streams flushed: no interpreter teardown, where
             # a late signal would meet the default handlers again (and numba's threads joined)
             interrupts.finish()
@@ -100,7 +108,8 @@ class Main(click.Group):
 
     def _main(self, args, prog_name, complete_var, **extra):
         check_environment()
-        interrupts.arm()    # from here a Ctrl-C or SIGTERM raises KeyboardInterrupt
+        if _depth == 1:
+            interrupts.arm()    # from here a Ctrl-C or SIGTERM raises KeyboardInterrupt
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcycle",
                               complete_var=complete_var, standalone_mode=False, **extra)
@@ -119,7 +128,8 @@ class Main(click.Group):
         except KeyboardInterrupt:   # nothing partial is ever printed on this path
             fail("interrupted; nothing had finished", interrupts.exit_code())
         except BrokenPipeError:
-            interrupts.finish()
+            if _depth <= 1:
+                interrupts.finish()
             sys.stderr.close()
             sys.exit(0)
         try:
@@ -129,7 +139,8 @@ class Main(click.Group):
                  interrupts.exit_code())
         except BrokenPipeError:
             pass
-        interrupts.finish()
+        if _depth <= 1:
+            interrupts.finish()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

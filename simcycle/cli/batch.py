@@ -21,6 +21,7 @@ def batch(commands, jsonl, keep_going):
     import sys
 
     from ..errors import EXIT_BAD_INPUT, ScenarioError
+    from .. import interrupts
     from . import main
 
     if commands == "-":
@@ -64,6 +65,6 @@ def batch(commands, jsonl, keep_going):
             click.echo("".join(lead + m.removeprefix("simcycle: ") + "\n"
                                for m in message.splitlines() if m.strip()), err=True, nl=False)
         worst = max(worst, status)
-        if status and not keep_going:
+        if status and not keep_going or interrupts.received():   # Ctrl-C stops the batch
             break
     sys.exit(worst)
