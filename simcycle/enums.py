@@ -205,3 +205,10 @@ SWISS_CRITERIA: dict[str, SwissCriterion] = {
     "direct-encounter": TBS_DIRECT_ENCOUNTER, "sonneborn-berger": TBS_SONNEBORN_BERGER,
     "wins": TBS_WINS, "won": TBS_WON, "black-games": TBS_BLACK_GAMES,
     "progressive": TBS_PROGRESSIVE, "aro": TBS_ARO, "lots": TBS_LOTS}
+
+# ---- cycles: the kinds of a seat's chain link (formats/cycle) ----------------------------------
+CY_FIXED = 1     # a named player
+CY_PLACE = 2     # the player at one place of an event's final order, only
+CY_BEST = 3      # the best of an event's order not seated yet (optionally among a set)
+CY_LIST = 4      # the highest-rated of a rating list not seated yet
+CY_LINKS = {"fixed": CY_FIXED, "place": CY_PLACE, "best": CY_BEST, "list": CY_LIST}

@@ -19,6 +19,7 @@ FORMATS = {
     "group-series": "simcycle.formats.group_series",
     "tour": "simcycle.formats.tour",
     "swiss": "simcycle.formats.swiss",
+    "cycle": "simcycle.formats.cycle",
 }
 
 

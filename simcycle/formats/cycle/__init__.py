@@ -1,0 +1,63 @@
+"""Format ``cycle``: events chained as stages into a final (the Candidates).
+
+Files: ``schema.py`` (the file layout), ``scenario.py`` (the parts read from their own files,
+the seats' chains resolved, cross-checks), ``rules.py`` (checkpoints, the seat allocation in
+plain Python), ``plan.py`` -> ``nb.py`` (the events' and the final's per-replica stages, the
+allocation), ``render.py`` (text).  docs/format-cycle.md documents the keys.
+"""
+
+from __future__ import annotations
+
+from ..base import HOT_ELO, CompileOptions, Format
+from . import render, rules
+from .scenario import Cycle, load
+
+
+class CycleFormat(Format):
+    name = "cycle"
+    features = frozenset({HOT_ELO})
+    default_kind = "round-robin"
+
+    def load(self, raw: dict, file: str) -> Cycle:
+        return load(raw, file)
+
+    def checkpoints(self, scn: Cycle) -> list[str]:
+        return rules.checkpoints(scn)
+
+    def _parts(self, scn: Cycle, at) -> list[dict]:
+        ev_at, fin_at = rules.part_at(scn, at)
+        out = []
+        for part, a in zip((*scn.events, scn.final), (*ev_at, fin_at)):
+            cps = part.fmt.checkpoints(part.scn)
+            shown = a if a is not None else cps[-1]   # every result = its last checkpoint
+            still = "nothing" if shown == cps[-1] else "some"
+            out.append({"id": part.id, "name": part.scn.name, "format": part.fmt.name,
+                        "file": part.file, "at": shown, "still": still})
+        return out
+
+    def standings(self, scn: Cycle, at) -> dict:
+        gone = rules.withdrawn(scn, at)
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+                "parts": self._parts(scn, at),
+                "seats": [{"id": s.id, "path": s.path, "chain": [lk.text for lk in s.links]}
+                          for s in scn.seats],
+                "withdrawn": [scn.players[i].name for i in sorted(gone)],
+                "nominees": list(scn.nominees)}
+
+    def odds(self, scn: Cycle, model, at) -> dict:
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+                "events": self._parts(scn, at)}
+
+    def compile(self, scn: Cycle, model, opts: CompileOptions):
+        from .plan import CyclePlan
+        self.check_options(scn, opts)
+        return CyclePlan(scn, model, opts)
+
+    def render_standings(self, d: dict) -> str:
+        return render.standings(d)
+
+    def render_odds(self, d: dict) -> str:
+        return render.odds(d)
+
+
+FORMAT = CycleFormat()

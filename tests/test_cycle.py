@@ -1,0 +1,319 @@
+"""The cycle format: events chained into a final (formats/cycle).
+
+* a tiny cycle (two 4-player round robins into a 4-player final) by exact enumeration against
+  the Monte Carlo, within 3 standard errors;
+* the seat allocation (``rules.allocate``, the plain-Python twin of ``nb.allocate_nb``) case by
+  case: a qualifier already seated, two paths to one player, a withdrawal, a chain that runs dry
+  to its last link; and the kernel's seat tallies against the twin where the parts are decided;
+* the shipped cycle-2022 against its parts: after the Grand Prix P(win the Candidates) equals
+  candidates-2022 from its start, before it P(in) equals the Grand Prix's P(qualify); fixed seats
+  are certain, P(in) sums to 8 and P(win) to 1;
+* bad cycle files exit 2 with one line naming the file, the key and the value.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simcycle import driver
+from simcycle.cli import main
+from simcycle.formats.base import CompileOptions
+from simcycle.model import load_model
+from simcycle.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# ---- a tiny cycle -----------------------------------------------------------------------------
+# Round robins of four with FIDE's Berger table for 4 players (Handbook C.05 Annex 1): rounds
+# (1-4, 2-3), (4-3, 1-2), (2-4, 3-1).  Points, then lots (no play-off): easy to enumerate.
+BERGER4 = [[(0, 3), (1, 2)], [(3, 2), (0, 1)], [(1, 3), (2, 0)]]
+
+
+def rr_file(name, players, ratings):
+    lines = ["[scenario]", f'name = "{name}"', 'format = "round-robin"', "",
+             "[event]", "qualifying_places = 1", "", "[tiebreak]", 'order = ["lots"]', ""]
+    for p, r in zip(players, ratings):
+        lines += ["[[players]]", f'name = "{p}"', f"rating = {r}", ""]
+    for k, rnd in enumerate(BERGER4):
+        lines += ["[[rounds]]", f"round = {k + 1}", "games = ["]
+        lines += [f'  ["{players[w]}", "{players[b]}", "*"],' for w, b in rnd]
+        lines += ["]", ""]
+    return "\n".join(lines)
+
+
+TINY_SEATS = """
+[[seats]]
+id = "a-winner"
+path = "event A"
+chain = [ { event = "a", place = 1 }, { event = "a", best = true } ]
+
+[[seats]]
+id = "b-winner"
+path = "event B"
+chain = [ { event = "b", place = 1 }, { event = "b", best = true } ]
+
+[[seats]]
+id = "a-next"
+path = "event A"
+chain = [ { event = "a", best = true } ]
+
+[[seats]]
+id = "b-next"
+path = "event B"
+chain = [ { event = "b", best = true } ]
+"""
+
+
+def write_tiny(tmp_path, seats=TINY_SEATS, extra=""):
+    # Shared plays both events (two paths to one player); the final lists two of its players.
+    (tmp_path / "a.toml").write_text(rr_file("A", ["Shared", "A2", "A3", "A4"],
+                                             [2750, 2700, 2650, 2600]))
+    (tmp_path / "b.toml").write_text(rr_file("B", ["Shared", "B2", "B3", "B4"],
+                                             [2750, 2720, 2640, 2580]))
+    (tmp_path / "f.toml").write_text(rr_file("F", ["Shared", "A2", "B2", "B3"],
+                                             [2750, 2700, 2720, 2640]))
+    text = "\n".join(['[scenario]', 'name = "tiny cycle"', 'format = "cycle"', "",
+                      "[[events]]", 'id = "a"', 'scenario = "a.toml"', "",
+                      "[[events]]", 'id = "b"', 'scenario = "b.toml"', "",
+                      "[final]", 'id = "final"', 'scenario = "f.toml"', seats, extra])
+    p = tmp_path / "cycle.toml"
+    p.write_text(text)
+    return p
+
+
+def order_distribution(probs, n=4):
+    """{order (best first): probability} of a single round robin of n players whose games are
+    ``probs`` [(white, black, (pw, pd, pb))], ranked by points then lots (uniform)."""
+    out: dict[tuple, float] = {}
+    for res in itertools.product(range(3), repeat=len(probs)):
+        p = 1.0
+        pts = [0] * n
+        for (w, b, wdl), r in zip(probs, res):
+            p *= wdl[r]
+            if r == 0:
+                pts[w] += 2
+            elif r == 2:
+                pts[b] += 2
+            else:
+                pts[w] += 1
+                pts[b] += 1
+        groups = [sorted(i for i in range(n) if pts[i] == v)
+                  for v in sorted(set(pts), reverse=True)]
+        perms = [list(itertools.permutations(g)) for g in groups]
+        share = p / np.prod([len(x) for x in perms])
+        for combo in itertools.product(*perms):
+            o = tuple(i for g in combo for i in g)
+            out[o] = out.get(o, 0.0) + share
+    return out
+
+
+def event_probs(scn, model):
+    from simcycle.formats.roundrobin.exact import game_probabilities
+    games = list(scn.games)
+    return [(g.white, g.black, wdl) for g, wdl in zip(games, game_probabilities(scn, model, games))]
+
+
+def exact_tiny(cyc, plan, model):
+    """P(in the final), P(win it) of every pool player, exactly."""
+    from simcycle.formats.cycle import rules
+
+    pool = {p.name: i for i, p in enumerate(cyc.players)}
+    dists = []
+    for part in cyc.events:
+        m = model.for_kind(part.scn.kind)
+        d = order_distribution(event_probs(part.scn, m))
+        dists.append({tuple(pool[part.scn.players[i].name] for i in o): p for o, p in d.items()})
+    fin = cyc.final.scn
+    fmodel = model.for_kind(fin.kind)
+    rt = plan.c.pool_rt[0, :, 0]
+    memo: dict[tuple, np.ndarray] = {}
+    p_in = np.zeros(len(cyc.players))
+    p_win = np.zeros(len(cyc.players))
+    for (oa, pa), (ob, pb) in itertools.product(dists[0].items(), dists[1].items()):
+        seats = rules.allocate(cyc, [list(oa), list(ob)], set())
+        field = [p for p, _ in seats]
+        slots = tuple(rules.start_numbers(cyc, field))
+        if slots not in memo:
+            probs = [(g.white, g.black, fmodel.wdl(fin.control, rt[slots[g.white]],
+                                                   rt[slots[g.black]])) for g in fin.games]
+            win = np.zeros(len(slots))
+            for o, q in order_distribution(probs).items():
+                win[o[0]] += q
+            memo[slots] = win
+        for k, p in enumerate(slots):
+            p_in[p] += pa * pb
+            p_win[p] += pa * pb * memo[slots][k]
+    return p_in, p_win
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model(None)
+
+
+def test_tiny_cycle_exact_against_monte_carlo(tmp_path, model):
+    fmt, cyc = load_scenario(write_tiny(tmp_path))
+    plan = fmt.compile(cyc, model, CompileOptions(at="start"))
+    p_in, p_win = exact_tiny(cyc, plan, model)
+    assert abs(p_in.sum() - 4) < 1e-9 and abs(p_win.sum() - 1) < 1e-9
+    res = driver.run(plan, 200_000, 7, progress=False)
+    n = res.sims
+    mc_in = res.tallies["qualify"] / n
+    mc_win = res.tallies["place"][:, 0] / n
+    for i, p in enumerate(cyc.players):
+        for mc, ex in ((mc_in[i], p_in[i]), (mc_win[i], p_win[i])):
+            se = np.sqrt(max(ex * (1 - ex), 1e-12) / n)
+            assert abs(mc - ex) <= 3 * se + 1e-12, (p.name, mc, ex, se)
+    # every replica seats four and crowns one
+    assert res.tallies["qualify"].sum() == 4 * n
+    assert res.tallies["place"][:, 0].sum() == n
+
+
+# ---- the seat allocation, case by case (the plain-Python twin) ---------------------------------
+def _tiny(tmp_path, **kw):
+    fmt, cyc = load_scenario(write_tiny(tmp_path, **kw))
+    ids = {p.name: i for i, p in enumerate(cyc.players)}
+    return cyc, ids
+
+
+def names(cyc, seats):
+    return [cyc.players[p].name if p >= 0 else None for p, _ in seats]
+
+
+def test_qualifier_already_seated_passes_down(tmp_path):
+    from simcycle.formats.cycle.rules import allocate
+    cyc, ids = _tiny(tmp_path)
+    a = [ids[x] for x in ("Shared", "A2", "A3", "A4")]
+    b = [ids[x] for x in ("Shared", "B2", "B3", "B4")]
+    seats = allocate(cyc, [a, b], set())
+    # Shared wins both: seat b-winner's "place 1 only" fails, its chain's next link takes B2
+    assert names(cyc, seats) == ["Shared", "B2", "A2", "B3"]
+    assert [j for _, j in seats] == [0, 1, 0, 0]
+
+
+def test_two_paths_to_one_player(tmp_path):
+    from simcycle.formats.cycle.rules import allocate
+    cyc, ids = _tiny(tmp_path)
+    a = [ids[x] for x in ("A2", "Shared", "A3", "A4")]
+    b = [ids[x] for x in ("B2", "Shared", "B3", "B4")]
+    seats = allocate(cyc, [a, b], set())
+    # Shared is second in both: a-next takes him, so b-next passes to B3
+    assert names(cyc, seats) == ["A2", "B2", "Shared", "B3"]
+
+
+def test_withdrawal_passes_down(tmp_path):
+    from simcycle.formats.cycle.rules import allocate
+    cyc, ids = _tiny(tmp_path)
+    a = [ids[x] for x in ("A2", "Shared", "A3", "A4")]
+    b = [ids[x] for x in ("B2", "B3", "Shared", "B4")]
+    seats = allocate(cyc, [a, b], {ids["A2"]})
+    # A2 withdrawn: a-winner's "place 1 only" yields nobody, its next link the best of A not
+    # seated (Shared); a-next passes to A3
+    assert names(cyc, seats) == ["Shared", "B2", "A3", "B3"]
+    assert [j for _, j in seats] == [1, 0, 0, 0]
+
+
+def test_chain_runs_dry_to_its_fallback(tmp_path):
+    from simcycle.formats.cycle.rules import allocate
+    seats_text = TINY_SEATS.replace(
+        'chain = [ { event = "a", place = 1 }, { event = "a", best = true } ]',
+        'chain = [ { event = "a", place = 1 } ]\nfallback = "a-next"')
+    cyc, ids = _tiny(tmp_path, seats=seats_text)
+    a = [ids[x] for x in ("A2", "Shared", "A3", "A4")]
+    b = [ids[x] for x in ("B2", "B3", "Shared", "B4")]
+    seats = allocate(cyc, [a, b], {ids["A2"]})
+    # a-winner's own chain runs dry; its fallback (a-next's chain) takes Shared
+    assert names(cyc, seats) == ["Shared", "B2", "A3", "B3"]
+    assert [j for _, j in seats] == [1, 0, 0, 0]
+
+
+# ---- the shipped cycle-2022 against its parts --------------------------------------------------
+def sim(scenario, at, sims=60_000, seed=11):
+    r = CliRunner().invoke(main, ["simulate", str(scenario), "--at", at, "--sims", str(sims),
+                                  "--seed", str(seed), "--json"])
+    assert r.exit_code == 0, r.output
+    return {p["name"]: p for p in json.loads(r.output)["players"]}, json.loads(r.output)
+
+
+def test_cycle_2022_after_the_grand_prix_is_the_candidates():
+    cyc, d = sim(ROOT / "scenarios" / "cycle-2022.toml", "gp-event3")
+    cand, _ = sim(ROOT / "scenarios" / "candidates-2022.toml", "start", seed=12)
+    n = d["sims"]
+    for name, c in cand.items():
+        p = cyc[name]
+        assert p["p_qualify"] == 1.0                  # the field is the real one
+        se = np.hypot(p["se_p_first"], c["se_p_first"])
+        assert abs(p["p_first"] - c["p_first"]) <= 3 * se, (name, p["p_first"], c["p_first"])
+    assert sum(p["p_qualify"] for p in cyc.values()) == pytest.approx(8.0, abs=1e-9)
+    assert sum(p["p_first"] for p in cyc.values()) == pytest.approx(1.0, abs=1e-9)
+    assert n == 60_000
+
+
+def test_cycle_2022_before_the_grand_prix_ends():
+    at = "event2-round3"
+    cyc, d = sim(ROOT / "scenarios" / "cycle-2022.toml", "gp-" + at)
+    gp, _ = sim(ROOT / "scenarios" / "grand-prix-2022.toml", at, seed=12)
+    for name in ("Ian Nepomniachtchi", "Teimour Radjabov", "Jan-Krzysztof Duda",
+                 "Alireza Firouzja", "Fabiano Caruana", "Sergey Karjakin"):
+        assert cyc[name]["p_qualify"] == 1.0          # fixed seats (Karjakin not yet banned)
+    _, scn = load_scenario(ROOT / "scenarios" / "cycle-2022.toml")
+    pool = {a: p.name for p in scn.players for a in (p.name, *p.aliases)}
+    for name, g in gp.items():
+        p = cyc[pool[name]]     # the Candidates file's spelling ("Richárd Rapport")
+        se = np.hypot(p["se_p_qualify"], g["se_p_qualify"])
+        assert abs(p["p_qualify"] - g["p_qualify"]) <= 3 * se + 1e-12, (name, p, g)
+        assert p["p_seat_grand_prix_1"] + p["p_seat_grand_prix_2"] == pytest.approx(
+            p["p_qualify"], abs=1e-12)
+    assert sum(p["p_qualify"] for p in cyc.values()) == pytest.approx(8.0, abs=1e-9)
+    assert sum(p["p_first"] for p in cyc.values()) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_cycle_2022_vacancy_goes_by_rating():
+    cyc, _ = sim(ROOT / "scenarios" / "cycle-2022.toml", "gp-event3-round1", sims=20_000)
+    assert cyc["Sergey Karjakin"]["p_qualify"] == 0.0
+    seat = sum(p["p_seat_world_cup_2"] for p in cyc.values())
+    assert seat == pytest.approx(1.0, abs=1e-12)
+    # Ding takes the vacancy unless the Grand Prix seats him first
+    ding = cyc["Ding Liren"]
+    assert ding["p_qualify"] == pytest.approx(1.0, abs=1e-12)
+    assert ding["p_via_rating_list_2022_05"] + ding["p_via_grand_prix_2022"] == pytest.approx(
+        1.0, abs=1e-12)
+
+
+# ---- bad cycle files ---------------------------------------------------------------------------
+BAD = [
+    ("a seat nobody can fill",
+     TINY_SEATS.replace('chain = [ { event = "b", best = true } ]\n',
+                        'chain = [ { fixed = "A2" } ]\n'), "seats[3].chain", "b-next"),
+    ("a chain naming an event not in the cycle",
+     TINY_SEATS.replace('{ event = "a", place = 1 },', '{ event = "zz", place = 1 },'),
+     "seats[0].chain[0].event", "zz"),
+    ("a player in two fixed seats",
+     TINY_SEATS.replace('chain = [ { event = "a", place = 1 }, { event = "a", best = true } ]',
+                        'chain = [ { fixed = "Shared" } ]').replace(
+         'chain = [ { event = "a", best = true } ]', 'chain = [ { fixed = "Shared" } ]'),
+     "seats[2].chain[0].fixed", "Shared"),
+    ("a cycle of fallbacks",
+     TINY_SEATS.replace('chain = [ { event = "a", place = 1 }, { event = "a", best = true } ]',
+                        'chain = [ { event = "a", place = 1 } ]\nfallback = "a-next"').replace(
+         'chain = [ { event = "a", best = true } ]',
+         'chain = [ { event = "a", best = true } ]\nfallback = "a-winner"'),
+     "seats[0].fallback", "a-winner"),
+]
+
+
+@pytest.mark.parametrize("what,seats,key,value", BAD, ids=[b[0] for b in BAD])
+def test_bad_cycle_files(tmp_path, what, seats, key, value):
+    p = write_tiny(tmp_path, seats=seats)
+    r = CliRunner().invoke(main, ["checkpoints", str(p)])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1, r.output
+    assert str(p) in lines[0] or p.name in lines[0]
+    assert key in lines[0] and value in lines[0], lines[0]
