@@ -97,3 +97,16 @@ def test_swing_text_does_not_repeat_p_first_where_one_place_qualifies():
     out = CliRunner().invoke(main, ["swing", "candidates-2022", "--at", "round12", "--sims",
                                     "1000"]).output
     assert "P(1st) % if 1-0 / = / 0-1" in out and "P(qualify) % if" not in out
+
+
+@pytest.mark.parametrize("name, at, words", [
+    ("candidates-2022", "round9", "after round 9"),
+    ("candidates-2022", "start", "before the start"),
+    ("candidates-2022", None, "after round 14"),            # every result in the file
+    ("grand-prix-2019", "event3-qf", "after event 3's quarter-finals"),
+    ("grand-prix-2022", "event2-round3", "after event 2, round 3"),
+])
+def test_checkpoints_in_words(name, at, words):
+    from simcycle.report.words import after_text
+    ev = simcycle.load(name)
+    assert after_text(ev.format, ev.scenario, at) == words

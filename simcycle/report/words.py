@@ -31,11 +31,28 @@ def after_text(fmt, scn, at) -> str:
     return "before the start" if at == "start" else f"after {_words(at)}"
 
 
+STAGES = {"qf": "quarter-finals", "sf": "semi-finals", "f": "final", "final": "final",
+          "groups": "group stage"}
+
+
 def _words(cp: str) -> str:
+    """A checkpoint's name in words: round9 -> "round 9", event3-qf -> "event 3's
+    quarter-finals", event2-round3 -> "event 2, round 3", event2-r1 -> "event 2, round 1"."""
     import re
+    if cp == "start":
+        return "the start"
     m = re.fullmatch(r"round(\d+)", cp)
     if m:
         return f"round {m.group(1)}"
-    if cp == "start":
-        return "the start"
-    return cp.replace("-", " ").replace("event", "event ").replace("round", "round ")
+    m = re.fullmatch(r"event(\d+)(?:-(.+))?", cp)
+    if m:
+        ev, stage = m.groups()
+        if stage is None:
+            return f"event {ev}"
+        if stage in STAGES:
+            return f"event {ev}'s {STAGES[stage]}"
+        r = re.fullmatch(r"(?:round|r)(\d+)", stage)
+        if r:
+            return f"event {ev}, round {r.group(1)}"
+        return f"event {ev}, {stage}"
+    return cp

@@ -175,7 +175,7 @@ def choices(odds: dict) -> list[dict]:
             continue
         pw = m.get("p_win") or [None, None]
         out.append({"label": f"{m['event']} {m.get('round', '')}".strip(), "players": ps,
-                    "results": [{"text": f"{a} wins", "p": p,
+                    "results": [{"text": f"{a} wins on tiebreaks", "p": p,
                                  "fix": f"{m['event']}: {a} beats {b} on tiebreaks"}
                                 for a, b, p in ((ps[0], ps[1], pw[0]), (ps[1], ps[0], pw[1]))]})
     return out
