@@ -232,6 +232,7 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
     rows and the columns of the classes and kinds those games have, no re-reading."""
     hold = dict(hold or {})
     from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
 
     rows = np.asarray(rows, bool)
     file = data.games.file
@@ -289,10 +290,12 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
         hh = at(z)[2]
         return -hh[np.ix_(free, free)] * np.outer(scale, scale)
 
-    res = minimize(f, theta0[free] / scale, jac=True, hess=h, method="trust-exact",
-                   options={"gtol": 1e-8, "maxiter": 200})
-    theta = full_theta(res.x)
-    ll, grad, hess = loglik(theta, des, 2)
+    # the products are small and dense: BLAS threads would only spin (30x the CPU, measured)
+    with threadpool_limits(1):
+        res = minimize(f, theta0[free] / scale, jac=True, hess=h, method="trust-exact",
+                       options={"gtol": 1e-8, "maxiter": 200})
+        theta = full_theta(res.x)
+        ll, grad, hess = loglik(theta, des, 2)
     info = -hess[np.ix_(free, free)]
     if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
         raise ScenarioError("the fit did not converge to finite values", file=file)
