@@ -94,7 +94,8 @@ COMMANDS = {   # command line, check that an exit-0 JSON output is complete
     "swing": (["swing", CAND, "--at", "round12", "--sims", "4000", "--json"], _full_any),
     "experiment": (["experiment", "scenarios/experiments/candidates-formats.toml", "--sims",
                     "4000", "--json", "--no-progress"], _full_experiment),
-    "backtest": (["backtest", "{tmp}/games.csv", "--sims", "1000", "--json"], _full_any),
+    "backtest": (["backtest", "{tmp}/games.csv", "--scheme", "leave-one-event-out", "--sims",
+                  "1000", "--json"], _full_any),
     "whocan": (["whocan", CAND, "--at", "round11", "--json"], _full_any),
     "report": (["report", CAND, "--at", "round12", "-o", "{tmp}/page.html", "--sims", "2000",
                 "--swing-sims", "1000", "--no-progress"], None),
@@ -135,6 +136,10 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
         sent, rc, out, err = _signalled(args, delay, signum, ROOT)
         what = f"{command} #{k}: {signum!r} after {delay:.2f}s -> {rc}\n{err}"
         lines = one_line_error(err)
+        if rc == 128 + signum and not lines:
+            # the signal came after the command's last line (interrupts.finish): the output
+            # is complete, the status says a signal ended the process
+            rc = 0
         if rc == 0:
             outcomes["finished"] += 1
             assert not lines, what
