@@ -152,9 +152,9 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
         assert rc == 128 + signum, what
         assert len(lines) == 1 and lines[0].startswith("simcycle: error: interrupted"), what
         outcomes["interrupted"] += 1
-        if out.strip():                 # what finished, and its header says interrupted
-            d = json.loads(out)
-            assert d.get("interrupted") is True, what
+        if out.strip():   # what finished, its header saying interrupted; or all of it
+            d = json.loads(out)       # (the signal came as the command was ending)
+            assert d.get("interrupted") is True or complete(d, args), what
             if command == "simulate":
                 assert 0 < d["sims"] < d["sims_requested"], what
         if command == "report":
