@@ -152,13 +152,13 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
         assert rc == 128 + signum, what
         assert len(lines) == 1 and lines[0].startswith("simcycle: error: interrupted"), what
         outcomes["interrupted"] += 1
-        if out.strip():   # what finished, its header saying interrupted; or all of it
-            d = json.loads(out)       # (the signal came as the command was ending)
+        if command == "report":   # no page, or the whole page (never half of one)
+            assert not page.exists() or page.read_text().rstrip().endswith("</html>"), what
+        elif out.strip():   # what finished, its header saying interrupted; or all of it
+            d = json.loads(out)         # (the signal came as the command was ending)
             assert d.get("interrupted") is True or complete(d, args), what
-            if command == "simulate":
+            if command == "simulate" and d.get("interrupted"):
                 assert 0 < d["sims"] < d["sims_requested"], what
-        if command == "report":
-            assert not page.exists(), what
     assert outcomes["interrupted"] >= 5, outcomes   # most signals landed while it ran
 
 
