@@ -253,6 +253,13 @@ def test_cycle_2022_after_the_grand_prix_is_the_candidates():
     assert sum(p["p_qualify"] for p in cyc.values()) == pytest.approx(8.0, abs=1e-9)
     assert sum(p["p_first"] for p in cyc.values()) == pytest.approx(1.0, abs=1e-9)
     assert n == 60_000
+    # who filled each seat, as [W]'s table "Forma de clasificación" says: the Grand Prix's
+    # winner and runner-up, Ding for Karjakin by the May 2022 list
+    assert cyc["Hikaru Nakamura"]["p_seat_grand_prix_1"] == 1.0
+    assert cyc["Richárd Rapport"]["p_seat_grand_prix_2"] == 1.0
+    assert cyc["Ding Liren"]["p_seat_world_cup_2"] == 1.0
+    assert cyc["Ding Liren"]["p_via_rating_list_2022_05"] == 1.0
+    assert cyc["Sergey Karjakin"]["p_qualify"] == 0.0
 
 
 def test_cycle_2022_before_the_grand_prix_ends():
