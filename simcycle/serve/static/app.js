@@ -165,7 +165,7 @@ function drawHistory() {
   if (!h || h.checkpoints.length < 2) { box.append(el("p", { class: "sub", text: "Not enough checkpoints yet." })); return; }
   // drawn at the width it is shown at, so its text stays readable on a phone
   const W = Math.max(320, Math.min(900, box.clientWidth || 720));
-  const narrow = W < 520, H = narrow ? 260 : 320, L = 40, R = narrow ? 92 : 150, T = 12, B = 46;
+  const narrow = W < 520, H = narrow ? 260 : 320, L = 40, R = narrow ? 108 : 150, T = 12, B = 46;
   const names = Object.keys(h.series);
   const peak = (n) => Math.max(0, ...h.series[n].filter((x) => !Number.isNaN(x) && x !== null));
   const top = Math.max(...names.map(peak));
@@ -187,7 +187,7 @@ function drawHistory() {
     mk("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#555" }, `${Math.round(v * 100)} %`);
   }
   const every = Math.max(1, Math.ceil(n / 8));
-  h.checkpoints.forEach((c, i) => { if (i % every === 0 || i === n - 1)
+  h.checkpoints.forEach((c, i) => { if ((i % every === 0 && n - 1 - i >= every) || i === n - 1)
     mk("text", { x: x(i), y: H - B + 16, "text-anchor": "middle", "font-size": 11, fill: "#555" }, c); });
   mk("text", { x: L, y: H - 8, "font-size": 11, fill: "#555" },
      `${h.key === "p_first" ? "P(first place)" : "P(qualify)"} at each checkpoint`);
@@ -204,10 +204,9 @@ function drawHistory() {
   // end-of-line labels, spread so none overlaps, kept inside the plot
   labels.sort((a, b) => a.y - b.y);
   for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + 13);
-  const over = labels.length ? labels[labels.length - 1].y - (H - B) : 0;
-  if (over > 0) labels.forEach((lb) => { lb.y -= over; });
+  if (labels.length) labels[labels.length - 1].y = Math.min(labels[labels.length - 1].y, H - B);
   for (let i = labels.length - 2; i >= 0; i--) labels[i].y = Math.min(labels[i].y, labels[i + 1].y - 13);
-  for (const lb of labels) mk("text", { x: W - R + 6, y: lb.y + 4, "font-size": 12, fill: page.state.colours[lb.name] },
+  for (const lb of labels) mk("text", { x: W - R + 6, y: lb.y + 4, "font-size": narrow ? 11 : 12, fill: page.state.colours[lb.name] },
                               lb.name.length > (narrow ? 12 : 22) ? lb.name.split(" ").slice(-1)[0] : lb.name);
   box.append(svg);
   if (names.length > shown.size)
@@ -247,6 +246,11 @@ async function refresh() {
   document.getElementById("status").textContent = statusText();
 }
 
+let resizing = null;
+window.addEventListener("resize", () => {      // the chart is drawn at the width it is shown at
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (page.state) drawHistory(); }, 150);
+});
 document.getElementById("undo-all").addEventListener("click", () => ask([]));
 document.getElementById("fix-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
