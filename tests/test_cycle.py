@@ -324,3 +324,25 @@ def test_bad_cycle_files(tmp_path, what, seats, key, value):
     assert len(lines) == 1, r.output
     assert str(p) in lines[0] or p.name in lines[0]
     assert key in lines[0] and value in lines[0], lines[0]
+
+
+def test_what_ifs_go_to_their_part():
+    fix = "Berlin 2: So beats Nakamura on tiebreaks"     # the real final was Nakamura - So
+    r = CliRunner().invoke(main, ["simulate", str(ROOT / "scenarios" / "cycle-2022.toml"),
+                                  "--at", "gp-event3-sf", "--sims", "4000", "--json",
+                                  "--fix", "gp: " + fix])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["assumed"] == ["gp: Berlin 2 (21 March - 4 April 2022) final: Wesley So beats "
+                            "Hikaru Nakamura on tiebreaks (two classical draws assumed)"]
+    g = CliRunner().invoke(main, ["simulate", str(ROOT / "scenarios" / "grand-prix-2022.toml"),
+                                  "--at", "event3-sf", "--sims", "4000", "--json", "--fix", fix])
+    gp = {p["name"]: p["p_qualify"] for p in json.loads(g.output)["players"]}
+    cyc = {p["name"]: p["p_qualify"] for p in d["players"]}
+    # nothing random is left in the Grand Prix: the same two qualify either way
+    assert [n for n, p in gp.items() if p == 1.0] == ["Hikaru Nakamura", "Richard Rapport"]
+    assert cyc["Hikaru Nakamura"] == 1.0 and cyc["Richárd Rapport"] == 1.0
+    bad = CliRunner().invoke(main, ["simulate", str(ROOT / "scenarios" / "cycle-2022.toml"),
+                                    "--at", "gp-event3-sf", "--sims", "10", "--fix", fix])
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
+    assert "--fix" in bad.output and "'gp: ...'" in bad.output

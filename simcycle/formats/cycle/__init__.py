@@ -8,14 +8,15 @@ allocation), ``render.py`` (text).  docs/format-cycle.md documents the keys.
 
 from __future__ import annotations
 
-from ..base import HOT_ELO, CompileOptions, Format
+from ...errors import ScenarioError
+from ..base import FIX, HOT_ELO, CompileOptions, Format
 from . import render, rules
 from .scenario import Cycle, load
 
 
 class CycleFormat(Format):
     name = "cycle"
-    features = frozenset({HOT_ELO})
+    features = frozenset({HOT_ELO, FIX})
     default_kind = "round-robin"
 
     def load(self, raw: dict, file: str) -> Cycle:
@@ -52,6 +53,35 @@ class CycleFormat(Format):
         from .plan import CyclePlan
         self.check_options(scn, opts)
         return CyclePlan(scn, model, opts)
+
+    def parse_fix(self, scn: Cycle, text: str, at, key: str, earlier=None) -> dict:
+        """``PART: what-if`` (``gp: Berlin 1: Nakamura beats Rapport 1.5-0.5``,
+        ``candidates: r14 Nepomniachtchi-Ding 1-0``): the part's own what-if, in its format's
+        words, as {(part index, its key): value}; only parts still to play at ``at``."""
+        parts = (*scn.events, scn.final)
+        head, sep, rest = text.partition(":")
+        ids = [p.id for p in parts]
+        if not sep or head.strip() not in ids:
+            raise ScenarioError("a cycle's what-if starts with the part it is about ("
+                                + ", ".join(f"'{i}: ...'" for i in ids) + ")", file=scn.file,
+                                key=key, value=text)
+        k = ids.index(head.strip())
+        ev_at, fin_at = rules.part_at(scn, at)
+        part_at = (*ev_at, fin_at)[k]
+        part = parts[k]
+        part.fmt.require(FIX, part.scn)
+        mine = {pk: v for (i, pk), v in (earlier or {}).items() if i == k}
+        got = part.fmt.parse_fix(part.scn, rest.strip(), part_at, key, mine)
+        return {(k, pk): v for pk, v in got.items()}
+
+    def describe_fix(self, scn: Cycle, fixed: dict) -> list[str]:
+        parts = (*scn.events, scn.final)
+        out = []
+        for k, part in enumerate(parts):
+            mine = {pk: v for (i, pk), v in fixed.items() if i == k}
+            if mine:
+                out += [f"{part.id}: {t}" for t in part.fmt.describe_fix(part.scn, mine)]
+        return out
 
     def render_standings(self, d: dict) -> str:
         return render.standings(d)

@@ -38,9 +38,11 @@ class CyclePlan(Plan):
         pool = {p.name: i for i, p in enumerate(scn.players)}
         P = len(scn.players)
         rrs, gss, kinds, slots, maps = [], [], [], [], []
-        for part, at in zip(scn.events, ev_at):
+        fixed = [{pk: v for (i, pk), v in opts.fixed.items() if i == k}
+                 for k in range(len(scn.events) + 1)]     # each part's own what-ifs
+        for k, (part, at) in enumerate(zip(scn.events, ev_at)):
             plan = part.fmt.compile(part.scn, model.for_kind(part.scn.kind),
-                                    CompileOptions(at=at, offsets=opts.offsets))
+                                    CompileOptions(at=at, offsets=opts.offsets, fixed=fixed[k]))
             maps.append([self._pool_index(scn, pool, nm) for nm in plan.info.names])
             if part.fmt.name == "round-robin":
                 kinds.append(0)
@@ -53,7 +55,7 @@ class CyclePlan(Plan):
         fmodel = model.for_kind(scn.final.scn.kind)
         fplan = scn.final.fmt.compile(scn.final.scn, fmodel,
                                       CompileOptions(at=fin_at, offsets=opts.offsets,
-                                                     hot=opts.hot))
+                                                     hot=opts.hot, fixed=fixed[-1]))
         fa = fplan.args._replace(live=True, thr=np.zeros((0, 0, 0, 0, 2)), gthr=np.zeros((0, 2)))
         n = len(scn.final.scn.players)
         fin_slot = np.full(P, -1, np.int64)
