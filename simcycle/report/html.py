@@ -132,6 +132,7 @@ tr:hover td{background:#fafbfd}
 .barbox{display:inline-block;width:120px;background:#edf0f4;border-radius:2px;margin-left:6px}
 .muted{color:#667085;font-size:.9em}
 .se{color:#8a93a3;font-size:.85em}
+.noise{color:#b0b7c3}
 .clinched{color:#1a7f37;font-weight:600}.alive{color:#9a6700;font-weight:600}
 .eliminated{color:#8a93a3}
 details{margin:2px 0 6px}summary{cursor:pointer;color:#1d4ed8}
@@ -349,13 +350,13 @@ def _swing(ctx) -> str:
             title = f"group {g['group']}: " + title
         rows = [(p["name"], [p["p_first"][r] for r in RESULT_WORDS],
                  [p["p_qualify"][r] for r in RESULT_WORDS], p["swing_first"],
-                 p["swing_qualify"]) for p in g["players"]]
+                 p["swing_qualify"], p) for p in g["players"]]
         items.append((title, outs, rows))
     for m in d.get("matches") or []:
         outs = [(o["result"], o["p"]) for o in m["outcomes"]]
         title = f"{m.get('event', '')} {m.get('round', '')}: {' – '.join(m['players'])}"
-        rows = [(p["name"], p["p_first"], p["p_qualify"], p["swing_first"], p["swing_qualify"])
-                for p in m["swing"]]
+        rows = [(p["name"], p["p_first"], p["p_qualify"], p["swing_first"], p["swing_qualify"],
+                 p) for p in m["swing"]]
         items.append((title, outs, rows))
     if not items:
         return _section("swing", "Next round's swing", "<p class=muted>nothing to swing</p>")
@@ -365,7 +366,9 @@ def _swing(ctx) -> str:
     which = f"round {e(d['round'])}" if d.get("round") is not None else "the next round"
     html = [f"<p class=muted>What each result of {which} would make of "
             f"every player's {label}: {d['sims']:,} simulations per result, common random "
-            "numbers.  Players whose odds move less than half a point are left out.</p>"]
+            "numbers.  Players whose odds move less than half a point are left out; ± the "
+            "swing's standard error from the paired runs, greyed when within noise (less than "
+            "two standard errors).</p>"]
     for title, outs, rows in items:
         rows = [r for r in rows if r[key] >= 0.005]
         rows.sort(key=lambda r: -r[key])
@@ -374,7 +377,7 @@ def _swing(ctx) -> str:
         body = "".join(
             f"<tr><td class=l>{e(r[0])}</td>"
             + "".join(f"<td>{pct(x)} %</td>" for x in (r[2] if q > 1 else r[1]))
-            + f"<td>{pct(r[key])}</td></tr>" for r in rows[:10])
+            + _swing_cell(r[5], "qualify" if q > 1 else "first") + "</tr>" for r in rows[:10])
         html.append(f"<h3>{e(title)}</h3><table class=swing><thead><tr><th class=l>{label}</th>"
                     f"{head}"
                     f"<th>swing</th></tr></thead><tbody>{body or ''}</tbody></table>"
@@ -382,6 +385,15 @@ def _swing(ctx) -> str:
     title = ("Next round's swing" + (f" (round {d['round']})" if d.get("round") is not None
                                      else ""))
     return _section("swing", title, "\n".join(html))
+
+
+def _swing_cell(p: dict, what: str) -> str:
+    """A swing with its paired standard error, greyed within noise (``shared/swing.py``)."""
+    se = p.get(f"se_swing_{what}")
+    text = pct(p[f"swing_{what}"]) + ("" if se is None else f" <span class=se>±{pct(se)}</span>")
+    if p.get(f"noise_{what}"):
+        return f'<td class=noise title="within noise">{text}</td>'
+    return f"<td>{text}</td>"
 
 
 def step_words(s: dict) -> str:
