@@ -187,12 +187,13 @@ def run() -> None:
     """Run one command from ``sys.argv`` and end the process (the console-script entry).
 
     The collector is off from here until the command ends or has used :data:`GC_OFF_FOR`
-    seconds of CPU; only memory use depends on that, never an answer.  At the end every object is
-    frozen (so the interpreter's final collection has nothing to walk), the exit handlers run,
-    stdout and stderr are flushed, and the process ends with the command's exit status without
-    tearing its modules down, unless a thread other than the main one is still running (then it
-    exits the ordinary way, which waits for it).  Files are written through ``with`` blocks or
-    the atomic-write helper, so nothing else is left buffered.
+    seconds of CPU; only memory use depends on that, never an answer.  In the simcycle process
+    :meth:`Main.main` ends the process itself once its streams are flushed (the interruption
+    contract, ``simcycle.interrupts``).  Where it returns instead (``run`` called from another
+    program), every object is frozen (the interpreter's final collection has nothing to walk),
+    the exit handlers run, stdout and stderr are flushed, and the process ends with the
+    command's exit status without tearing its modules down, unless a thread other than the
+    main one is still running (then it exits the ordinary way, which waits for it).
     """
     gc.disable()
     stop = threading.Event()
