@@ -27,6 +27,7 @@ _received = 0          # the first signal received, 0 for none
 _armed = False         # a command is running: raise KeyboardInterrupt
 _said = False          # the one line about the interruption was written
 _installed = False
+_pending = False       # the first signal came inside a foreign callback: raised again soon
 
 
 def _line(text: str) -> None:
@@ -39,12 +40,28 @@ def _line(text: str) -> None:
             pass
 
 
+def _in_foreign_callback(frame) -> bool:
+    """True inside a ctypes callback from llvmlite (numba's compiled-object cache), where an
+    exception would only be printed as "Exception ignored" and the signal lost."""
+    while frame is not None:
+        if "llvmlite" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _handler(signum, frame):
-    global _received
-    first = _received == 0
-    if first:
+    global _received, _pending
+    first = _received == 0 or _pending
+    if _received == 0:
         _received = signum
     if _armed and first:
+        if _in_foreign_callback(frame):   # ask again in a moment, outside the callback
+            import threading
+            _pending = True
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        _pending = False
         raise KeyboardInterrupt
     _line("interrupted; nothing had finished" if not _armed and first else "interrupted")
     os._exit(128 + _received)

@@ -625,3 +625,16 @@ def test_degenerate_model_warns_in_one_line(tmp_path):
     ok = cli("odds", CAND, "--at", "round12")
     assert ok.returncode == 0 and not ok.stderr.strip()
 
+
+
+def test_signal_inside_an_llvmlite_callback_is_raised_again_outside():
+    """A KeyboardInterrupt raised inside llvmlite's ctypes callback (numba's object cache)
+    would be printed as "Exception ignored" and lost: the handler asks again instead (a
+    random-signal run of history found it)."""
+    from simcycle import interrupts
+
+    ns: dict = {}
+    exec(compile("import sys\nf = sys._getframe()",
+                 "/site-packages/llvmlite/binding/executionengine.py", "exec"), ns)
+    assert interrupts._in_foreign_callback(ns["f"])
+    assert not interrupts._in_foreign_callback(sys._getframe())
