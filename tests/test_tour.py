@@ -580,9 +580,9 @@ def test_shipped_scenario_loads_as_before(scn):
 
 # -- optional commands: declared features only ----------------------------------------------------
 def test_features_declared_and_refused_in_one_line():
-    assert TOUR.features == frozenset()
+    assert TOUR.features == frozenset({"whocan"})      # whocan: tests/test_whocan_paths.py
     r = CliRunner()
-    for args in (["swing", str(ACP)], ["whocan", str(ACP)],
+    for args in (["swing", str(ACP)],
                  ["simulate", str(ACP), "--exact"], ["simulate", str(ACP), "--hot-elo"]):
         out = r.invoke(cli, args)
         assert out.exit_code == 2, (args, out.output)

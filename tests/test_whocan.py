@@ -178,7 +178,9 @@ def test_in_plain_words_at_round12():
         "and Richárd Rapport to beat Ian Nepomniachtchi (round 13) and Jan-Krzysztof Duda to "
         "beat Ian Nepomniachtchi (round 14)",
         "even then only level: a play-off or lots decide"]
-    assert says["Fabiano Caruana"] == ["can no longer reach first place"]
+    assert says["Fabiano Caruana"] == [
+        "can no longer reach first place: 8 points at most, and Ian Nepomniachtchi already has "
+        "8½ points"]
 
 
 @pytest.mark.parametrize("seed", range(6))

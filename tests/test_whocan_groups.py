@@ -519,7 +519,7 @@ def test_cli_json_shape():
     assert d["points"]["Hikaru Nakamura"] == 20       # [RU]: 13 + 7 after event 3's groups
     for rows in d["targets"].values():
         for row in rows:
-            assert set(row) == {"name", "status", "via", "at_worst", "path"}
+            assert set(row) == {"name", "status", "via", "at_worst", "path", "says"}
 
 
 # ---- free draws ------------------------------------------------------------------------------

@@ -211,7 +211,7 @@ class Event:
                                                  target_se=target_se))
 
     def whocan_json(self, at: str | None = None, *, fix: Iterable[str] | str | None = None,
-                    budget: float | None = None) -> dict:
+                    budget: int | None = None) -> dict:
         self.format.require(WHOCAN, self.scenario)
         at = self.at(at)
         fixed = self.fixed(fix, at)
@@ -219,7 +219,7 @@ class Event:
         return _assumed(d, self.format, self.scenario, fixed)
 
     def whocan(self, at: str | None = None, *, fix: Iterable[str] | str | None = None,
-               budget: float | None = None) -> R.Whocan:
+               budget: int | None = None) -> R.Whocan:
         """Who can still finish first or qualify, exactly, with a path (``simcycle whocan``)."""
         return R.Whocan.from_json(self.whocan_json(at, fix=fix, budget=budget))
 

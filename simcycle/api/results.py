@@ -346,6 +346,7 @@ class WhocanRow(Record, kw_only=True):
     via: str | None = None
     at_worst: str | None = None
     path: list[PathStep] | None = None
+    says: list[str] | None = None
     _nested: ClassVar[dict] = {"path": (PathStep, "list")}
 
 

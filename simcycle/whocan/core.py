@@ -4,10 +4,10 @@ For each player x and target (first place: q = 1; the qualifying places: q) the 
 of the :data:`STATUSES`:
 
   clinched      certain whatever the remaining results (no rival can reach x's key);
-  alive         some results get him there: ``via`` "outright" (ahead of all but q-1 rivals on
+  alive         some results get them there: ``via`` "outright" (ahead of all but q-1 rivals on
                 every compared criterion) or "tiebreak" (only level, so an undecidable step
                 such as a play-off, head-to-head on lots or lots decides); ``path`` is one such
-                set of results; ``at_worst`` "out" (he can miss the target) or "tiebreak" (he
+                set of results; ``at_worst`` "out" (they can miss the target) or "tiebreak" (they
                 cannot be passed, only caught level);
   eliminated    no results get him there, not even level;
   undetermined  the work budget ran out before the question was settled;
@@ -85,7 +85,11 @@ class Backend(Protocol):
         through the format's standings code), or their place ranges."""
 
     def path(self, witness: Any, x: int) -> list[dict]:
-        """The witness as a list of results for the report."""
+        """The witness as a list of results for the report: every open result, so that
+        replaying it on the current results gives the row's claim."""
+
+    def words(self, witness: Any, x: int) -> list[str]:
+        """The same path in sentences a reader can check by hand (may be empty)."""
 
     def seeds(self, x: int | None) -> Iterable[Any]:
         """Cheap candidate witnesses to try before solving (may be empty)."""
@@ -188,7 +192,8 @@ class Asker:
 
 
 def new_row(name: str) -> dict:
-    return {"name": name, "status": None, "via": None, "at_worst": None, "path": None}
+    return {"name": name, "status": None, "via": None, "at_worst": None, "path": None,
+            "says": None}
 
 
 def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
@@ -220,6 +225,7 @@ def settle(asker: Asker, x: int, rivals, q: int, row: dict, limit=None) -> bool:
     if s2 == OVER_BUDGET:
         return False
     row.update(status=ALIVE, via=found[0], path=asker.backend.path(found[1], x),
+               says=asker.backend.words(found[1], x) or None,
                at_worst="out" if s2 == FEASIBLE else "tiebreak")
     return True
 

@@ -22,11 +22,16 @@ def render_targets(d: dict, header: list, *, qualify_title: str, level: str, pat
                          if r["at_worst"] == "tiebreak" else "")
                 lines.append(f"{head}  {how}{worst}")
                 lines.extend("               " + x for x in path_lines(r))
+            elif r["status"] in ("clinched", "eliminated") and r.get("says"):
+                lines.append(head)
+                lines.extend(("               in words: " if k == 0 else
+                              "                         ") + x
+                             for k, x in enumerate(r["says"]))
             elif r["status"] == "n/a":
                 lines.append(f"{head}  qualified elsewhere")
             elif r["status"] == "undetermined":
-                lines.append(f"{head}  (work budget of {d.get('budget_nodes')} solver nodes "
-                             "reached)")
+                lines.append(f"{head}  (work budget of {d.get('budget_nodes')} "
+                             f"{d.get('budget_unit', 'solver nodes')} reached)")
             else:
                 lines.append(head)
         lines.append("")

@@ -3,6 +3,8 @@ matches), whocan."""
 
 from __future__ import annotations
 
+import textwrap
+
 from ...whocan.render import render_targets
 from ..shared.entries import LEGEND, cell
 from ..shared.swing import render_match_swing
@@ -76,12 +78,14 @@ def whocan(d: dict) -> str:
                          f"{d['draws']} considered"))
 
     def path(r):
-        ko = [g for g in r["path"] if "players" in g]
-        if not ko or len(ko) > 9:
-            return []
-        return ["e.g. " + "; ".join(
-            f"ev{g['event']} {g['stage']} {g['winner']} beats "
-            f"{next(p for p in g['players'] if p != g['winner'])}" for g in ko)]
+        lines = r.get("says") or []
+        out = []
+        for k, line in enumerate(lines):
+            out += textwrap.wrap(line, 84, initial_indent="e.g. " if k == 0 else "     ",
+                                 subsequent_indent="       ")
+        if lines:
+            out.append(f"     (every game of this path: {len(r['path'])} results in --json)")
+        return out
 
     text = render_targets(d, header,
                           qualify_title=f"a qualifying place (top {d['qualifying_places']})",

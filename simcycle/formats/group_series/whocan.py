@@ -643,6 +643,59 @@ class SeriesMILP:
         return replace(scn, events=tuple(events))
 
 
+def _pts(h: int) -> str:
+    """Half points as a score: 3, 2½, ½."""
+    whole, half = divmod(h, 2)
+    return (str(whole) if whole or not half else "") + ("½" if half else "")
+
+
+def _match_words(nm, m: Match) -> str:
+    a, b = (m.a, m.b) if m.winner == m.a else (m.b, m.a)
+    mine = sum((2, 1, 0)[c] for c in m.classical)
+    sw = mine if m.winner == m.a else 2 * len(m.classical) - mine
+    score = f"{_pts(sw)}-{_pts(2 * len(m.classical) - sw)}"
+    how = score if 2 * sw != 2 * len(m.classical) else f"on tiebreaks after {score}"
+    return f"{nm[a]} beats {nm[b]} {how}"
+
+
+def path_words(model: SeriesMILP, filled) -> list[str]:
+    """A path (a filled scenario) in sentences, one per event with results still open: the
+    final score of every group with open games (draw and play-off included) and every open
+    knock-out match with its classical score; each game is in the path itself."""
+    nm = model.scn.names
+    open_groups = {}
+    for e, gi in model.open_groups():
+        open_groups.setdefault(e, []).append(gi)
+    for e, gname, *_ in model.games:
+        gi = next(i for i, g in enumerate(filled.events[e].groups) if g.name == gname)
+        if gi not in open_groups.setdefault(e, []):
+            open_groups[e].append(gi)
+    ko = {}
+    for e, rd, _ in model.matches:
+        ko.setdefault(e, []).append(rd)
+    out = []
+    for e in sorted(set(open_groups) | set(ko)):
+        ev = filled.events[e]
+        parts = []
+        for gi in sorted(open_groups.get(e, ())):
+            g = ev.groups[gi]
+            sc, _, _ = group_scores(g)
+            order = sorted(range(4), key=lambda s: -sc[s])
+            text = f"group {g.name} " + ("drawn as " if e in model.free else "") + \
+                ", ".join(f"{nm[g.players[s]]} {_pts(sc[s])}" for s in order)
+            if g.playoff:
+                text += f" ({nm[g.playoff[0][0]]} wins the play-off)"
+            parts.append(text)
+        sfs = [_match_words(nm, ev.knockout[rd]) for rd in ko.get(e, ()) if rd != "final"]
+        if sfs:
+            parts.append("semi-finals: " + ", ".join(sfs) if len(sfs) > 1 else
+                         "semi-final: " + sfs[0])
+        if "final" in ko.get(e, ()):
+            parts.append("final: " + _match_words(nm, ev.knockout["final"]))
+        out.append(f"{ev.name}: " + "; ".join(parts))
+    return out
+
+
 def group_of(name, players, sched) -> Group:
     """A Group of ``players`` (slot order) with the schedule's games, unplayed."""
     games = tuple((rd, players[w], players[b], UNPLAYED) for rd, w, b in sched)
@@ -819,6 +872,9 @@ class SeriesBackend:
 
     def path(self, witness, x) -> list[dict]:
         return self.model.entries(witness)
+
+    def words(self, witness, x) -> list[str]:
+        return path_words(self.model, witness)
 
     def seeds(self, x):
         if x is not None or not self.use_seeds:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from ...whocan.render import render_targets
 from ..shared.entries import LEGEND, cell
 from ..shared.swing import render_match_swing
@@ -44,15 +46,12 @@ swing = render_match_swing
 
 
 def _path(r: dict) -> list[str]:
-    if not r["path"]:
-        return []
-    if len(r["path"]) <= 8:
-        return ["e.g. " + "; ".join(f"{g['event']} {g['round']}: {g['result']}"
-                                    for g in r["path"])]
-    own = [g for g in r["path"] if r["name"] in g["players"]]
-    mine = "; ".join(f"{g['event']} {g['round']}: {g['result']}" for g in own)
-    return [f"e.g. (all {len(r['path'])} matches in --json)"
-            + (f" their own: {mine}" if own else " they have no match left")]
+    """Every open match of the path, event by event (``says``), wrapped."""
+    out = []
+    for k, line in enumerate(r.get("says") or []):
+        out += textwrap.wrap(line, 84, initial_indent="e.g. " if k == 0 else "     ",
+                             subsequent_indent="       ")
+    return out
 
 
 def whocan(d: dict) -> str:

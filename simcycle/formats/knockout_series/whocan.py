@@ -261,9 +261,18 @@ class SeriesBackend:
                                       else f"{_half(cw)}-{_half(cl)} in classical"))})
         return out
 
+    def words(self, witness, x) -> list[str]:
+        """Every open match of the path, one sentence per event: "Jerusalem: QF A beats B
+        1½-½ in classical, ...; SF ...; final ..."."""
+        by_event: dict = {}
+        for g in self.path(witness, x):
+            by_event.setdefault(g["event"], {}).setdefault(g["round"], []).append(g["result"])
+        return [f"{ev}: " + "; ".join(f"{rd} " + ", ".join(rs) for rd, rs in rounds.items())
+                for ev, rounds in by_event.items()]
+
     def seeds(self, x):
-        """For each counting player: he wins everything and the weakest (on points now) win
-        the rest; he loses at once and the strongest win the rest; he wins everything in
+        """For each counting player: they win everything and the weakest (on points now) win
+        the rest; they lose at once and the strongest win the rest; they win everything in
         tiebreaks."""
         if not self.heuristics or x is not None:
             return

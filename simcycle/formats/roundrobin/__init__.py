@@ -133,7 +133,7 @@ class RoundRobinFormat(Format):
         left, exact under the full rules (every outcome enumerated); with more, on points
         (a maximum-flow argument; players level on points are "level")."""
         from ...whocan.core import analyse
-        from .whocan import ENUMERATE_GAMES, EnumerationBackend, FlowBackend, says
+        from .whocan import ENUMERATE_GAMES, EnumerationBackend, FlowBackend, flow_says, says
 
         n = len(scn.players)
         played, remaining = rules.split_games(scn, at, fixed)
@@ -148,11 +148,12 @@ class RoundRobinFormat(Format):
             targets["qualify"] = (scn.qualifying_places, everyone)
         order = sorted(range(n), key=lambda i: -pts[i])
         rows = analyse(backend, names, order, targets, budget)
-        if exact:
-            titles = {"first": "first place", "qualify": "a qualifying place"}
-            for tname, (q, _) in targets.items():
-                for x, row in zip(order, rows[tname]):
-                    row["says"] = says(backend, x, q, titles[tname])
+        titles = {"first": "first place", "qualify": "a qualifying place"}
+        tiebreaks = ", then ".join(rules.CRITERION_TEXT[c] for c in scn.order if c != "lots")
+        for tname, (q, _) in targets.items():
+            for x, row in zip(order, rows[tname]):
+                row["says"] = (says(backend, x, q, titles[tname]) if exact else
+                               flow_says(backend, x, q, titles[tname], row, tiebreaks))
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "games_left": len(remaining), "qualifying_places": scn.qualifying_places,
                 "compared": ("points, then " + ", ".join(rules.CRITERION_TEXT[c] for c in

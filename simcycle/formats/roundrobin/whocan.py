@@ -5,9 +5,9 @@ games is played through the full rules (``nb.whocan_enumerate_nb``: points, Sonn
 wins, head-to-head in the scenario's order; a play-off or lots leave players "level"), so
 every answer is exact; witnesses are replayed through ``rules.place_ranges``.
 
-``FlowBackend`` (more games left), on points.  A player's best case wins all his games and his
-worst case loses them all (each dominates); what the other games can give the rivals is a
-transportation problem, solved as a maximum flow (scipy.sparse.csgraph.maximum_flow):
+``FlowBackend`` (more games left), on points.  A player's best case wins all their games and
+their worst case loses them all (each dominates); what the other games can give the rivals is a
+transportation problem, solved as a maximum flow (``_flow``, plain Python):
 source -> game (2 half points) -> its two players -> sink (each player's allowance).  With q
 places we try every set of q-1 rivals allowed past him (in) or of q rivals asked to pass him
 (out).  Keys are points only: players level on points are "level" (the tiebreak rules decide).
@@ -15,6 +15,7 @@ places we try every set of q-1 rivals allowed past him (in) or of q rivals asked
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import combinations
 
 import numpy as np
@@ -104,30 +105,55 @@ class EnumerationBackend:
     def path(self, witness, x) -> list[dict]:
         return path_of(self.remaining, self.scn.names, witness)
 
+    def words(self, witness, x) -> list[str]:
+        return []      # the sentences come from every outcome at once (``says``)
+
 
 def _flow(n, games, cap):
     """Max flow of ``games`` [(white, black)] into players with allowance cap[j] (half
-    points; BIG = unlimited).  Returns (value, per game (to White, to Black))."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_flow
+    points; BIG = unlimited).  Returns (value, per game (to White, to Black)).
 
+    Edmonds-Karp on the small network source -> game (2 half points) -> its two players ->
+    sink (each player's allowance), in plain Python: a few dozen games, no SciPy needed."""
     g = len(games)
-    size = 2 + g + n
     src, sink = 0, 1 + g + n
-    rows, cols, caps = [], [], []
+    res: dict[int, dict[int, int]] = {v: {} for v in range(sink + 1)}
+
+    def edge(a, b, c):
+        res[a][b] = res[a].get(b, 0) + c
+        res[b].setdefault(a, 0)
+
     for k, (w, b) in enumerate(games):
-        rows += [src, 1 + k, 1 + k]
-        cols += [1 + k, 1 + g + w, 1 + g + b]
-        caps += [2, 2, 2]
+        edge(src, 1 + k, 2)
+        edge(1 + k, 1 + g + w, 2)
+        edge(1 + k, 1 + g + b, 2)
     for j in range(n):
-        rows.append(1 + g + j)
-        cols.append(sink)
-        caps.append(int(max(cap[j], 0)))
-    m = csr_matrix((np.array(caps, np.int32), (rows, cols)), shape=(size, size))
-    res = maximum_flow(m, src, sink)
-    f = res.flow.toarray()
-    return int(res.flow_value), [(int(f[1 + k, 1 + g + w]), int(f[1 + k, 1 + g + b]))
-                                 for k, (w, b) in enumerate(games)]
+        edge(1 + g + j, sink, int(max(cap[j], 0)))
+    value = 0
+    while True:
+        prev = {src: src}
+        q = deque([src])
+        while q and sink not in prev:
+            a = q.popleft()
+            for b, c in res[a].items():
+                if c > 0 and b not in prev:
+                    prev[b] = a
+                    q.append(b)
+        if sink not in prev:
+            break
+        push, b = BIG, sink
+        while b != src:
+            push = min(push, res[prev[b]][b])
+            b = prev[b]
+        b = sink
+        while b != src:
+            res[prev[b]][b] -= push
+            res[b][prev[b]] += push
+            b = prev[b]
+        value += push
+    # what went through each game edge: its reverse residual
+    return value, [(res[1 + g + w][1 + k], res[1 + g + b][1 + k])
+                   for k, (w, b) in enumerate(games)]
 
 
 class FlowBackend:
@@ -159,6 +185,9 @@ class FlowBackend:
 
     def path(self, witness, x) -> list[dict]:
         return path_of(self.remaining, self.names, [witness[k] for k in range(len(self.remaining))])
+
+    def words(self, witness, x) -> list[str]:
+        return []      # the sentences on points come from ``flow_says``
 
     def solve(self, x, rivals, q, question, work=None):
         own = [k for k, g in enumerate(self.remaining) if x in (g.white, g.black)]
@@ -289,10 +318,32 @@ def _others_line(backend, others, can, sure, best_own, lead) -> list[str]:
             ok &= np.isin(res[:, k], list(got))
         enough = bool(can[best_own & ok].all())
         lines.append(lead + _and([_other_text(names, rem[k], got) for k, got in conds])
-                     + ("" if enough else ", with other results going his way"))
+                     + ("" if enough else ", with other results going their way"))
     if not (can & sure).any():
         lines.append("even then only level: a play-off or lots decide")
     return lines
+
+
+def _why(backend: EnumerationBackend, x: int, q: int, clinched: bool) -> str:
+    """The reason on points alone when there is one a reader can check by hand, else what
+    the answer rests on (every outcome of the games left under the full rules)."""
+    nm, pts = backend.scn.names, backend.pts
+    rem = backend.remaining
+    top = {j: pts[j] + 2 * sum(1 for g in rem if j in (g.white, g.black))
+           for j in range(len(pts))}
+    others = [j for j in range(len(pts)) if j != x]
+    if clinched:
+        best = sorted((top[j] for j in others), reverse=True)
+        if len(best) < q or best[q - 1] < pts[x]:
+            return (f": {_half(pts[x])} already, and no rival can reach more than "
+                    f"{_half(best[0])}" if q == 1 else
+                    f": {_half(pts[x])} already, and at most {q - 1} rivals can reach as many")
+    else:
+        ahead = sorted((j for j in others if pts[j] > top[x]), key=lambda j: -pts[j])
+        if len(ahead) >= q:
+            return (f": {_half(top[x])} at most, and "
+                    + _and([f"{nm[j]} already has {_half(pts[j])}" for j in ahead[:q]]))
+    return f" (every outcome of the {len(rem)} games left played out on the full rules)"
 
 
 def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
@@ -304,9 +355,9 @@ def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
     can = backend.best[:, x] < q
     sure = backend.worst[:, x] < q
     if sure.all():
-        return [f"has clinched {target}"]
+        return [f"has clinched {target}" + _why(backend, x, q, True)]
     if not can.any():
-        return [f"can no longer reach {target}"]
+        return [f"can no longer reach {target}" + _why(backend, x, q, False)]
     if not own:
         return _others_line(backend, others, can, sure, np.ones(can.shape[0], bool), "needs ")
     mine = _own_points(backend, x, own)
@@ -320,3 +371,33 @@ def says(backend: EnumerationBackend, x: int, q: int, target: str) -> list[str]:
         lines += _others_line(backend, others, can, sure, mine == top,
                               "and " if need > 0 else "needs ")
     return lines
+
+
+def flow_says(backend: FlowBackend, x: int, q: int, target: str, row: dict,
+              tiebreaks: str) -> list[str]:
+    """A row of the points-only search in words: what is exact (points) said as such, what
+    the tie-break rules would decide said as such (``tiebreaks``: the scenario's order)."""
+    rem = backend.remaining
+    n = sum(1 for g in rem if x in (g.white, g.black))
+    lo, hi = backend.bounds()
+    top, now = _half(hi[x][0]), _half(backend.pts[x])
+    games = f"{n} game" + ("" if n == 1 else "s")
+    rivals = "a rival" if q == 1 else f"{q} rivals"
+    st = row["status"]
+    if st == "clinched":
+        return [f"has clinched {target} on points: even losing all {games} left "
+                f"({now} in all), fewer than {q} rival(s) can reach that score"]
+    if st == "eliminated":
+        return [f"can no longer reach {target}: even winning all {games} left ({top} in "
+                f"all), {rivals} finish ahead on points whatever else happens"]
+    if st != "alive":
+        return []
+    out = [f"exact on points: can reach {top} (all {games} left won)"]
+    if row["via"] == "outright":
+        out.append(f"can take {target} ahead on points, e.g. with the {len(rem)} results of "
+                   "the path (--json)")
+    else:
+        out.append(f"at best level on points for {target}: then {tiebreaks} decide")
+    if row["at_worst"] == "tiebreak":
+        out.append(f"cannot be passed on points: at worst level, and {tiebreaks} decide")
+    return out

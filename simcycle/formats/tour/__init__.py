@@ -4,20 +4,21 @@ results counting (the ACP Tour 2004-05 regulations, ACP, 2004).
 Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
 ``rules.py`` (strength, level, ACP points, best N, tiebreaks, standings as pure functions),
 ``plan.py`` → ``nb.py`` (the kernel; the odds of each event still to play), ``render.py``
-(text).  The tour offers none of the optional commands (swing, whocan, --exact, --hot-elo):
-``features`` is empty and the base class refuses them in one line.
+(text), ``whocan.py`` (who can still finish first or qualify: bounds and replayed result
+sets).  The tour offers no other optional command (swing, --exact, --hot-elo): the base class
+refuses them in one line.
 """
 
 from __future__ import annotations
 
-from ..base import CompileOptions, Format
+from ..base import WHOCAN, CompileOptions, Format
 from . import plan, render, rules
 from .scenario import DEFAULT_KIND, Tour, load
 
 
 class TourFormat(Format):
     name = "tour"
-    features = frozenset()
+    features = frozenset({WHOCAN})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Tour:
@@ -36,8 +37,15 @@ class TourFormat(Format):
         self.check_options(scn, opts)
         return plan.TourPlan(scn, model, opts)
 
+    def whocan(self, scn: Tour, at, budget=None, fixed=None) -> dict:
+        """Who can still finish first or qualify (``whocan.py``): clinched / eliminated from
+        key bounds, alive from a replayed result set, undetermined where neither settles."""
+        from .whocan import whocan
+        return whocan(scn, at, budget)
+
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
+    render_whocan = staticmethod(render.whocan)
 
 
 FORMAT = TourFormat()

@@ -1,6 +1,10 @@
-"""Text of the tour reports: standings and odds."""
+"""Text of the tour reports: standings, odds and whocan."""
 
 from __future__ import annotations
+
+import textwrap
+
+from ...whocan.render import render_targets
 
 QUALIFIED_MARK = {True: "q", False: "", None: "?"}   # "Q" once the season is final
 
@@ -64,3 +68,24 @@ def odds(d: dict) -> str:
     for e in d["events"]:
         lines += _odds_event(e)
     return "\n".join(lines)
+
+
+def whocan(d: dict) -> str:
+    def path(r):
+        out = []
+        for k, line in enumerate(r.get("says") or []):
+            out += textwrap.wrap(line, 84, initial_indent="e.g. " if k == 0 else "     ",
+                                 subsequent_indent="       ")
+        return out
+
+    text = render_targets(
+        d, [f"{d['scenario']}  at {d['at']}: {d['events_left']} events left; best "
+            f"{d['best_n']} results count; compared on the total, then fewer counted events, "
+            "then the total without the worst result, ... (then lots)"],
+        qualify_title=f"a qualifying place (top {d['qualifying_places']})",
+        level="lots decide", path_lines=path, fmt_points=lambda v: f"{v:.2f}")
+    if any(r["status"] == "undetermined" for rows in d["targets"].values() for r in rows):
+        text += ("\n\nundetermined: neither the key bounds (cannot) nor a result set found "
+                 f"within the work budget ({d['budget_nodes']} result sets; can) settle these "
+                 "rows")
+    return text
