@@ -492,4 +492,4 @@ def test_cli_whocan(tmp_path):
     assert set(d) >= {"scenario", "file", "at", "qualifying_places", "points", "targets"}
     assert d["points"]["Alexander Grischuk"] == 20
     res = CliRunner().invoke(main, ["whocan", str(GP2019), "--at", "event4-sf"])
-    assert res.exit_code == 0 and "Jerusalem: sf " in res.output and "; final " in res.output
+    assert res.exit_code == 0 and "e.g. Jerusalem: final " in res.output
