@@ -186,163 +186,212 @@ def qualifiers_nb(qual_else, n_qual, n, order, qualified, wild):
     return last, nxt
 
 
-@jit
-def chunk_nb(c, lo, hi, seed, first, a, out):
-    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``.  One call per
-    chunk; the per-replica helpers are inlined here and take only the arrays they need (each
-    array handed to a helper costs reference-count updates per call).  Measured: moving the
-    match decision (decided / in progress / open) into an inlined helper taking the argument
-    tuple ``a`` halved GP 2019's throughput (412k -> 219k series/s on 2 threads), so this
-    function stays long."""
+class Scratch(NamedTuple):
+    """One replica's work arrays and results (:func:`replica_nb` fills them; n plan players,
+    S bracket positions, G games of a match, M matches in the series)."""
+
+    pts: np.ndarray      # int64 [n]: GP points (the result)
+    won: np.ndarray      # int64 [n]: events won
+    second: np.ndarray   # int64 [n]: second places
+    cls: np.ndarray      # int64 [n]: classical half points
+    prize: np.ndarray    # float64 [n]: money, events and overall (the result)
+    order: np.ndarray    # int64 [n]: the series table, best first (the result)
+    brk: np.ndarray      # int64 [n]: group starts (rank_series_nb)
+    val: np.ndarray      # int64 [n]: a criterion's values
+    work: np.ndarray     # int64 [n]: lots
+    ingrp: np.ndarray    # int64 [n]: in the group a head-to-head looks at (zeros between uses)
+    lotted: np.ndarray   # int64 [n]: > 0 the group (first position + 1) lots ordered him in
+    alive: np.ndarray    # int64 [S]: an event's players still in, by bracket position
+    fx: np.ndarray       # int64 [G]: a match in progress' known games
+    nofx: np.ndarray     # int64 [0]: no known games
+    out6: np.ndarray     # int64 [6]: match_nb's outcome
+    la: np.ndarray       # int64 [M]: the match log: upper player (field index)
+    lb: np.ndarray       # int64 [M]: lower player
+    lca: np.ndarray      # int64 [M]: upper's classical half points
+    lcb: np.ndarray      # int64 [M]: lower's
+
+
+@ijit
+def scratch_nb(a):
+    """A :class:`Scratch` for the plan ``a``."""
     n = a.qual_else.shape[0]
-    S = a.pos.shape[1]
+    nmax = max(a.n_matches, 1)
+    return Scratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.empty(n, np.int64), np.empty(n, np.float64), np.empty(n, np.int64),
+                   np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.empty(a.pos.shape[1], np.int64), np.empty(a.kfixed.shape[2], np.int64),
+                   np.empty(0, np.int64), np.empty(6, np.int64), np.empty(nmax, np.int64),
+                   np.empty(nmax, np.int64), np.empty(nmax, np.int64),
+                   np.empty(nmax, np.int64))
+
+
+# The stage is a function of its own (``jit``), not inlined: inlined over the scratch record
+# it cost 11.5 % of GP 2019's throughput, called once per replica 2 % (CPU time of whole
+# processes, 600,000 series from start, 1 thread, alternating with the commit before,
+# benchmarks/README.md); inside, one long loop (moving the match decision into an inlined
+# helper taking ``a`` once halved the throughput).
+@jit
+def replica_nb(a, g, st, s):
+    """The knock-out-series stage: ONE replica of the rest of the series from the plan's
+    state: every event's matches, the series table, the money.
+
+    a      :class:`KnockoutArgs`
+    g      :class:`~simcycle.kernels.game_nb.Games` whose ``rt`` is this replica's working
+           copy of ``a.rt`` (offsets are written into it)
+    st     uint64 [1]: the replica's SplitMix64 state, advanced in place
+    s      :class:`Scratch`: fills s.order (plan players, best first), s.pts, s.prize,
+           s.lotted (and s.won, s.second, s.cls)
+    """
+    n = a.qual_else.shape[0]
     G = a.kfixed.shape[2]
     n_ev = a.pos.shape[0]
     rt0 = a.rt
-    rt = rt0.copy()
+    rt = g.rt
+    alive = s.alive
+    fx = s.fx
+    nofx = s.nofx
+    out6 = s.out6
+    pts = s.pts
+    won = s.won
+    second = s.second
+    cls = s.cls
+    prize = s.prize
+    la = s.la
+    lb = s.lb
+    lca = s.lca
+    lcb = s.lcb
+    for i in range(n):
+        pts[i] = 0
+        won[i] = 0
+        second[i] = 0
+        cls[i] = 0
+        prize[i] = 0.0
+    nm = 0
+    for e in range(n_ev):
+        # ---- event e: offsets, then its matches in playing order
+        size = a.ev_size[e]
+        if a.offsets:
+            for k in range(size):
+                p = a.pos[e, k]
+                for cc in range(3):
+                    rt[e, p, cc] = rt0[e, p, cc] + normal_nb(st) * a.offset_sd[cc]
+        for k in range(size):
+            alive[k] = a.pos[e, k]
+        n_rounds = a.ev_rounds[e]
+        m = size
+        flat = 0
+        for rd in range(n_rounds):
+            half = m // 2
+            for j in range(half):
+                up = alive[2 * j]
+                dn = alive[2 * j + 1]
+                f = flat + j
+                ks = a.kstat[e, f]
+                if ks == KO_DECIDED:
+                    wside = a.kwin[e, f]
+                    step = a.kstep[e, f]
+                    cu = a.kcls[e, f, 0]
+                    cl = a.kcls[e, f, 1]
+                else:
+                    wh = a.kwhite[e, f]
+                    if wh < 0:
+                        wh = 0 if u01_nb(st) < 0.5 else 1
+                    if wh == 0:
+                        pa = up
+                        pb = dn
+                    else:
+                        pa = dn
+                        pb = up
+                    if ks == KO_IN_PROGRESS or not a.fast:
+                        if ks == KO_IN_PROGRESS:
+                            for q in range(G):
+                                v = a.kfixed[e, f, q]
+                                fx[q] = v if (v < 0 or wh == 0) else 2 - v
+                            match_nb(g, e, pa, pb, a.steps, fx, st, out6)
+                        else:
+                            match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
+                        wa = out6[0]
+                        step = out6[1]
+                        ca = out6[2]
+                        cb = out6[3]
+                    else:
+                        wa, step, ca, cb, _, _, stv = fmatch_nb(a.thr, e, pa, pb, a.steps,
+                                                               st[0])
+                        st[0] = stv
+                    if wh == 0:
+                        wside = wa
+                        cu = ca
+                        cl = cb
+                    else:
+                        wside = 1 - wa
+                        cu = cb
+                        cl = ca
+                if wside == 0:
+                    w = up
+                    l_ = dn
+                else:
+                    w = dn
+                    l_ = up
+                la[nm] = up
+                lb[nm] = dn
+                lca[nm] = cu
+                lcb[nm] = cl
+                nm += 1
+                iu = a.plan_index[up]
+                il = a.plan_index[dn]
+                if iu >= 0:
+                    cls[iu] += cu
+                if il >= 0:
+                    cls[il] += cl
+                iw = a.plan_index[w]
+                if step == 0 and iw >= 0:
+                    pts[iw] += a.bonus
+                ix = a.plan_index[l_]
+                back = n_rounds - rd
+                if ix >= 0:
+                    pts[ix] += a.place_pts[back]
+                    prize[ix] += a.place_prize[back]
+                    if back == 1:
+                        second[ix] += 1
+                alive[j] = w
+            flat += half
+            m = half
+        ic = a.plan_index[alive[0]]
+        if ic >= 0:
+            pts[ic] += a.place_pts[0]
+            prize[ic] += a.place_prize[0]
+            won[ic] += 1
+    rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
+                   lca, lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
+    overall_prizes_nb(a.overall, n, s.order, pts, prize)
+
+
+@jit
+def chunk_nb(c, lo, hi, seed, first, a, out):
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage
+    (:func:`replica_nb`), then the qualifiers (skipping those qualified elsewhere), the
+    counters and the tallies."""
+    n = a.qual_else.shape[0]
+    rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
-    alive = np.empty(S, np.int64)
-    fx = np.empty(G, np.int64)
-    nofx = np.empty(0, np.int64)
-    out6 = np.empty(6, np.int64)
-    pts = np.empty(n, np.int64)
-    won = np.empty(n, np.int64)
-    second = np.empty(n, np.int64)
-    cls = np.empty(n, np.int64)
-    prize = np.empty(n, np.float64)
-    nmax = max(a.n_matches, 1)
-    la = np.empty(nmax, np.int64)
-    lb = np.empty(nmax, np.int64)
-    lca = np.empty(nmax, np.int64)
-    lcb = np.empty(nmax, np.int64)
-    order = np.empty(n, np.int64)
-    brk = np.empty(n, np.int64)
-    val = np.empty(n, np.int64)
-    work = np.empty(n, np.int64)
-    ingrp = np.zeros(n, np.int64)
+    s = scratch_nb(a)
     qualified = np.empty(n, np.int64)
-    lotted = np.zeros(n, np.int64)
     flags = np.zeros(out.counters.shape[1], np.int64)
     t = local_tallies_nb(out)
     wild = t.extra[0]
-    overall = a.overall
-    qual_else = a.qual_else
-    n_qual = a.n_qual
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        for i in range(n):
-            pts[i] = 0
-            won[i] = 0
-            second[i] = 0
-            cls[i] = 0
-            prize[i] = 0.0
-        nm = 0
-        for e in range(n_ev):
-            # ---- event e: offsets, then its matches in playing order
-            size = a.ev_size[e]
-            if a.offsets:
-                for k in range(size):
-                    p = a.pos[e, k]
-                    for cc in range(3):
-                        rt[e, p, cc] = rt0[e, p, cc] + normal_nb(st) * a.offset_sd[cc]
-            for k in range(size):
-                alive[k] = a.pos[e, k]
-            n_rounds = a.ev_rounds[e]
-            m = size
-            flat = 0
-            for rd in range(n_rounds):
-                half = m // 2
-                for j in range(half):
-                    up = alive[2 * j]
-                    dn = alive[2 * j + 1]
-                    f = flat + j
-                    ks = a.kstat[e, f]
-                    if ks == KO_DECIDED:
-                        wside = a.kwin[e, f]
-                        step = a.kstep[e, f]
-                        cu = a.kcls[e, f, 0]
-                        cl = a.kcls[e, f, 1]
-                    else:
-                        wh = a.kwhite[e, f]
-                        if wh < 0:
-                            wh = 0 if u01_nb(st) < 0.5 else 1
-                        if wh == 0:
-                            pa = up
-                            pb = dn
-                        else:
-                            pa = dn
-                            pb = up
-                        if ks == KO_IN_PROGRESS or not a.fast:
-                            if ks == KO_IN_PROGRESS:
-                                for q in range(G):
-                                    v = a.kfixed[e, f, q]
-                                    fx[q] = v if (v < 0 or wh == 0) else 2 - v
-                                match_nb(g, e, pa, pb, a.steps, fx, st, out6)
-                            else:
-                                match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
-                            wa = out6[0]
-                            step = out6[1]
-                            ca = out6[2]
-                            cb = out6[3]
-                        else:
-                            wa, step, ca, cb, _, _, stv = fmatch_nb(a.thr, e, pa, pb, a.steps,
-                                                                   st[0])
-                            st[0] = stv
-                        if wh == 0:
-                            wside = wa
-                            cu = ca
-                            cl = cb
-                        else:
-                            wside = 1 - wa
-                            cu = cb
-                            cl = ca
-                    if wside == 0:
-                        w = up
-                        l_ = dn
-                    else:
-                        w = dn
-                        l_ = up
-                    la[nm] = up
-                    lb[nm] = dn
-                    lca[nm] = cu
-                    lcb[nm] = cl
-                    nm += 1
-                    iu = a.plan_index[up]
-                    il = a.plan_index[dn]
-                    if iu >= 0:
-                        cls[iu] += cu
-                    if il >= 0:
-                        cls[il] += cl
-                    iw = a.plan_index[w]
-                    if step == 0 and iw >= 0:
-                        pts[iw] += a.bonus
-                    ix = a.plan_index[l_]
-                    back = n_rounds - rd
-                    if ix >= 0:
-                        pts[ix] += a.place_pts[back]
-                        prize[ix] += a.place_prize[back]
-                        if back == 1:
-                            second[ix] += 1
-                    alive[j] = w
-                flat += half
-                m = half
-            ic = a.plan_index[alive[0]]
-            if ic >= 0:
-                pts[ic] += a.place_pts[0]
-                prize[ic] += a.place_prize[0]
-                won[ic] += 1
-        rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
-                       lca, lcb, nm, order, brk, val, work, ingrp, lotted, st)
-        overall_prizes_nb(overall, n, order, pts, prize)
-        last, nxt = qualifiers_nb(qual_else, n_qual, n, order, qualified, wild)
+        replica_nb(a, g, st, s)
+        last, nxt = qualifiers_nb(a.qual_else, a.n_qual, n, s.order, qualified, wild)
         flags[KO_C_Q_TIEBREAK] = 0
         flags[KO_C_Q_LOTS] = 0
-        if last >= 0 and nxt >= 0 and pts[last] == pts[nxt]:
+        if last >= 0 and nxt >= 0 and s.pts[last] == s.pts[nxt]:
             flags[KO_C_Q_TIEBREAK] = 1
-            if lotted[last] > 0 and lotted[last] == lotted[nxt]:
+            if s.lotted[last] > 0 and s.lotted[last] == s.lotted[nxt]:
                 flags[KO_C_Q_LOTS] = 1
-        tally_nb(t, order, n, qualified, pts, prize)
+        tally_nb(t, s.order, n, qualified, s.pts, s.prize)
         count_flags_nb(t, flags)
     store_nb(t, out, c)
 
