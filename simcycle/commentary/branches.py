@@ -230,40 +230,54 @@ def _swing_on(name, item: Item, single) -> float:
     return max(max(fs) - min(fs), max(qs) - min(qs))
 
 
-def _player(name, rnd: Round, ev, single, now_f, now_q, short) -> PlayerNeeds:
+def _items_of(name, rnd: Round, single):
+    """The player's own item of the round (None: he does not play) and the other item that
+    moves his odds most (None: none moves them by SPLIT_MIN)."""
     own = next((it for it in rnd.items if name in it.players), None)
     others = [it for it in rnd.items if it is not own]
     other = max(others, key=lambda it: _swing_on(name, it, single), default=None)
     if other is not None and _swing_on(name, other, single) < SPLIT_MIN:
         other = None
+    return own, other
+
+
+def _result_cells(name, own, other, r, ev, single) -> list:
+    """One own result's cells [(codes of the other item, p, pf, pq, sf, sq)], merged."""
+    if other is None:
+        f, q, sf, sq = single[(own.label, r.code)] if r else ev([({}, 1.0)])
+        return [([], r.p if r else 1.0, f[name], q[name], sf[name], sq[name])]
+    cells = []
+    for s in other.results:
+        f, q, sf, sq = ev(_joint(*([r] if r else []), s))
+        cells.append(([s.code], (r.p if r else 1.0) * s.p, f[name], q[name], sf[name],
+                      sq[name]))
+    return _merge(cells)
+
+
+def _branch(name, own, other, r, cell, n_cells, short) -> Branch:
+    """The branch of one cell of one own result: its words, odds and cases."""
+    codes, p, f, q, sf, sq = cell
+    words = [own_words(own, name, r.code, short)] if r else []
+    if other is not None and n_cells > 1:
+        words.append(other_words(other, codes, short))
+    items = ([own.label] if own else []) + ([other.label] if other is not None else [])
+    cases = [([r.code] if r else []) + ([c] if other is not None else [])
+             for c in (codes or [None])]
+    if other is not None and n_cells == 1:
+        cases = [([r.code] if r else []) + [s.code] for s in other.results]
+    return Branch(" and ".join(words) or "whatever happens", p, f, q, sf, sq,
+                  items, [list(c) for c in cases])
+
+
+def _player(name, rnd: Round, ev, single, now_f, now_q, short) -> PlayerNeeds:
+    own, other = _items_of(name, rnd, single)
     own_results: list[Result | None] = [None]
     if own is not None:     # the player's best result first
         own_results = list(own.results if own.players[0] == name else own.results[::-1])
-    groups = []        # per own result: [(codes of the other item, p, pf, pq, sf, sq)]
-    for r in own_results:
-        if other is None:
-            f, q, sf, sq = single[(own.label, r.code)] if r else ev([({}, 1.0)])
-            groups.append([([], r.p if r else 1.0, f[name], q[name], sf[name], sq[name])])
-            continue
-        cells = []
-        for s in other.results:
-            f, q, sf, sq = ev(_joint(*([r] if r else []), s))
-            cells.append(([s.code], (r.p if r else 1.0) * s.p, f[name], q[name], sf[name],
-                          sq[name]))
-        groups.append(_merge(cells))
     branches = []
-    for r, cells in zip(own_results, groups):
-        for codes, p, f, q, sf, sq in cells:
-            words = [own_words(own, name, r.code, short)] if r else []
-            if other is not None and len(cells) > 1:
-                words.append(other_words(other, codes, short))
-            items = ([own.label] if own else []) + ([other.label] if other is not None else [])
-            cases = [([r.code] if r else []) + ([c] if other is not None else [])
-                     for c in (codes or [None])]
-            if other is not None and len(cells) == 1:
-                cases = [([r.code] if r else []) + [s.code] for s in other.results]
-            branches.append(Branch(" and ".join(words) or "whatever happens", p, f, q, sf, sq,
-                                   items, [list(c) for c in cases]))
+    for r in own_results:
+        cells = _result_cells(name, own, other, r, ev, single)
+        branches += [_branch(name, own, other, r, c, len(cells), short) for c in cells]
     merged = _merge_own(branches)
     if own is not None and len(merged) == 1 and other is None:
         merged[0].label = "any result"

@@ -665,50 +665,36 @@ def event_summary(rows: list[dict]) -> dict:
     return out
 
 
-def _summary(rows: list[dict]) -> dict:
-    if not rows:
-        return {}
-    models = list(rows[0]["models"])
-    out: dict = {"events": len(rows), "fractions": {}}
-    for frac in CHECKPOINT_FRACTIONS:
-        use = [r for r in rows if frac == 0.0 or r["real_round_order"]]
-        if not use:
-            continue
-        use = [r for r in use if any(cp["frac"] == frac for cp in r["models"][models[0]])]
-        if not use:
-            continue
+def _se(x: np.ndarray) -> float:
+    """The standard error of the mean of ``x`` (0 for a single value)."""
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
 
-        def at(r, frac=frac):
-            return next(j for j, cp in enumerate(r["models"][models[0]]) if cp["frac"] == frac)
-        entry = {"events": len(use),
-                 "uniform": float(np.mean([r["uniform_neg_log_p"] for r in use])),
-                 "uniform_top_k_brier": float(np.mean([r["uniform_top_k_brier"] for r in use]))}
+
+def _fraction_entry(use: list[dict], models: list, frac: float) -> dict:
+    """One checkpoint fraction's row of the summary over the events ``use``."""
+    def at(r):
+        return next(j for j, cp in enumerate(r["models"][models[0]]) if cp["frac"] == frac)
+    entry = {"events": len(use),
+             "uniform": float(np.mean([r["uniform_neg_log_p"] for r in use])),
+             "uniform_top_k_brier": float(np.mean([r["uniform_top_k_brier"] for r in use]))}
+    for nm in models:
+        x = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use])
+        d = x - np.array([r["uniform_neg_log_p"] for r in use])
+        tb = np.array([r["models"][nm][at(r)]["top_k_brier"] for r in use])
+        entry[nm] = {"mean": float(x.mean()), "top_k_brier": float(tb.mean()),
+                     "top_k_brier_se": _se(tb), "se": _se(x),
+                     "minus_uniform": float(d.mean()), "minus_uniform_se": _se(d)}
+    if "fit" in models:
+        ref = np.array([r["models"]["fit"][at(r)]["neg_log_p"] for r in use])
         for nm in models:
-            x = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use])
-            d = x - np.array([r["uniform_neg_log_p"] for r in use])
-            tb = np.array([r["models"][nm][at(r)]["top_k_brier"] for r in use])
-            entry[nm] = {"mean": float(x.mean()), "top_k_brier": float(tb.mean()),
-                         "top_k_brier_se": (float(tb.std(ddof=1) / math.sqrt(len(tb)))
-                                            if len(tb) > 1 else 0.0),
-                         "se": float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0,
-                         "minus_uniform": float(d.mean()),
-                         "minus_uniform_se": (float(d.std(ddof=1) / math.sqrt(len(d)))
-                                              if len(d) > 1 else 0.0)}
-        if "fit" in models:
-            ref = np.array([r["models"]["fit"][at(r)]["neg_log_p"] for r in use])
-            for nm in models:
-                d = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use]) - ref
-                entry[nm]["minus_fit"] = float(d.mean())
-                entry[nm]["minus_fit_se"] = (float(d.std(ddof=1) / math.sqrt(len(d)))
-                                             if len(d) > 1 else 0.0)
-        out["fractions"][str(frac)] = entry
-    cand = [r for r in rows if r["kind"] == "candidates"]
-    if cand:
-        out["candidates_at_start"] = {
-            "events": len(cand),
-            "uniform": float(np.mean([r["uniform_neg_log_p"] for r in cand])),
-            **{nm: float(np.mean([r["models"][nm][0]["neg_log_p"] for r in cand]))
-               for nm in models}}
+            d = np.array([r["models"][nm][at(r)]["neg_log_p"] for r in use]) - ref
+            entry[nm]["minus_fit"] = float(d.mean())
+            entry[nm]["minus_fit_se"] = _se(d)
+    return entry
+
+
+def _favourites(rows: list[dict], models: list) -> dict:
+    """Per model: how often the favourite at the start won, against how often it said."""
     fav = {}
     for nm in models:
         won = sum(r["models"][nm][0]["favourite_won"] for r in rows)
@@ -717,7 +703,27 @@ def _summary(rows: list[dict]) -> dict:
                   for r in rows)
         fav[nm] = {"won": won, "expected": said,
                    "z": (won - said) / math.sqrt(var) if var > 0 else 0.0}
-    out["favourite_at_start"] = fav
+    return fav
+
+
+def _summary(rows: list[dict]) -> dict:
+    if not rows:
+        return {}
+    models = list(rows[0]["models"])
+    out: dict = {"events": len(rows), "fractions": {}}
+    for frac in CHECKPOINT_FRACTIONS:
+        use = [r for r in rows if (frac == 0.0 or r["real_round_order"])
+               and any(cp["frac"] == frac for cp in r["models"][models[0]])]
+        if use:
+            out["fractions"][str(frac)] = _fraction_entry(use, models, frac)
+    cand = [r for r in rows if r["kind"] == "candidates"]
+    if cand:
+        out["candidates_at_start"] = {
+            "events": len(cand),
+            "uniform": float(np.mean([r["uniform_neg_log_p"] for r in cand])),
+            **{nm: float(np.mean([r["models"][nm][0]["neg_log_p"] for r in cand]))
+               for nm in models}}
+    out["favourite_at_start"] = _favourites(rows, models)
     return out
 
 
@@ -785,10 +791,8 @@ def _f(x: float, fmt: str) -> str:
     return format(x, fmt) if math.isfinite(x) else "n/a"
 
 
-def render(d: dict) -> str:
-    pg = d["per_game"]
-    models = list(next(iter(pg["overall"].values())))
-    w = max(16, max(len(m) for m in models) + 2)
+def _render_head(d: dict) -> list[str]:
+    """The data, the scheme and the models compared."""
     if d["scheme"] == "time-ordered":
         how = (f"time-ordered: each of {d['events_scored']:,} events scored by fits on the games "
                "before its month (refitted monthly); not scored (burn-in: fewer earlier games "
@@ -798,12 +802,17 @@ def render(d: dict) -> str:
     else:
         how = (f"leave one event out ({d['events_scored']:,} events, each refitted without it; "
                "a fit then sees later games)")
-    lines = [f"Backtest on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
-             + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games scored; "
-             + how,
-             f"fixed models: {', '.join(d['models']['fixed'])};  refitted: "
-             f"{', '.join(d['models']['refitted'])};  baselines: "
-             f"{', '.join(d['models']['baselines'])}", ""]
+    return [f"Backtest on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
+            + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games scored; "
+            + how,
+            f"fixed models: {', '.join(d['models']['fixed'])};  refitted: "
+            f"{', '.join(d['models']['refitted'])};  baselines: "
+            f"{', '.join(d['models']['baselines'])}", ""]
+
+
+def _render_overall(pg: dict, w: int) -> list[str]:
+    """Per control: every model's per-game scores, draws and White's score."""
+    lines = []
     for c, tab in pg["overall"].items():
         lines.append(f"{c} games: per-game scores (lower is better), draws and White's score "
                      "(predicted / observed, z)")
@@ -815,6 +824,12 @@ def render(d: dict) -> str:
                          f"{m['draw_pred']:>8.3f}/{m['draw_obs']:.3f}{m['draw_z']:>+5.1f}"
                          f"{m['white_pred']:>10.3f}/{m['white_obs']:.3f}{m['white_z']:>+5.1f}")
         lines.append("")
+    return lines
+
+
+def _render_groups(pg: dict, w: int) -> list[str]:
+    """The classical groups: log-loss against the constant baseline's."""
+    lines = []
     for label, tab in pg["groups"].items():
         lines.append(f"classical {label}: log-loss, and minus the constant baseline's (± SE)")
         for nm, m in tab.items():
@@ -823,75 +838,94 @@ def render(d: dict) -> str:
                          f"   draws {m['draw_pred']:.3f}/{m['draw_obs']:.3f} "
                          f"z {m['draw_z']:+.1f}   ({m['n']} games)")
         lines.append("")
-    for c, kinds in pg["by_kind"].items():
-        lines.append(f"{c} games by event kind: log-loss, then predicted / observed draws (z)")
-        head = f"  {'kind':<13}{'games':>6}" + "".join(f"{nm[:16]:>17}" for nm in models)
+    return lines
+
+
+def _render_bands(title: str, label: str, by_control: dict, models: list) -> list[str]:
+    """Per control, one band (event kind, rating, time control) a row: log-loss, then the
+    predicted / observed draws and z under it."""
+    lines = []
+    for c, bands in by_control.items():
+        lines.append(f"{c} games by {title}: log-loss, then predicted / observed draws (z)")
+        head = f"  {label:<13}{'games':>6}" + "".join(f"{nm[:16]:>17}" for nm in models)
         lines += [head, "  " + "-" * (len(head) - 2)]
-        for k, tab in kinds.items():
+        for b, tab in bands.items():
             n = next(iter(tab.values()))["n"]
-            lines.append(f"  {k:<13}{n:>6}" + "".join(f"{tab[nm]['log_loss']:>17.4f}"
+            lines.append(f"  {b:<13}{n:>6}" + "".join(f"{tab[nm]['log_loss']:>17.4f}"
                                                      for nm in models))
             lines.append(f"  {'':<19}" + "".join(
-                f"{tab[nm]['draw_pred']:.2f}/{tab[nm]['draw_obs']:.2f} {tab[nm]['draw_z']:+.1f}"
-                .rjust(17) for nm in models))
+                f"{tab[nm]['draw_pred']:.2f}/{tab[nm]['draw_obs']:.2f} "
+                f"{tab[nm]['draw_z']:+.1f}".rjust(17) for nm in models))
         lines.append("")
-    for label, key in (("mean rating", "by_level"), ("time control", "by_time_control")):
-        for c, bands in pg[key].items():
-            lines.append(f"{c} games by {label}: log-loss, then predicted / observed draws (z)")
-            head = f"  {label:<13}{'games':>6}" + "".join(f"{nm[:16]:>17}" for nm in models)
-            lines += [head, "  " + "-" * (len(head) - 2)]
-            for b, tab in bands.items():
-                n = next(iter(tab.values()))["n"]
-                lines.append(f"  {b:<13}{n:>6}" + "".join(f"{tab[nm]['log_loss']:>17.4f}"
-                                                         for nm in models))
-                lines.append(f"  {'':<19}" + "".join(
-                    f"{tab[nm]['draw_pred']:.2f}/{tab[nm]['draw_obs']:.2f} "
-                    f"{tab[nm]['draw_z']:+.1f}".rjust(17) for nm in models))
-            lines.append("")
-    for c, rel in pg["reliability"].items():
+    return lines
+
+
+def _render_reliability(d: dict) -> list[str]:
+    """Per control, the fit's and each fixed model's games by predicted draw probability."""
+    lines = []
+    for c, rel in d["per_game"]["reliability"].items():
         for nm in ("fit", *d["models"]["fixed"]):
             lines.append(f"{c} reliability of {nm}: games by predicted draw probability")
             for r in rel[nm]:
                 lines.append(f"  {r['bin'][0]:.2f}-{r['bin'][1]:.2f}  {r['n']:>5} games  "
                              f"predicted {r['pred']:.3f}  observed {r['obs']:.3f}  z {r['z']:+.1f}")
             lines.append("")
+    return lines
+
+
+def _render_events(pe: dict) -> list[str]:
+    """The event-level backtest: the summaries, the events one by one, P(first)'s
+    reliability."""
+    s = pe["summary"]
+    ev_models = list(pe["events"][0]["models"])
+    cw = max(24, max(len(nm) for nm in ev_models) + 2)
+    lines = [f"Events: {s['events']} round robins with every game in the data, "
+             f"{pe['sims']:,} simulations per checkpoint (seed {pe['seed']}); "
+             "mean -ln P(real winner), ± SE across events"]
+    lines += _render_summary(s, ev_models, cw)
+    if "outside_fixed_fit" in s:
+        o = s["outside_fixed_fit"]
+        lines.append(f"The {o['events']} events outside the fixed models' fit windows "
+                     "(out of sample for every model):")
+        lines += _render_summary(o, ev_models, cw)
+    lines.append("  -ln P(real winner) at the start, event by event "
+                 "(+: inside a fixed model's fit window):")
+    lines.append(f"  {'event':<34}{'winner':<30}{'uniform':>8}" + "".join(
+        f"{nm:>{cw}}" for nm in ev_models))
+    for r in pe["events"]:
+        win = ", ".join(r["winners"])
+        flag = ("" if r["real_round_order"] else " *") + (" +" if r["in_fixed_fit"] else "")
+        lines.append(f"  {(r['event'][:30] + flag):<34}{win[:29]:<30}"
+                     f"{r['uniform_neg_log_p']:>8.2f}" + "".join(
+                         f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
+    if any(not r["real_round_order"] for r in pe["events"]):
+        lines.append("  * game dates do not give the rounds: scored at the start only")
+    lines.append("")
+    lines.append("Reliability of P(first): every player at every checkpoint, by predicted "
+                 "P(first); observed = how often such players won (ties shared); "
+                 "± its standard error")
+    for nm, tab in pe["reliability"].items():
+        lines.append(f"  {nm}")
+        for b in tab:
+            lines.append(f"    {100 * b['bin'][0]:>3.0f}-{100 * b['bin'][1]:<3.0f} %  "
+                         f"{b['n']:>5} players   predicted {100 * b['pred']:5.1f} %   "
+                         f"observed {100 * b['obs']:5.1f} ± {100 * b['se']:.1f} %   "
+                         f"z {b['z']:+.1f}")
+    return lines
+
+
+def render(d: dict) -> str:
+    pg = d["per_game"]
+    models = list(next(iter(pg["overall"].values())))
+    w = max(16, max(len(m) for m in models) + 2)
+    lines = _render_head(d) + _render_overall(pg, w) + _render_groups(pg, w)
+    lines += _render_bands("event kind", "kind", pg["by_kind"], models)
+    for label, key in (("mean rating", "by_level"), ("time control", "by_time_control")):
+        lines += _render_bands(label, label, pg[key], models)
+    lines += _render_reliability(d)
     pe = d.get("per_event")
     if pe and pe["events"]:
-        s = pe["summary"]
-        ev_models = list(pe["events"][0]["models"])
-        cw = max(24, max(len(nm) for nm in ev_models) + 2)
-        lines.append(f"Events: {s['events']} round robins with every game in the data, "
-                     f"{pe['sims']:,} simulations per checkpoint (seed {pe['seed']}); "
-                     "mean -ln P(real winner), ± SE across events")
-        lines += _render_summary(s, ev_models, cw)
-        if "outside_fixed_fit" in s:
-            o = s["outside_fixed_fit"]
-            lines.append(f"The {o['events']} events outside the fixed models' fit windows "
-                         "(out of sample for every model):")
-            lines += _render_summary(o, ev_models, cw)
-        lines.append("  -ln P(real winner) at the start, event by event "
-                     "(+: inside a fixed model's fit window):")
-        lines.append(f"  {'event':<34}{'winner':<30}{'uniform':>8}" + "".join(
-            f"{nm:>{cw}}" for nm in ev_models))
-        for r in pe["events"]:
-            win = ", ".join(r["winners"])
-            flag = ("" if r["real_round_order"] else " *") + (" +" if r["in_fixed_fit"] else "")
-            lines.append(f"  {(r['event'][:30] + flag):<34}{win[:29]:<30}"
-                         f"{r['uniform_neg_log_p']:>8.2f}" + "".join(
-                             f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
-        if any(not r["real_round_order"] for r in pe["events"]):
-            lines.append("  * game dates do not give the rounds: scored at the start only")
-        lines.append("")
-        lines.append("Reliability of P(first): every player at every checkpoint, by predicted "
-                     "P(first); observed = how often such players won (ties shared); "
-                     "± its standard error")
-        for nm, tab in pe["reliability"].items():
-            lines.append(f"  {nm}")
-            for b in tab:
-                lines.append(f"    {100 * b['bin'][0]:>3.0f}-{100 * b['bin'][1]:<3.0f} %  "
-                             f"{b['n']:>5} players   predicted {100 * b['pred']:5.1f} %   "
-                             f"observed {100 * b['obs']:5.1f} ± {100 * b['se']:.1f} %   "
-                             f"z {b['z']:+.1f}")
+        lines += _render_events(pe)
     return "\n".join(lines).rstrip()
 
 

@@ -150,10 +150,8 @@ def _checkpoints(events, final) -> tuple[str, ...]:
     return tuple(out)
 
 
-def load(raw: dict, file: str) -> Cycle:
-    f = convert(raw, CycleFile, file)
-    head = head_of(f.scenario, file, REFERENCE_KIND)
-    pool = _Pool(file)
+def _events(f, file) -> tuple[list, dict[str, int]]:
+    """The cycle's events before its final, and their ids' positions."""
     ids: dict[str, int] = {}
     events = []
     for k, e in enumerate(f.events):
@@ -167,18 +165,12 @@ def load(raw: dict, file: str) -> Cycle:
     if kinds.count("round-robin") > 2 or kinds.count("group-series") > 1:
         raise ScenarioError("a cycle plays at most two round-robin events and one group series "
                             "before its final", file=file, key="events", value=", ".join(kinds))
-    final = _part(f.final.id, "", f.final.scenario, file, "final.scenario", ("round-robin",))
-    if len(final.scn.players) != len(f.seats):
-        raise ScenarioError(f"the final has {len(final.scn.players)} players but the cycle "
-                            f"{len(f.seats)} seats", file=file, key="seats", value=len(f.seats))
-    for p in final.scn.players:
-        pool.add(p.name, *_facts("round-robin", p))
-    for p in f.players:
-        pool.add(p.name, p.aliases, p.ratings())
-    for part in reversed(events):   # the latest event's rating of a player counts
-        for p in part.scn.players:
-            pool.add(p.name, *_facts(part.fmt.name, p))
-    members = tuple(frozenset(pool.get(p.name) for p in part.scn.players) for part in events)
+    return events, ids
+
+
+def _rating_lists(f, file, pool) -> tuple[list, dict[str, int]]:
+    """The rating lists (each its eligible players, highest-rated first) and their ids'
+    positions."""
     lists = []
     list_ids = {}
     for k, rl in enumerate(f.rating_lists):
@@ -198,7 +190,11 @@ def load(raw: dict, file: str) -> Cycle:
                 ents.append((-en.rating, j, i))
         lists.append(RatingListRule(rl.id, rl.date, tuple(i for _, _, i in sorted(ents)),
                                     rl.source))
-    cps = _checkpoints(events, final)
+    return lists, list_ids
+
+
+def _withdrawals(f, file, pool, cps) -> list:
+    """The withdrawals, each known at a checkpoint of the cycle."""
     withdrawals = []
     for k, w in enumerate(f.withdrawals):
         if w.known_at not in cps:
@@ -207,25 +203,51 @@ def load(raw: dict, file: str) -> Cycle:
                                 value=w.known_at)
         withdrawals.append(WithdrawalRule(pool.find(w.player, f"withdrawals[{k}].player"),
                                           w.known_at, w.replaced_by))
+    return withdrawals
+
+
+def _nominee(nm, key, file, pool, ids) -> Link:
+    """A nominee rule's link: the named pick, or the best of an event not seated."""
+    elig = tuple(pool.find(n, f"{key}.eligible") for n in nm.eligible)
+    if nm.reading == "named":
+        if nm.pick is None:
+            raise ScenarioError('reading "named" needs a pick', file=file,
+                                key=f"{key}.pick")
+        i = pool.find(nm.pick, f"{key}.pick")
+        if elig and i not in elig:
+            raise ScenarioError("the pick is not among the eligible", file=file,
+                                key=f"{key}.pick", value=nm.pick)
+        return Link(FIXED, player=i, text=f"nominee ({nm.id}): {nm.pick}")
+    if nm.event not in ids:
+        raise ScenarioError("no such event in the cycle", file=file,
+                            key=f"{key}.event", value=nm.event)
+    return Link(BEST, event=ids[nm.event], among=elig,
+                text=f"nominee ({nm.id}): the best of {nm.event} not seated")
+
+
+def load(raw: dict, file: str) -> Cycle:
+    f = convert(raw, CycleFile, file)
+    head = head_of(f.scenario, file, REFERENCE_KIND)
+    pool = _Pool(file)
+    events, ids = _events(f, file)
+    final = _part(f.final.id, "", f.final.scenario, file, "final.scenario", ("round-robin",))
+    if len(final.scn.players) != len(f.seats):
+        raise ScenarioError(f"the final has {len(final.scn.players)} players but the cycle "
+                            f"{len(f.seats)} seats", file=file, key="seats", value=len(f.seats))
+    for p in final.scn.players:
+        pool.add(p.name, *_facts("round-robin", p))
+    for p in f.players:
+        pool.add(p.name, p.aliases, p.ratings())
+    for part in reversed(events):   # the latest event's rating of a player counts
+        for p in part.scn.players:
+            pool.add(p.name, *_facts(part.fmt.name, p))
+    members = tuple(frozenset(pool.get(p.name) for p in part.scn.players) for part in events)
+    lists, list_ids = _rating_lists(f, file, pool)
+    cps = _checkpoints(events, final)
+    withdrawals = _withdrawals(f, file, pool, cps)
     nominees = {}
     for k, nm in enumerate(f.nominees):
-        key = f"nominees[{k}]"
-        elig = tuple(pool.find(n, f"{key}.eligible") for n in nm.eligible)
-        if nm.reading == "named":
-            if nm.pick is None:
-                raise ScenarioError('reading "named" needs a pick', file=file,
-                                    key=f"{key}.pick")
-            i = pool.find(nm.pick, f"{key}.pick")
-            if elig and i not in elig:
-                raise ScenarioError("the pick is not among the eligible", file=file,
-                                    key=f"{key}.pick", value=nm.pick)
-            link = Link(FIXED, player=i, text=f"nominee ({nm.id}): {nm.pick}")
-        else:
-            if nm.event not in ids:
-                raise ScenarioError("no such event in the cycle", file=file,
-                                    key=f"{key}.event", value=nm.event)
-            link = Link(BEST, event=ids[nm.event], among=elig,
-                        text=f"nominee ({nm.id}): the best of {nm.event} not seated")
+        link = _nominee(nm, f"nominees[{k}]", file, pool, ids)
         nominees[nm.id] = (link, {"id": nm.id, "reading": nm.reading, "picker": nm.picker,
                                   "pick": nm.pick, "event": nm.event, "source": nm.source})
     seats = _seats(f, file, pool, ids, list_ids, nominees, events)
