@@ -75,54 +75,14 @@ def pairs_table():
     return rows, tot
 
 
-def random_in_groups(rng):
-    """A pairer: players by score, shuffled inside each score group, paired in order (a
-    rematch swaps the second player with the next one that fits), colours to the one with
-    fewer Whites (lots when equal)."""
-    from simcycle.enums import COL_WHITE, RK_PLAYED
-
-    def pair(opp, res, kind, colour, ratings, r, n_rounds, init):
-        n = opp.shape[0]
-        pts = res[:, :r].sum(1)
-        keys = sorted(range(n), key=lambda i: (-pts[i], rng.random()))
-        met = [set(int(x) for x in opp[i, :r]) for i in range(n)]
-        out = []
-        left = list(keys)
-        while len(left) >= 2:
-            a = left.pop(0)
-            j = next((k for k, b in enumerate(left) if b not in met[a]), 0)
-            b = left.pop(j)
-            wa = sum(1 for q in range(r) if kind[a, q] == RK_PLAYED and colour[a, q] == COL_WHITE)
-            wb = sum(1 for q in range(r) if kind[b, q] == RK_PLAYED and colour[b, q] == COL_WHITE)
-            out.append((a, b) if (wa < wb or (wa == wb and rng.random() < 0.5)) else (b, a))
-        if left:
-            out.append((left[0], -1))
-        return out
-    return pair
-
-
 def rank_event(plan, opp, res, kind, colour, rng_lots):
-    """(order) of a finished event: points, the tie-breaks (shared kernel), lots."""
-    from simcycle.kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
-    a = plan.args
-    n = opp.shape[0]
-    t = Crosstable(opp, res, kind, colour, np.zeros(n, np.int64), np.zeros(n, np.int64),
-                   a.rating)
-    adjusted_nb(t, a.n_rounds)
-    order, brk = np.empty(n, np.int64), np.empty(n, np.int64)
-    rank_criteria_nb(t, a.n_rounds, a.criteria, order, brk, np.empty(n, np.int64),
-                     np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(1, np.uint64),
-                     False)
-    out, p = [], 0
-    while p < n:
-        e = p + 1
-        while e < n and brk[e] == 0:
-            e += 1
-        g = [int(x) for x in order[p:e]]
-        rng_lots.shuffle(g)
-        out += g
-        p = e
-    return out
+    from simcycle.reference.swiss import rank_event as rank
+    return rank(plan.args, opp, res, kind, colour, rng_lots)
+
+
+def random_in_groups(rng):
+    from simcycle.reference.swiss import random_in_groups as pairer
+    return pairer(rng)
 
 
 class Counts:
@@ -153,62 +113,114 @@ class Counts:
 
 def compare(ref: Counts, ker: dict, m: int):
     """chi-square over players with kernel p >= 1 %, and the largest |z|, per measure."""
-    from scipy.stats import chi2
-    out = {}
+    from simcycle.reference.swiss import chi_square
     pr = ref.p()
-    for k in ("first", "top2", "top10"):
-        pk = ker[k]
-        sel = pk >= 0.01
-        var = pk * (1 - pk) / max(ref.n, 1) + pk * (1 - pk) / m
-        z = (pr[k][sel] - pk[sel]) / np.sqrt(var[sel])
-        x2 = float((z * z).sum())
-        out[k] = {"players": int(sel.sum()), "chi2": x2, "p_value": float(chi2.sf(x2, sel.sum())),
-                  "max_abs_z": float(np.abs(z).max()) if z.size else 0.0}
-    return out
+    return {k: chi_square(pr[k], ref.n, ker[k], m) for k in ("first", "top2", "top10")}
 
 
-def odds(at: str, minutes: float, m: int, seed: int):
-    from simcycle import driver
+def _ref_chunk(job):
+    """Reference events ``lo..hi-1`` (replica ``r``: stream (seed + 1, r), lots from its own
+    generator), counted; run in a worker process."""
     from simcycle.reference.rng import Stream
     from simcycle.reference.swiss import play_event
-    fmt, scn, model, plan = load(at)
+    at, seed, lo, hi, pairer_name = job
+    _, scn, _, plan = _cached_load(at)
     n = len(scn.players)
     qual = [p.qualified for p in scn.players]
+    c = Counts(n)
+    for r in range(lo, hi):
+        pairer = random_in_groups(random.Random(seed * 7919 + r)) if pairer_name == "random" \
+            else None
+        st = Stream(seed + (3 if pairer_name == "random" else 1), r)
+        o, rs, kd, col = play_event(plan.args, st.u01, pairer)
+        c.add(rank_event(plan, o, rs, kd, col, random.Random(seed * 104729 + r)), qual,
+              scn.qualifying_places)
+    return c
+
+
+_LOADED = {}
+
+
+def _cached_load(at):
+    if at not in _LOADED:
+        _LOADED[at] = load(at)
+    return _LOADED[at]
+
+
+def _events(at, seed, pairer_name, minutes, limit, workers, on_chunk):
+    """As many events as fit in ``minutes`` of wall time (at most ``limit``), in chunks of 4
+    replicas over ``workers`` processes; replicas are numbered, so the counts do not depend
+    on the number of workers (only on how many replicas finished)."""
+    import multiprocessing as mp
+    total = None
+    t0 = time.time()
+    chunk = 4
+    jobs = ((at, seed, lo, min(lo + chunk, limit), pairer_name) for lo in range(0, limit, chunk))
+    with mp.get_context("fork").Pool(workers) as pool:
+        for c in pool.imap(_ref_chunk, jobs):
+            if total is None:
+                total = c
+            else:
+                total.n += c.n
+                total.first += c.first
+                total.top2 += c.top2
+                total.top10 += c.top10
+            on_chunk(total)
+            if time.time() - t0 > 60 * minutes:
+                pool.terminate()
+                break
+    return total
+
+
+def odds(at: str, minutes: float, m: int, seed: int, workers: int = 2,
+         random_minutes: float = 5.0):
+    from simcycle import driver
+    _, scn, _, plan = _cached_load(at)
+    out_file = ROOT / "benchmarks" / f"swiss-odds-{at}.json"
+    t0, cpu0 = time.time(), time.process_time()
+    tk = time.process_time()
     res = driver.run(plan, m, seed, progress=False)
+    kernel_cpu = time.process_time() - tk
+    print(f"{m} kernel events, {kernel_cpu:.0f} CPU-s", flush=True)
     ker = {"first": res.tallies["place"][:, 0] / m, "top2": res.tallies["qualify"] / m,
            "top10": res.tallies["top10"] / m}
-    out_file = ROOT / "benchmarks" / f"swiss-odds-{at}.json"
-    ref = Counts(n)
-    lots = random.Random(seed)
-    t0 = time.time()
-    cpu0 = time.process_time()
-    r = 0
-    while time.time() - t0 < 60 * minutes:
-        st = Stream(seed + 1, r)
-        o, rs, kd, c = play_event(plan.args, st.u01)
-        ref.add(rank_event(plan, o, rs, kd, c, lots), qual, scn.qualifying_places)
-        r += 1
-        if r % 5 == 0:
-            dump(out_file, at, m, ref, ker, None, t0, cpu0)
-            print(f"{r} reference events, {time.time() - t0:.0f} s", flush=True)
-    rnd_counts = {}
-    for label, k in (("same", ref.n), ("x20", 20 * ref.n)):
-        rc = Counts(n)
-        prng = random.Random(seed + 2)
-        pairer = random_in_groups(prng)
-        for j in range(k):
-            st = Stream(seed + 3, j)
-            o, rs, kd, c = play_event(plan.args, st.u01, pairer)
-            rc.add(rank_event(plan, o, rs, kd, c, lots), qual, scn.qualifying_places)
-        rnd_counts[label] = rc
-    dump(out_file, at, m, ref, ker, rnd_counts, t0, cpu0)
+    state = {"ref": None, "rnd": None}
+
+    def on_ref(c):
+        state["ref"] = c
+        if c.n % 20 == 0:
+            dump(out_file, at, m, c, ker, None, t0, cpu0, kernel_cpu)
+            print(f"{c.n} reference events, {time.time() - t0:.0f} s", flush=True)
+
+    ref = _events(at, seed, "dutch", minutes, 10**9, workers, on_ref)
+    rnd = {}
+    # random pairing inside score groups: as many events as the reference got (the test's
+    # power at that size), then as many as fit in random_minutes (its power with more events)
+    rnd["same"] = _events(at, seed, "random", 10**6, ref.n, workers, lambda c: None)
+    rnd["more"] = _events(at, seed + 50, "random", random_minutes, 10**9, workers,
+                          lambda c: None)
+    dump(out_file, at, m, ref, ker, rnd, t0, cpu0, kernel_cpu)
     return json.loads(out_file.read_text())
 
 
-def dump(path, at, m, ref, ker, rnd, t0, cpu0):
-    d = {"at": at, "kernel_events": m, "reference_events": ref.n,
-         "reference_wall_s": time.time() - t0, "reference_cpu_s": time.process_time() - cpu0,
-         "kernel_vs_reference": compare(ref, ker, m)}
+def power(n_ref: int, m: int, p: float, df: int, alpha: float = 0.01, beta: float = 0.8):
+    """The smallest difference of one player's probability ``p`` the chi-square (``df``
+    degrees of freedom, level ``alpha``) detects with probability ``beta``, all other players
+    equal: the non-centrality it needs, as a shift of one z."""
+    from scipy.optimize import brentq
+    from scipy.stats import chi2, ncx2
+    crit = chi2.isf(alpha, df)
+    lam = brentq(lambda x: ncx2.sf(crit, df, x) - beta, 1e-6, 1e4)
+    return float(np.sqrt(lam) * np.sqrt(p * (1 - p) * (1 / n_ref + 1 / m)))
+
+
+def dump(path, at, m, ref, ker, rnd, t0, cpu0, kernel_cpu):
+    d = {"at": at, "kernel_events": m, "kernel_cpu_s": kernel_cpu, "reference_events": ref.n,
+         "wall_s": time.time() - t0, "main_process_cpu_s": time.process_time() - cpu0,
+         "kernel_vs_reference": compare(ref, ker, m),
+         "players": [p.name for p in _cached_load(at)[1].players],
+         "p": {"kernel": {k: v.tolist() for k, v in ker.items()},
+               "reference": {k: v.tolist() for k, v in ref.p().items()}}}
     if rnd:
         d["random_vs_kernel"] = {lab: {"events": c.n, **compare(c, ker, m)}
                                  for lab, c in rnd.items()}
@@ -220,13 +232,17 @@ def main(argv=None):
     ap.add_argument("what", choices=["pairs", "odds"])
     ap.add_argument("--at", default="round6")
     ap.add_argument("--minutes", type=float, default=15)
-    ap.add_argument("--kernel", type=int, default=200_000)
+    ap.add_argument("--kernel", type=int, default=20_000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--random-minutes", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=2025)
     a = ap.parse_args(argv)
     if a.what == "pairs":
         pairs_table()
     else:
-        print(json.dumps(odds(a.at, a.minutes, a.kernel, a.seed), indent=1))
+        d = odds(a.at, a.minutes, a.kernel, a.seed, a.workers, a.random_minutes)
+        d.pop("p")
+        print(json.dumps(d, indent=1))
 
 
 if __name__ == "__main__":

@@ -100,4 +100,85 @@ def play_event(a, st_u01, pairer=None):
     return opp, res, kind, colour
 
 
-__all__ = ["trf_text", "dutch_pairs", "play_event", "np", "COL_BLACK"]
+def memo_dutch_pairs():
+    """``dutch_pairs`` remembering each state it paired (the crosstable of the rounds
+    played): a small event revisits its early states often, and py4swiss is deterministic."""
+    cache: dict = {}
+
+    def pair(opp, res, kind, colour, ratings, r, n_rounds, init):
+        key = (r, opp[:, :r].tobytes(), res[:, :r].tobytes(), kind[:, :r].tobytes(),
+               colour[:, :r].tobytes())
+        if key not in cache:
+            cache[key] = dutch_pairs(opp, res, kind, colour, ratings, r, n_rounds, init)
+        return cache[key]
+    return pair
+
+
+def random_in_groups(rng):
+    """A pairer standing for the approximation other tools use: players by score, shuffled
+    inside each score group (``rng``, a ``random.Random``), paired in that order (a rematch
+    takes the next player that fits), colours to the one with fewer Whites (lots when
+    equal)."""
+
+    def pair(opp, res, kind, colour, ratings, r, n_rounds, init):
+        n = opp.shape[0]
+        pts = res[:, :r].sum(1)
+        keys = sorted(range(n), key=lambda i: (-pts[i], rng.random()))
+        met = [set(int(x) for x in opp[i, :r]) for i in range(n)]
+        out = []
+        left = list(keys)
+        while len(left) >= 2:
+            a = left.pop(0)
+            j = next((k for k, b in enumerate(left) if b not in met[a]), 0)
+            b = left.pop(j)
+            wa = sum(1 for q in range(r) if kind[a, q] == RK_PLAYED and colour[a, q] == COL_WHITE)
+            wb = sum(1 for q in range(r) if kind[b, q] == RK_PLAYED and colour[b, q] == COL_WHITE)
+            out.append((a, b) if (wa < wb or (wa == wb and rng.random() < 0.5)) else (b, a))
+        if left:
+            out.append((left[0], -1))
+        return out
+    return pair
+
+
+def rank_event(args, opp, res, kind, colour, rng_lots) -> list[int]:
+    """The final order of a finished event (``formats.swiss.nb.SwissArgs`` ``args``): points,
+    the tie-breaks by the shared kernel, lots from ``rng_lots`` (a ``random.Random``) for
+    whoever they leave level."""
+    from ..kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
+    n = opp.shape[0]
+    t = Crosstable(opp, res, kind, colour, np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   args.rating)
+    adjusted_nb(t, args.n_rounds)
+    order, brk = np.empty(n, np.int64), np.empty(n, np.int64)
+    rank_criteria_nb(t, args.n_rounds, args.criteria, order, brk, np.empty(n, np.int64),
+                     np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(1, np.uint64),
+                     False)
+    out, p = [], 0
+    while p < n:
+        e = p + 1
+        while e < n and brk[e] == 0:
+            e += 1
+        g = [int(x) for x in order[p:e]]
+        rng_lots.shuffle(g)
+        out += g
+        p = e
+    return out
+
+
+def chi_square(p_ref, n_ref: int, p_ker, m: int, floor: float = 0.01) -> dict:
+    """The equivalence test of two sets of per-player probabilities from ``n_ref`` and ``m``
+    independent events: z per player with p_ker >= ``floor`` (the variance of both
+    estimates, from p_ker), chi-square = sum z^2 on as many degrees of freedom as players;
+    returns players, chi2, p_value, max_abs_z."""
+    from scipy.stats import chi2
+    p_ref, p_ker = np.asarray(p_ref, float), np.asarray(p_ker, float)
+    sel = p_ker >= floor
+    var = p_ker * (1 - p_ker) * (1 / max(n_ref, 1) + 1 / m)
+    z = (p_ref[sel] - p_ker[sel]) / np.sqrt(var[sel])
+    x2 = float((z * z).sum())
+    return {"players": int(sel.sum()), "chi2": x2, "p_value": float(chi2.sf(x2, sel.sum())),
+            "max_abs_z": float(np.abs(z).max()) if z.size else 0.0}
+
+
+__all__ = ["trf_text", "dutch_pairs", "memo_dutch_pairs", "play_event", "random_in_groups",
+           "rank_event", "chi_square"]
