@@ -2,7 +2,8 @@
 
 Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
 ``rules.py`` (crosstable, standings with every FIDE C.07 tie-break, qualifying places with
-passing-down, prizes), ``plan.py`` → ``nb.py`` (the kernel; the Dutch pairing is
+passing-down, prizes), ``whocan.py`` (who can still qualify, on points, for every pairing),
+``plan.py`` → ``nb.py`` (the kernel; the Dutch pairing is
 ``kernels/dutch_nb.py``, the tie-breaks ``kernels/criteria_nb.py``), ``render.py`` (text).
 A variant of the round robin that overrides what differs (the schedule: pairing; the
 criteria list) and shares the game model, the tallies and the report machinery.
@@ -10,14 +11,14 @@ criteria list) and shares the game model, the tallies and the report machinery.
 
 from __future__ import annotations
 
-from ..base import CompileOptions, Format
+from ..base import WHOCAN, CompileOptions, Format
 from . import render, rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset()
+    features = frozenset({WHOCAN})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -54,8 +55,15 @@ class SwissFormat(Format):
         self.check_options(scn, opts)
         return SwissPlan(scn, model, opts)
 
+    def whocan(self, scn: Swiss, at, budget=None, fixed=None) -> dict:
+        """Who can still finish first or qualify, on points, for every pairing of the rounds
+        not yet published (``whocan.py``); no work budget is needed."""
+        from .whocan import whocan
+        return whocan(scn, at, budget, fixed)
+
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
+    render_whocan = staticmethod(render.whocan)
 
 
 FORMAT = SwissFormat()

@@ -1,6 +1,8 @@
-"""Text of the Swiss reports: standings (every tie-break value), odds."""
+"""Text of the Swiss reports: standings (every tie-break value), odds, whocan."""
 
 from __future__ import annotations
+
+import textwrap
 
 
 def fmt_points(x: float) -> str:
@@ -54,4 +56,39 @@ def odds(d: dict) -> str:
                          f"{100 * g['p_black']:7.1f}")
     else:
         lines.append(d["note"])
+    return "\n".join(lines)
+
+
+def whocan(d: dict) -> str:
+    """Rows by status; alive rows with the rule that gets them there, in words."""
+    from ...whocan.core import STATUSES
+    pub = (f"round {d['published_round']} published" if d["published_round"]
+           else "no round published")
+    lines = [f"{d['scenario']}  at {d['at']}: {d['rounds_left']} round(s) left ({pub}); on "
+             "points, for every pairing of the rounds not yet published", ""]
+    for target, rows in d["targets"].items():
+        title = ("first place" if target == "first" else
+                 f"a qualifying place (top {d['qualifying_places']}"
+                 + (", passing down)" if d["pass_down"] else ")"))
+        lines.append(f"Who can still take {title}:")
+        for r in sorted(rows, key=lambda r: STATUSES.index(r["status"])):
+            pts = fmt_points(d["points"][r["name"]])
+            head = f"  {r['status']:<12} {r['name'][:25]:<26}{pts:>5}"
+            if r["status"] == "alive":
+                head += ("  outright" if r["via"] == "outright" else
+                         "  only level on points (tie-breaks decide)")
+                head += {"tiebreak": "; cannot be passed, at worst level", "out": "",
+                         None: "; can it still drop out? depends on the pairings"}[r["at_worst"]]
+            elif r["status"] == "n/a":
+                head += "  qualified already"
+            lines.append(head)
+            if r["status"] != "n/a":
+                for k, s in enumerate(r.get("says") or []):
+                    lines += textwrap.wrap(s, 96, initial_indent="               "
+                                           + ("in words: " if k == 0 else "          "),
+                                           subsequent_indent=" " * 25)
+        lines.append("")
+    lines += ["undetermined: whether it can still happen depends on pairings not yet made "
+              "(never a guess).",
+              f"Level on points: the tie-breaks decide, in order: {d['tiebreaks']}."]
     return "\n".join(lines)
