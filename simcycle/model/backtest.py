@@ -29,6 +29,8 @@ import numpy as np
 from ..errors import ScenarioError
 from ..enums import RESULT_TEXT
 from . import davidson_wdl
+from .eventfit import (FITTED_CANDIDATES, SHRINK_GRID, choose_shrink, event_slope,
+                       hot_probabilities, hot_ratings, shrink_name)
 from .fit import ARMAGEDDON_HOLD, FitData, fit_rows
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
@@ -199,6 +201,7 @@ class OutOfSample:
     train: dict = field(default_factory=dict)    # event -> bool mask over data's games
     cutoff: dict = field(default_factory=dict)   # event -> first day not in its fit
     unscored: dict = field(default_factory=dict)  # class -> games left unscored (burn-in)
+    rows: np.ndarray | None = None  # each scored game's row in data.games
 
     def training_games(self, event: str) -> Games:
         """The games the fits that score ``event`` were made on."""
@@ -242,7 +245,7 @@ def leave_one_event_out(games: Games, fixed: dict, reference: float,
         P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
         trains[e] = train
     return OutOfSample(scored, P, fits, full, _fixed_windows(fixed), "leave-one-event-out",
-                       data, trains, {})
+                       data, trains, {}, rows=np.arange(len(scored)))
 
 
 def _shrunk(res, shrink: float):
@@ -270,7 +273,7 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     n, n_cls = len(scored), len(data.classes)
     everything = np.ones(n, bool)
     full = {v: fit_rows(data, everything, **FIT_VARIANTS[v]) for v in variants}
-    names = [*fixed, *variants, *(f"shrink-{x:g}" for x in shrinks), *BASELINES]
+    names = [*fixed, *variants, *(shrink_name(x) for x in shrinks), *BASELINES]
     P = {nm: np.zeros((n, 3)) for nm in names}
     ev = np.array(scored.event, dtype=object)
     first: dict = {}
@@ -303,7 +306,7 @@ def time_ordered(games: Games, fixed: dict, reference: float,
             for v in variants:
                 P[v][test] = data.probabilities(month[v], test)
             for x in shrinks:
-                P[f"shrink-{x:g}"][test] = data.probabilities(_shrunk(month["fit"], x), test)
+                P[shrink_name(x)][test] = data.probabilities(_shrunk(month["fit"], x), test)
             P["constant"][test] = _constant_from(counts, data.cls[test])
             P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
             fits[e], trains[e], cutoffs[e] = dict(month), train, cut
@@ -313,7 +316,8 @@ def time_ordered(games: Games, fixed: dict, reference: float,
         P[nm][keep] = model_probabilities(model, kept)
     unscored = {c: int(np.sum(~keep & (data.cls == j))) for j, c in enumerate(data.classes)}
     return OutOfSample(kept, {nm: x[keep] for nm, x in P.items()}, fits, full,
-                       _fixed_windows(fixed), "time-ordered", data, trains, cutoffs, unscored)
+                       _fixed_windows(fixed), "time-ordered", data, trains, cutoffs, unscored,
+                       np.flatnonzero(keep))
 
 
 def game_tables(oos: OutOfSample) -> dict:
@@ -368,7 +372,7 @@ def game_tables(oos: OutOfSample) -> dict:
 
 # -- events -------------------------------------------------------------------------------------
 def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
-                   offsets: bool, top_k: int = 1) -> tuple[dict, dict]:
+                   offsets: bool, top_k: int = 1, hot: bool = False) -> tuple[dict, dict]:
     """(P(first), P(in the first ``top_k`` places)) of each player of a round-robin scenario
     given as a plain dict (the layout of a scenario TOML file), simulated from checkpoint
     ``at``.  The only place the backtest touches the format API."""
@@ -377,7 +381,7 @@ def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
     from ..scenario import load_data
 
     fmt, scn = load_data(raw_scenario, raw_scenario["scenario"]["name"])
-    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets))
+    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets, hot=hot))
     res = driver.run(plan, sims, seed, progress=False)
     place = res.tallies["place"] / res.sims
     first, top = place[:, 0], place[:, :top_k].sum(axis=1)
@@ -455,11 +459,13 @@ def event_scenario(games: Games, ev: dict, rounds: list[list[int]],
                    rule: tuple | None = None) -> dict:
     """A round-robin scenario (plain dict, the layout of a scenario TOML file).  ``rule``
     ("shrink", L) pulls every rating toward the field's mean by the fraction L (1: all
-    equal)."""
+    equal; negative: spread out); ("ratings", {player: rating}) gives the ratings."""
     rating: dict = {}
     for i in ev["idx"]:
         rating.setdefault(games.white[i], float(games.white_rating[i]))
         rating.setdefault(games.black[i], float(games.black_rating[i]))
+    if rule is not None and rule[0] == "ratings":
+        rating = dict(rule[1])
     if rule is not None and rule[0] == "shrink":
         mean = sum(rating.values()) / len(rating)
         rating = {p: mean + (1.0 - rule[1]) * (r - mean) for p, r in rating.items()}
@@ -527,7 +533,11 @@ def fitted_model(res, base_model, spreads: dict):
 
 def candidate_rule(name: str, model) -> tuple:
     """A candidate fix by name: ``shrink-L`` (every rating pulled toward the field's mean by
-    the fraction L), ``spread-SD`` (offsets on with a classical strength spread of SD Elo)."""
+    the fraction L), ``widen-L`` (pushed away from it: gaps times 1 + L), ``spread-SD``
+    (offsets on with a classical strength spread of SD Elo); the fitted candidates
+    (``eventfit.FITTED_CANDIDATES``) get their rule per event (``event_backtest``)."""
+    if name in FITTED_CANDIDATES:
+        return (model, False, ("fitted", name))
     kind, _, arg = name.partition("-")
     try:
         x = float(arg)
@@ -535,11 +545,14 @@ def candidate_rule(name: str, model) -> tuple:
         x = float("nan")
     if kind == "shrink" and 0.0 <= x <= 1.0:
         return (model, False, ("shrink", x))
+    if kind == "widen" and 0.0 <= x <= 1.0:
+        return (model, False, ("shrink", -x))
     if kind == "spread" and 0.0 <= x <= 400.0:
         from dataclasses import replace
         return (replace(model, offset_sd={**model.offset_sd, "classical": x}), True, None)
-    raise ScenarioError("unknown candidate; known: shrink-L (0 <= L <= 1), spread-SD "
-                        "(0 <= SD <= 400)", key="--candidate", value=name)
+    raise ScenarioError("unknown candidate; known: shrink-L, widen-L (0 <= L <= 1), spread-SD "
+                        "(0 <= SD <= 400), " + ", ".join(FITTED_CANDIDATES), key="--candidate",
+                        value=name)
 
 
 def _points(games: Games, ev: dict) -> dict:
@@ -576,11 +589,19 @@ def _checkpoints(n_rounds: int, real_order: bool) -> list[tuple[float, str]]:
 
 def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: int,
                    candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
+    """Every complete round robin simulated at its checkpoints by each model; candidates fitted
+    on earlier events (``eventfit``) get their parameter per event, and their per-game
+    probabilities are added to ``oos.P``."""
     games = oos.games
+    fitted = [c for c in candidates if c in FITTED_CANDIDATES]
+    plain = tuple(c for c in candidates if c not in FITTED_CANDIDATES)
+    if "shrink-fitted" in fitted:
+        plain += tuple(shrink_name(x) for x in SHRINK_GRID if shrink_name(x) not in plain)
+    evs = [ev for ev in complete_round_robins(games) if ev["event"] in oos.fits]
+    last = {ev["event"]: max(games.date[i] for i in ev["idx"]) for ev in evs}
+    cutoffs = _event_cutoffs(oos)
     rows = []
-    for ev in complete_round_robins(games):
-        if ev["event"] not in oos.fits:
-            continue
+    for ev in evs:
         rounds, real_order = _rounds(games, ev)
         pts = _points(games, ev)
         top = max(pts.values())
@@ -588,14 +609,27 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
         k = min(EVENT_TOP_K, len(ev["players"]) - 1)
         share = top_k_shares(pts, k)
         n_rounds = len(rounds)
+        models = event_models(oos, fixed, ev["event"], base_model, plain, simulated_fixed)
+        chosen = {}
+        if "event-slope" in fitted:
+            chosen["event-slope"] = event_slope(games, oos.P["fit"], evs, last,
+                                                cutoffs[ev["event"]])
+            models["event-slope"] = (models["fit"][0], False,
+                                     ("shrink", 1.0 - chosen["event-slope"]["b"]))
+        if "hot" in fitted:
+            models["hot"] = (models["fit"][0], False, ("hot",))
         per_model = {}
-        for nm, (model, offsets, rule) in event_models(oos, fixed, ev["event"], base_model,
-                                                      candidates, simulated_fixed).items():
+        for nm, (model, offsets, rule) in models.items():
             m = model.for_kind(ev["kind"])
-            raw = event_scenario(games, ev, rounds, rule)
+            hot = rule is not None and rule[0] == "hot"
+            raw = None if hot else event_scenario(games, ev, rounds, rule)
             cps = []
             for frac, at in _checkpoints(n_rounds, real_order):
-                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k)
+                if hot:
+                    played = 0 if at == "start" else int(at[5:])
+                    raw = event_scenario(games, ev, rounds, ("ratings", hot_ratings(
+                        model, games, rounds, played, ev["kind"])))
+                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, hot)
                 pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
                 fav = max(p, key=lambda x: (p[x], x))
                 brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))
@@ -604,20 +638,60 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
                             "favourite_won": (fav in win) / len(win),
                             "top_k_brier": brier, "p_first": p, "p_top_k": ptop})
             per_model[nm] = cps
-        first, last = min(games.date[i] for i in ev["idx"]), max(games.date[i] for i in ev["idx"])
-        in_fit = [nm for nm, (lo, hi) in oos.windows.items() if not (last < lo or first > hi)]
+        first = min(games.date[i] for i in ev["idx"])
+        in_fit = [nm for nm, (lo, hi) in oos.windows.items()
+                  if not (last[ev["event"]] < lo or first > hi)]
         n = len(ev["players"])
         rows.append({"event": ev["event"], "kind": ev["kind"], "players": n,
-                     "dates": [first, last], "in_fixed_fit": in_fit,
+                     "dates": [first, last[ev["event"]]], "in_fixed_fit": in_fit,
                      "fit_cutoff": oos.cutoff.get(ev["event"]),
                      "rounds": n_rounds, "real_round_order": real_order, "winners": win,
                      "top_k": k, "top_k_share": share,
                      "uniform_neg_log_p": -math.log(len(win) / n),
                      "uniform_top_k_brier": float(np.mean([(k / n - share[q]) ** 2
                                                            for q in share])),
-                     "models": per_model})
+                     "models": per_model, "fitted": chosen})
+    if "shrink-fitted" in fitted:
+        for r in rows:
+            x, used = choose_shrink(rows, cutoffs[r["event"]])
+            r["fitted"]["shrink-fitted"] = {"L": x, "events": used}
+            r["models"]["shrink-fitted"] = r["models"]["fit" if x == 0 else shrink_name(x)]
+    oos.P.update(fitted_game_probabilities(oos, rows, evs, last, cutoffs, fitted,
+                                           base_model.hot_k))
     return {"sims": sims, "seed": seed, "events": rows, "summary": event_summary(rows),
             "reliability": event_reliability(rows)}
+
+
+def _event_cutoffs(oos: OutOfSample) -> dict:
+    """Each scored event's cutoff: its fit's (time-ordered), else the first day of the month
+    it starts in (leave one event out)."""
+    first: dict = {}
+    for e, day in zip(oos.games.event, oos.games.date):
+        if e not in first or day < first[e]:
+            first[e] = day
+    return {e: oos.cutoff.get(e) or month_start(first[e]) for e in oos.fits if e in first}
+
+
+def fitted_game_probabilities(oos: OutOfSample, rows: list[dict], evs: list[dict], last: dict,
+                              cutoffs: dict, fitted: list[str], hot_k: dict) -> dict:
+    """Per-game probabilities of the fitted candidates: every scored event's games with the
+    parameter fitted on the complete round robins ended before its cutoff."""
+    out = {}
+    ev = np.array(oos.games.event, dtype=object)
+    for name in (c for c in fitted if c != "hot"):
+        P = oos.P["fit"].copy()
+        for e, cut in cutoffs.items():
+            if name == "shrink-fitted":
+                x = choose_shrink(rows, cut)[0]
+            else:
+                x = 1.0 - event_slope(oos.games, oos.P["fit"], evs, last, cut)["b"]
+            if x != 0.0:
+                m = ev == e
+                P[m] = oos.data.probabilities(_shrunk(oos.fits[e]["fit"], x), oos.rows[m])
+        out[name] = P
+    if "hot" in fitted:
+        out["hot"] = hot_probabilities(oos, hot_k)
+    return out
 
 
 WIN_BINS = (0.0, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
@@ -755,7 +829,9 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
     with threadpool_limits(1):
         if scheme == "time-ordered":
             shrinks = tuple(candidate_rule(c, None)[2][1] for c in candidates
-                            if c.startswith("shrink-"))
+                            if c.startswith(("shrink-", "widen-")) and c not in FITTED_CANDIDATES)
+            if "shrink-fitted" in candidates and events:
+                shrinks += tuple(x for x in SHRINK_GRID if x not in shrinks)
             oos = time_ordered(games, fixed, reference, tuple(variants), shrinks)
         else:
             oos = leave_one_event_out(games, fixed, reference, tuple(variants))
@@ -771,12 +847,13 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
            "min_train_class_games": MIN_TRAIN_CLASS_GAMES if scheme == "time-ordered" else None,
            "models": {"fixed": list(fixed), "refitted": list(variants),
                       "baselines": list(BASELINES)},
-           "full_fit": {v: fit_summary(r) for v, r in oos.full.items()},
-           "per_game": game_tables(oos)}
+           "full_fit": {v: fit_summary(r) for v, r in oos.full.items()}}
     if events:
-        # fixed models are simulated event by event only when named (--model)
+        # fixed models are simulated event by event only when named (--model); the fitted
+        # candidates' per-game probabilities come from it too (fitted on earlier events)
         out["per_event"] = event_backtest(oos, fixed, base, sims, seed, tuple(candidates),
                                           tuple(fixed) if model_files else ())
+    out["per_game"] = game_tables(oos)
     return out
 
 
