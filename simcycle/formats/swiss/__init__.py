@@ -3,7 +3,7 @@
 Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-checks),
 ``rules.py`` (crosstable, standings with every FIDE C.07 tie-break, qualifying places with
 passing-down, prizes), ``whocan.py`` (who can still qualify, on points, for every pairing),
-``plan.py`` → ``nb.py`` (the kernel; the Dutch pairing is
+``results.py`` (TRF / PGN files against the rounds), ``plan.py`` → ``nb.py`` (the kernel; the Dutch pairing is
 ``kernels/dutch_nb.py``, the tie-breaks ``kernels/criteria_nb.py``), ``render.py`` (text).
 A variant of the round robin that overrides what differs (the schedule: pairing; the
 criteria list) and shares the game model, the tallies and the report machinery.
@@ -11,14 +11,14 @@ criteria list) and shares the game model, the tallies and the report machinery.
 
 from __future__ import annotations
 
-from ..base import WHOCAN, CompileOptions, Format
+from ..base import RESULTS, WHOCAN, CompileOptions, Format
 from . import render, rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset({WHOCAN})
+    features = frozenset({WHOCAN, RESULTS})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -60,6 +60,15 @@ class SwissFormat(Format):
         not yet published (``whocan.py``); no work budget is needed."""
         from .whocan import whocan
         return whocan(scn, at, budget, fixed)
+
+    def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
+        """What a TRF-16 or PGN file adds to the scenario's rounds (``simcycle results``)."""
+        from .results import read_results
+        return read_results(scenario_file, kind, path, write=write)
+
+    def render_results(self, d: dict) -> str:
+        from .results import render_results
+        return render_results(d)
 
     render_standings = staticmethod(render.standings)
     render_odds = staticmethod(render.odds)
