@@ -4,7 +4,8 @@ Files: ``schema.py`` (the file layout), ``scenario.py`` (frozen scenario, cross-
 ``rules.py`` (crosstable, standings with every FIDE C.07 tie-break, qualifying places with
 passing-down, prizes), ``whocan.py`` (who can still qualify, on points, for every pairing),
 ``results.py`` (TRF / PGN files against the rounds), ``plan.py`` → ``nb.py`` (the kernel;
-the Dutch pairing is ``kernels/dutch_nb.py``, the tie-breaks ``kernels/criteria_nb.py``), ``render.py`` (text).
+the Dutch pairing is ``kernels/dutch_nb.py``, the tie-breaks ``kernels/criteria_nb.py``),
+``render.py`` (text).
 A variant of the round robin that overrides what differs (the schedule: pairing; the
 criteria list) and shares the game model, the tallies and the report machinery.
 """
