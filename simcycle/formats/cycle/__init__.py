@@ -2,21 +2,22 @@
 
 Files: ``schema.py`` (the file layout), ``scenario.py`` (the parts read from their own files,
 the seats' chains resolved, cross-checks), ``rules.py`` (checkpoints, the seat allocation in
-plain Python), ``plan.py`` -> ``nb.py`` (the events' and the final's per-replica stages, the
+plain Python), ``whocan.py`` (can X still reach the final),
+``plan.py`` -> ``nb.py`` (the events' and the final's per-replica stages, the
 allocation), ``render.py`` (text).  docs/format-cycle.md documents the keys.
 """
 
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import FIX, HOT_ELO, CompileOptions, Format
+from ..base import FIX, HOT_ELO, WHOCAN, CompileOptions, Format
 from . import render, rules
 from .scenario import Cycle, load
 
 
 class CycleFormat(Format):
     name = "cycle"
-    features = frozenset({HOT_ELO, FIX})
+    features = frozenset({HOT_ELO, FIX, WHOCAN})
     default_kind = "round-robin"
 
     def load(self, raw: dict, file: str) -> Cycle:
@@ -48,6 +49,12 @@ class CycleFormat(Format):
     def odds(self, scn: Cycle, model, at) -> dict:
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "events": self._parts(scn, at)}
+
+    def whocan(self, scn: Cycle, at, budget=None, fixed=None) -> dict:
+        """Can each player still reach the final (``whocan.py``): the seat allocation with
+        each unfinished event's exact whocan; no kernel is compiled."""
+        from .whocan import whocan
+        return whocan(scn, self.check_at(scn, at), budget, fixed)
 
     def compile(self, scn: Cycle, model, opts: CompileOptions):
         from .plan import CyclePlan
@@ -88,6 +95,9 @@ class CycleFormat(Format):
 
     def render_odds(self, d: dict) -> str:
         return render.odds(d)
+
+    def render_whocan(self, d: dict) -> str:
+        return render.whocan(d)
 
 
 FORMAT = CycleFormat()

@@ -32,3 +32,21 @@ def odds(d: dict) -> str:
     lines.append("")
     lines.append("simcycle odds on each part's own scenario file lists its games and matches.")
     return "\n".join(lines)
+
+
+def whocan(d: dict) -> str:
+    """One line per player: status, then why or how in words."""
+    import textwrap
+
+    from ...whocan.core import STATUSES
+    lines = [f"{d['scenario']}  at {d['at']}: who can still take one of the {d['seats']} seats "
+             "of the final", ""]
+    for r in sorted(d["targets"]["qualify"], key=lambda r: STATUSES.index(r["status"])):
+        lines.append(f"  {r['status']:<12} {r['name']}")
+        for k, s in enumerate(r.get("says") or []):
+            lines += textwrap.wrap(s, 96, initial_indent="               "
+                                   + ("in words: " if k == 0 else "          "),
+                                   subsequent_indent=" " * 25)
+    lines += ["", "undetermined: not settled by the seat rules and the events' exact whocan "
+              f"within the work budget ({d['budget_nodes']} {d['budget_unit']}); never a guess"]
+    return "\n".join(lines)
