@@ -426,8 +426,10 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
             says.append("whether they can still drop out depends on pairings not yet made")
     path = None
     if s.pub_round is not None:
+        need = {x, *rule.threats, *rule.free}     # every other game: any result
         path = [{"round": s.pub_round, "white": nm[w], "black": nm[b],
-                 "result": RESULT[rule.pub[k]]} for k, (w, b, _) in enumerate(s.pub)]
+                 "result": RESULT[rule.pub[k]]} for k, (w, b, res) in enumerate(s.pub)
+                if res is None and (w in need or b in need)]
     row.update(status="alive", via=via, at_worst=at_worst, says=says, path=path,
                rule={"wins": nm[x], "total": rule.total / 2,
                      "free": [nm[j] for j in rule.free],
