@@ -203,3 +203,31 @@ set = {{ "series.classical_win_bonus" = 0 }}
         m = x["measures"]
         assert 0 < m["p_favourite_qualifies"][0] < 1
         assert abs(sum(p["p_qualify"][0] for p in x["players"]) - 2) < 1e-9
+
+
+GS25 = SCENARIOS / "experiments" / "grand-swiss-formats.toml"
+
+
+def test_grand_swiss_experiment_loads_and_a_variant_runs():
+    # scenarios/experiments/grand-swiss-formats.toml: every variant's scenario says what its
+    # name says; one variant (9 rounds, the cheapest) runs with few simulations and reports
+    # the two measures the experiment is about
+    exp = ex.load_experiment(GS25)
+    runs = {r["name"]: r["scenario"] for r in exp["runs"]}
+    assert len(runs) == 5
+    base = runs["as played: 11 rounds, no acceleration, ARO-C1 first"]
+    assert (base.n_rounds, base.acceleration, base.order[0], base.games) == (11, "none",
+                                                                            "aro-cut1", ())
+    assert runs["9 rounds"].n_rounds == 9 and runs["13 rounds"].n_rounds == 13
+    assert runs["11 rounds, Baku acceleration"].acceleration == "baku"
+    assert runs["11 rounds, Buchholz cut 1, Buchholz, Sonneborn-Berger first"].order[:3] == (
+        "buchholz-cut1", "buchholz", "sonneborn-berger")
+    r = next(r for r in exp["runs"] if r["name"] == "9 rounds")
+    v = ex.run_one(r["name"], r["format"], r["scenario"], r["model"], exp["at"], 64, 1)
+    m = v["measures"]
+    assert v["favourite"] == "Praggnanandhaa R" and v["sims"] == 64
+    assert {"p_favourite_qualifies", Q_TIEBREAK, Q_LOTS} <= set(m)
+    assert 0 <= m[Q_TIEBREAK][0] <= 1
+    # two places, always filled (the World Champion's passes down): P(qualify) sums to 2
+    assert abs(sum(p["p_qualify"][0] for p in v["players"]) - 2) < 1e-9
+    assert next(p for p in v["players"] if p["name"] == "Gukesh D")["p_qualify"][0] == 0
