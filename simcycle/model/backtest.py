@@ -602,13 +602,6 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
     cutoffs = _event_cutoffs(oos)
     rows = []
     for ev in evs:
-        rounds, real_order = _rounds(games, ev)
-        pts = _points(games, ev)
-        top = max(pts.values())
-        win = sorted(p for p, v in pts.items() if v == top)
-        k = min(EVENT_TOP_K, len(ev["players"]) - 1)
-        share = top_k_shares(pts, k)
-        n_rounds = len(rounds)
         models = event_models(oos, fixed, ev["event"], base_model, plain, simulated_fixed)
         chosen = {}
         if "event-slope" in fitted:
@@ -618,39 +611,9 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
                                      ("shrink", 1.0 - chosen["event-slope"]["b"]))
         if "hot" in fitted:
             models["hot"] = (models["fit"][0], False, ("hot",))
-        per_model = {}
-        for nm, (model, offsets, rule) in models.items():
-            m = model.for_kind(ev["kind"])
-            hot = rule is not None and rule[0] == "hot"
-            raw = None if hot else event_scenario(games, ev, rounds, rule)
-            cps = []
-            for frac, at in _checkpoints(n_rounds, real_order):
-                if hot:
-                    played = 0 if at == "start" else int(at[5:])
-                    raw = event_scenario(games, ev, rounds, ("ratings", hot_ratings(
-                        model, games, rounds, played, ev["kind"])))
-                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, hot)
-                pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
-                fav = max(p, key=lambda x: (p[x], x))
-                brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))
-                cps.append({"at": at, "frac": frac, "p_winner": pw, "neg_log_p": -math.log(pw),
-                            "favourite": fav, "p_favourite": p[fav],
-                            "favourite_won": (fav in win) / len(win),
-                            "top_k_brier": brier, "p_first": p, "p_top_k": ptop})
-            per_model[nm] = cps
-        first = min(games.date[i] for i in ev["idx"])
-        in_fit = [nm for nm, (lo, hi) in oos.windows.items()
-                  if not (last[ev["event"]] < lo or first > hi)]
-        n = len(ev["players"])
-        rows.append({"event": ev["event"], "kind": ev["kind"], "players": n,
-                     "dates": [first, last[ev["event"]]], "in_fixed_fit": in_fit,
-                     "fit_cutoff": oos.cutoff.get(ev["event"]),
-                     "rounds": n_rounds, "real_round_order": real_order, "winners": win,
-                     "top_k": k, "top_k_share": share,
-                     "uniform_neg_log_p": -math.log(len(win) / n),
-                     "uniform_top_k_brier": float(np.mean([(k / n - share[q]) ** 2
-                                                           for q in share])),
-                     "models": per_model, "fitted": chosen})
+        row = _event_row(oos, ev, last[ev["event"]], models, sims, seed)
+        row["fitted"] = chosen
+        rows.append(row)
     if "shrink-fitted" in fitted:
         for r in rows:
             x, used = choose_shrink(rows, cutoffs[r["event"]])
@@ -660,6 +623,57 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
                                            base_model.hot_k))
     return {"sims": sims, "seed": seed, "events": rows, "summary": event_summary(rows),
             "reliability": event_reliability(rows)}
+
+
+def _event_row(oos: OutOfSample, ev: dict, last: str, models: dict, sims: int,
+               seed: int) -> dict:
+    """One complete event's row: its real outcome and every model's checkpoints."""
+    games = oos.games
+    rounds, real_order = _rounds(games, ev)
+    pts = _points(games, ev)
+    top = max(pts.values())
+    win = sorted(p for p, v in pts.items() if v == top)
+    n = len(ev["players"])
+    k = min(EVENT_TOP_K, n - 1)
+    share = top_k_shares(pts, k)
+    per_model = {nm: _model_checkpoints(games, ev, rounds, real_order, spec, win, share, k,
+                                        sims, seed)
+                 for nm, spec in models.items()}
+    first = min(games.date[i] for i in ev["idx"])
+    in_fit = [nm for nm, (lo, hi) in oos.windows.items() if not (last < lo or first > hi)]
+    return {"event": ev["event"], "kind": ev["kind"], "players": n,
+            "dates": [first, last], "in_fixed_fit": in_fit,
+            "fit_cutoff": oos.cutoff.get(ev["event"]),
+            "rounds": len(rounds), "real_round_order": real_order, "winners": win,
+            "top_k": k, "top_k_share": share,
+            "uniform_neg_log_p": -math.log(len(win) / n),
+            "uniform_top_k_brier": float(np.mean([(k / n - share[q]) ** 2 for q in share])),
+            "models": per_model}
+
+
+def _model_checkpoints(games: Games, ev: dict, rounds: list, real_order: bool, spec: tuple,
+                       win: list, share: dict, k: int, sims: int, seed: int) -> list[dict]:
+    """One model (``spec``: model, offsets on, ratings rule) simulated at an event's
+    checkpoints, scored against the real winners ``win`` and top-k shares ``share``."""
+    model, offsets, rule = spec
+    m = model.for_kind(ev["kind"])
+    hot = rule is not None and rule[0] == "hot"
+    raw = None if hot else event_scenario(games, ev, rounds, rule)
+    cps = []
+    for frac, at in _checkpoints(len(rounds), real_order):
+        if hot:        # in-event form: the ratings moved through the rounds played
+            played = 0 if at == "start" else int(at[5:])
+            raw = event_scenario(games, ev, rounds, ("ratings", hot_ratings(
+                model, games, rounds, played, ev["kind"])))
+        p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, hot)
+        pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
+        fav = max(p, key=lambda x: (p[x], x))
+        brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))
+        cps.append({"at": at, "frac": frac, "p_winner": pw, "neg_log_p": -math.log(pw),
+                    "favourite": fav, "p_favourite": p[fav],
+                    "favourite_won": (fav in win) / len(win),
+                    "top_k_brier": brier, "p_first": p, "p_top_k": ptop})
+    return cps
 
 
 def _event_cutoffs(oos: OutOfSample) -> dict:
