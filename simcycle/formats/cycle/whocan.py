@@ -139,7 +139,7 @@ def whocan(scn: Cycle, at, budget=None, fixed=None) -> dict:
                     for p, r in rows.items():
                         words = r.get("says") or []
                         routes[p].append((r["status"], r.get("via"), seat.path, k, words,
-                                          r.get("path")))
+                                          r.get("path"), r.get("at_worst")))
                     opened = True
                     s += k - 1
                     got = "event"
@@ -165,12 +165,23 @@ def whocan(scn: Cycle, at, budget=None, fixed=None) -> dict:
                 path = f"{seat.path} (rating list {rl.date})"
                 for j, p in enumerate(ahead):
                     above = ahead[:j]
-                    if not all(can_sit(a) for a in above):
-                        break           # someone above cannot be seated before: out of reach
+                    stuck = [a for a in above if not can_sit(a)]
+                    if stuck:           # someone above cannot be seated before: out of reach
+                        for b in ahead[j:]:
+                            routes[b].append((ELIMINATED, None, path, 1, [
+                                f"{nm[stuck[0]]}, above him on the {rl.date} list, cannot "
+                                "take an earlier seat"]))
+                        break
                     if all(sure(a) for a in above):
                         routes[p].append((CLINCHED, None, path, 1, [
                             f"the highest-rated player on the {rl.date} list not seated "
                             "otherwise: this seat, unless he takes an earlier one"]))
+                    elif len(above) == 1 and any(r[0] == ALIVE for r in before[above[0]]):
+                        a = above[0]
+                        r = next(r for r in before[a] if r[0] == ALIVE)
+                        routes[p].append((ALIVE, r[1], path, 1, [
+                            f"this seat if {nm[a]}, above him on the {rl.date} list, takes a "
+                            f"seat of the {r[2]} first: " + " ".join(r[4])], r[5]))
                     else:
                         routes[p].append((UNDETERMINED, None, path, 1, [
                             f"needs {', '.join(nm[a] for a in above)} seated before it "
@@ -201,20 +212,25 @@ def whocan(scn: Cycle, at, budget=None, fixed=None) -> dict:
                                f"clinched the top {r[3]} of the event not yet qualified"])])
             elif ALIVE in st:
                 r = next(r for r in rs if r[0] == ALIVE)
-                what = (f"finishes in the top {r[3]} of the {r[2]} not yet qualified"
-                        if r[3] > 1 or r[2] in {t[2] for t in taken_by_events}
-                        else r[2])
+                if r[2] in {t[2] for t in taken_by_events}:
+                    says = [f"finishes in the top {r[3]} of the {r[2]} not yet qualified"
+                            + (": " + " ".join(r[4]) if r[4] else "")]
+                else:
+                    says = [f"{r[2]}: " + " ".join(r[4])]
                 row.update(status=ALIVE, via=r[1] or "outright",
                            path=r[5] if len(r) > 5 else None,
-                           says=[f"{what}" + (": " + " ".join(r[4]) if r[4] else "")])
+                           at_worst=r[6] if len(r) > 6 else None, says=says)
             elif UNDETERMINED in st or (opened and i in open_field and not rs):
                 r = next((r for r in rs if r[0] == UNDETERMINED), None)
                 row.update(status=UNDETERMINED, says=[
                     f"{r[2]}: " + "; ".join(r[4]) if r else
                     "depends on seats still open (not settled within the work budget)"])
             else:
-                row.update(status=ELIMINATED, says=["no seat left that can go to him" if not rs
-                                                    else f"{rs[0][2]}: no longer reachable"])
+                row.update(status=ELIMINATED, says=[
+                    "no seat left that can go to him" if not rs else "; ".join(
+                        f"{r[2]}: " + (" ".join(r[4]) if r[4] and r[0] == ELIMINATED
+                                       and r[2].endswith(")") else "no longer reachable")
+                        for r in rs)])
         rows.append(row)
     return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
             "seats": len(scn.seats), "qualifying_places": len(scn.seats),

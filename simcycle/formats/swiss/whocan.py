@@ -349,8 +349,8 @@ def rule_words(s: State, rule: Rule, what: str, strict: bool) -> list[str]:
                     f"no other rival can reach {half(rule.total)}"))
     if pub:
         lines.append(pub + (f"; then {later} round(s) by the rule above" if later else ""))
-    lines.append(f"then {nm[x]} is in {what} "
-                 + ("outright, ahead on points" if strict else
+    lines.append(f"then {nm[x]} is in {what}, "
+                 + ("ahead on points" if strict else
                     f"at best level on points ({half(rule.total)}): then the tie-breaks decide "
                     f"({tiebreak_text(s.scn)})"))
     return lines
@@ -358,7 +358,7 @@ def rule_words(s: State, rule: Rule, what: str, strict: bool) -> list[str]:
 
 def tiebreak_text(scn: Swiss) -> str:
     from ...kernels.criteria_nb import BY_CODE
-    return ", ".join(BY_CODE[c].label for c in scn.criteria)
+    return "; ".join(BY_CODE[c].label for c in scn.criteria)
 
 
 def _best_others(s, x, rivals, k, key):
@@ -382,7 +382,7 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
         ahead = _best_others(s, x, rivals, q, lambda j: s.c[j])
         row.update(status="eliminated", says=[
             f"can no longer reach {what}, even level on points: {half(hi)} at most (winning "
-            f"every game left), and " + ", ".join(f"{nm[j]} has {half(s.c[j])}"
+            f"every game left), and " + "; ".join(f"{nm[j]} has {half(s.c[j])}"
                                                   for j in ahead)
             + ("" if all(s.c[j] > hi for j in ahead) else
                f" (the published round {s.pub_round} cannot leave {q} of them at {half(hi)} "
@@ -407,7 +407,8 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
         row.update(status="undetermined", says=[
             f"depends on pairings not yet made: {half(hi)} at most (winning every game left); "
             f"{len(can)} rivals can also reach {half(hi)}, and {len(hard)} of them would even "
-            f"drawing every game left, where at most {q - 1} may: only pairings that make "
+            f"drawing every game left, where {f'at most {q - 1}' if q > 1 else 'none'} may: "
+            "only pairings that make "
             "enough of them lose would let it happen"
             + ("; never ahead outright (rivals are already sure of as much)"
                if out_refused else "")])
