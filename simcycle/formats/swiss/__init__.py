@@ -45,10 +45,26 @@ class SwissFormat(Format):
             d["games"].append({"white": scn.players[g.white].name,
                                "black": scn.players[g.black].name, "p_white": pw,
                                "p_draw": pd, "p_black": pb})
-        if not games:
-            d["note"] = (f"round {rn} is not paired yet: the pairings depend on this round's "
-                         "results; simulate gives each player's odds" if rn <= scn.n_rounds
-                         else "the event is over")
+        d["predicted"] = False
+        if not games and rn <= scn.n_rounds:
+            # not published: the pairing is a function of the results so far, so the kernel's
+            # Dutch pairing of them is the likeliest one (docs/format-swiss.md: its fidelity)
+            d["predicted"] = True
+            for w, b in rules.kernel_pairing(scn, start):
+                if b < 0:
+                    d["bye"] = scn.players[w].name
+                    continue
+                pw, pd, pb = model.wdl(scn.control, scn.players[w].rating,
+                                       scn.players[b].rating)
+                d["games"].append({"white": scn.players[w].name,
+                                   "black": scn.players[b].name, "p_white": pw,
+                                   "p_draw": pd, "p_black": pb})
+            d["note"] = (f"round {rn} is not published yet: the boards below are the pairing "
+                         "simcycle's Dutch kernel makes from the results so far (its agreement "
+                         "with a full FIDE Dutch engine: docs/format-swiss.md); the real boards "
+                         "may differ")
+        elif not games:
+            d["note"] = "the event is over"
         return d
 
     def compile(self, scn: Swiss, model, opts: CompileOptions):

@@ -43,10 +43,14 @@ def standings(d: dict) -> str:
 
 
 def odds(d: dict) -> str:
+    state = ("published pairings" if d["published"] else
+             "predicted pairings" if d.get("predicted") else "not paired")
     lines = [f"{d['scenario']}  at {d['at']}: round {d['round']} "
-             f"({'published pairings' if d['published'] else 'not paired yet'}; "
-             f"model {d['model']['name']} {d['model']['version']})", ""]
-    if d["published"]:
+             f"({state}; model {d['model']['name']} {d['model']['version']})", ""]
+    if d.get("predicted"):
+        import textwrap
+        lines += textwrap.wrap(d["note"], 92) + [""]
+    if d["games"]:
         head = (f"{'board':>5}  {'White':<26}{'Black':<26}{'1-0 %':>7}{'draw %':>8}"
                 f"{'0-1 %':>7}")
         lines += [head, "-" * len(head)]
@@ -54,6 +58,10 @@ def odds(d: dict) -> str:
             lines.append(f"{k:>5}  {g['white'][:25]:<26}{g['black'][:25]:<26}"
                          f"{100 * g['p_white']:7.1f}{100 * g['p_draw']:8.1f}"
                          f"{100 * g['p_black']:7.1f}")
+        if d.get("bye"):
+            lines.append(f"{'bye':>5}  {d['bye']} (pairing-allocated bye)")
+        lines += ["", "1-0 % / draw % / 0-1 %: the outcome model's probabilities of each "
+                  "board's result"]
     else:
         lines.append(d["note"])
     return "\n".join(lines)

@@ -76,6 +76,22 @@ def crosstable(scn: Swiss, rounds: int):
     return t
 
 
+def kernel_pairing(scn: Swiss, rounds: int) -> list[tuple[int, int]]:
+    """Round ``rounds + 1``'s boards as the Dutch pairing kernel pairs the crosstable of
+    rounds 1..``rounds`` (pairing scores with any acceleration's virtual points): (White,
+    Black) best board first, a pairing-allocated bye as (player, -1).  A function of the
+    results so far only (the Dutch system has no chance in it)."""
+    from ...kernels.dutch_nb import pair_round_nb, pair_scratch
+    from .plan import virtual_points
+    n = len(scn.players)
+    t = crosstable(scn, rounds)
+    pts = (t.res[:, :rounds].sum(1) + virtual_points(scn)[rounds]).astype(np.int64)
+    ow, ob = np.zeros(n // 2 + 1, np.int64), np.zeros(n // 2 + 1, np.int64)
+    k = pair_round_nb(t, rounds, scn.n_rounds, pts, scn.initial_colour, pair_scratch(n), ow,
+                      ob)
+    return [(int(ow[j]), int(ob[j])) for j in range(k)]
+
+
 def qualifiers(order, qualified, places: int, pass_down: bool) -> list[int]:
     """The players who take the ``places`` qualifying places of the final ``order``: with
     passing-down, a place whose holder is already qualified goes to the next in the order."""
