@@ -55,3 +55,12 @@ def test_the_command_says_the_boards_are_predicted():
     assert r.exit_code == 0, r.output
     assert "round 9 (predicted pairings;" in r.output and "may differ" in r.output
     assert "1-0 % / draw % / 0-1 %" in r.output
+
+
+def test_the_report_table_carries_the_note():
+    from simcycle.api.results import Odds
+    from simcycle.report.table import odds_table
+    fmt, scn = load_scenario(GS)
+    d = fmt.odds(scn, load_model(None).for_kind(scn.kind), "round8")
+    t = odds_table(Odds.from_json(d))
+    assert len(t.rows) == 58 and any("may differ" in n for n in t.notes)

@@ -63,6 +63,7 @@ class SwissFormat(Format):
                          "simcycle's Dutch kernel makes from the results so far (its agreement "
                          "with a full FIDE Dutch engine: docs/format-swiss.md); the real boards "
                          "may differ")
+            d["notes"] = [d["note"]]     # the report's table shows them under the boards
         elif not games:
             d["note"] = "the event is over"
         return d
