@@ -130,3 +130,16 @@ def test_an_unknown_candidate_is_one_line_exit_2(tmp_path):
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
     assert "--candidate" in r.output and "shrink-fitte" in r.output
     assert "event-slope" in r.output and "widen-L" in r.output
+
+
+def test_the_fitted_parameters_are_said_per_event():
+    rows = [{"event": "Early", "fitted": {"shrink-fitted": {"L": 0.0, "events": 1},
+                                          "event-slope": {"b": 1.0, "b_raw": None, "se": None,
+                                                          "events": 1}}},
+            {"event": "Late", "fitted": {"shrink-fitted": {"L": -0.3, "events": 4},
+                                         "event-slope": {"b": 1.2, "b_raw": 1.2, "se": 0.25,
+                                                         "events": 4}}}]
+    text = "\n".join(B._render_fitted(rows))
+    assert "Early" in text and "b 1.00 (not estimated)" in text
+    assert "L -0.30,  b 1.20 (estimate +1.20 ± 0.25)" in text and "  4 earlier" in text
+    assert B._render_fitted([{"event": "x", "fitted": {}}]) == []

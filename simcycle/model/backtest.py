@@ -964,6 +964,26 @@ def _render_reliability(d: dict) -> list[str]:
     return lines
 
 
+def _render_fitted(rows: list[dict]) -> list[str]:
+    """The parameters the fitted candidates took for each event (from the earlier events)."""
+    if not any(r.get("fitted") for r in rows):
+        return []
+    lines = ["", "  parameters fitted on the complete events ended before each event's month "
+             "(neutral with fewer than 3): shrink-fitted L (negative: ratings spread out), "
+             "event-slope b (1: Elo's spread) ± SE"]
+    for r in rows:
+        f, parts = r["fitted"], []
+        if "shrink-fitted" in f:
+            parts.append(f"L {f['shrink-fitted']['L']:+.2f}")
+        if "event-slope" in f:
+            b = f["event-slope"]
+            parts.append(f"b {b['b']:.2f}" + (f" (estimate {b['b_raw']:+.2f} ± {b['se']:.2f})"
+                                              if b["b_raw"] is not None else " (not estimated)"))
+        used = (f.get("shrink-fitted") or f.get("event-slope"))["events"]
+        lines.append(f"  {r['event'][:32]:<34}{used:>3} earlier   " + ",  ".join(parts))
+    return lines
+
+
 def _render_events(pe: dict) -> list[str]:
     """The event-level backtest: the summaries, the events one by one, P(first)'s
     reliability."""
@@ -991,6 +1011,7 @@ def _render_events(pe: dict) -> list[str]:
                          f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
     if any(not r["real_round_order"] for r in pe["events"]):
         lines.append("  * game dates do not give the rounds: scored at the start only")
+    lines += _render_fitted(pe["events"])
     lines.append("")
     lines.append("Reliability of P(first): every player at every checkpoint, by predicted "
                  "P(first); observed = how often such players won (ties shared); "
