@@ -1,4 +1,5 @@
-"""The batch driver: interruption keeps what finished (partial=True; see test_faults.py), target-se stops early, batches add up."""
+"""The batch driver: interruption keeps what finished (partial=True; see test_faults.py),
+target-se stops early, batches add up."""
 
 import numpy as np
 

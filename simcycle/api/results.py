@@ -240,7 +240,7 @@ class Standings(Result, kw_only=True):
     """``standings``: the table from the results played up to ``at``."""
 
     at: str
-    players: list[StandingRow]
+    players: list[StandingRow] = []      # a cycle's standings are its parts' (no table)
     _nested: ClassVar[dict] = {"players": (StandingRow, "list")}
 
 
