@@ -146,7 +146,7 @@ def run(plan, sims: int, seed: int, *, target_se: float | None = None,
     try:
         while state[1] < goal:
             tallies, done = state
-            n = min(BATCH, goal - done)
+            n = min(info.batch or BATCH, goal - done)
             part = plan.run_batch(seed, done, n)
             merged = {k: (tallies[k] + v if k in tallies else v.copy())
                       for k, v in part.items()}

@@ -72,6 +72,10 @@ class PlanInfo:
     player_extra       per-player facts for the reports (events played, eligibility, ...)
     active             per player: takes part (plays a game or match of the event or series);
                        empty = everyone.  Experiments look for the favourite among them.
+    batch              replicas per driver batch (0 = the driver's default); a format whose
+                       replicas are costly (the Swiss) asks for smaller batches, so progress,
+                       --target-se and Ctrl-C come at least every few seconds.  Results do not
+                       depend on it (a replica's stream depends only on seed and index).
     """
 
     names: tuple[str, ...]
@@ -85,6 +89,7 @@ class PlanInfo:
     extra_probabilities: tuple[str, ...] = ()
     player_extra: tuple[dict, ...] = ()
     active: tuple[bool, ...] = ()
+    batch: int = 0
 
 
 class Plan(ABC):

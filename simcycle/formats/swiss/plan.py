@@ -12,6 +12,10 @@ from .nb import SwissArgs
 from .scenario import Swiss
 
 TOP = 10
+# replicas per driver batch: a whole 116-player event costs 0.1-0.3 s of CPU (benchmarks/README.md),
+# so the default 65,536 would mean an hour between progress updates and Ctrl-C checks; 1,024 is
+# two chunks (both threads busy) and a few seconds to a minute per batch
+SWISS_BATCH = 1024
 COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)
 
 
@@ -94,7 +98,8 @@ class SwissPlan(Plan):
             names=tuple(scn.names), ratings=np.array([p.rating for p in scn.players]),
             n_places=n, points_scale=2.0, qualifying_places=scn.qualifying_places,
             currency=scn.currency, counter_names=COUNTER_NAMES,
-            extra_probabilities=(f"top{min(TOP, n)}",))
+            extra_probabilities=(f"top{min(TOP, n)}",),
+            batch=SWISS_BATCH)
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         from ...driver import ChunkTallies
