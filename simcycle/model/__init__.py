@@ -69,7 +69,8 @@ class OutcomeModel:
             return self._index[control]
         except KeyError:
             raise ScenarioError(
-                f"unknown time control; the model {self.name} knows "
+                f"unknown time control; the model {self.name} "
+                + (f"({Path(str(self.path)).name}) " if self.path else "") + "knows "
                 + ", ".join(c.name for c in self.controls), file=file, key=key, value=control
             ) from None
 
