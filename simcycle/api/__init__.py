@@ -8,9 +8,11 @@ The same engine answers the command line, ``simcycle batch`` and the ``serve`` p
 from .engine import Event, experiment, load, simulation
 from .model import EloModel, Game, GameModel, verify_probabilities
 from .results import (Chance, Experiment, History, HistoryRow, ModelInfo, Odds, PathStep,
-                      PlayerOdds, Simulation, Standings, StandingRow, Swing, Whocan, WhocanRow)
+                      PlayerOdds, Simulation, Standings, StandingRow, Swing, SwingGame,
+                      SwingMatch, SwingNow, SwingOutcome, SwingPlayer, Whocan, WhocanRow)
 
 __all__ = ["Event", "load", "experiment", "simulation", "Game", "GameModel", "EloModel",
            "verify_probabilities", "Simulation", "PlayerOdds", "ModelInfo", "Chance",
-           "Standings", "StandingRow", "Odds", "Swing", "Whocan", "WhocanRow", "PathStep",
+           "Standings", "StandingRow", "Odds", "Swing", "SwingGame", "SwingMatch",
+           "SwingNow", "SwingOutcome", "SwingPlayer", "Whocan", "WhocanRow", "PathStep",
            "History", "HistoryRow", "Experiment"]
