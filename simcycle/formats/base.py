@@ -30,12 +30,14 @@ SWING = "swing"          # what each game or match of the next round swings
 WHOCAN = "whocan"        # exact clinched / alive / eliminated with a path
 EXACT = "exact"          # exact enumeration of small remainders (simulate --exact)
 HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
+PARAM_DRAW = "param-draw"   # each replica draws the model's parameters (docs/model.md)
 FIX = "fix"              # what-if results for games or matches still to play (--fix)
 RESULTS = "results"      # results read from PGN / TRF files against the schedule
 # swing's default target for the paired standard error of every swing (half a percentage
 # point: the text shows probabilities to a tenth of a point; formats/shared/swing.py)
 SWING_TARGET_SE = 0.005
 FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo",
+                PARAM_DRAW: "the parameter draw",
                 FIX: "--fix", RESULTS: "results from PGN/TRF files"}
 
 
@@ -46,6 +48,8 @@ class CompileOptions:
     at       checkpoint: count only the results up to it (None: every result in the file)
     offsets  one strength offset per player and rating class per simulated event
     hot      "hot" Elo: ratings move inside a simulated event (formats with HOT_ELO)
+    param_draw  each replica draws the model's game parameters from the fit's covariance
+             (formats with PARAM_DRAW; ``OutcomeModel.draw_factor``)
     fixed    what-if results for games or matches still to play, in the format's own keys
              (``swing`` and ``--fix``); each format documents its keys
     """
@@ -53,6 +57,7 @@ class CompileOptions:
     at: str | None = None
     offsets: bool = False
     hot: bool = False
+    param_draw: bool = False
     fixed: Mapping[Any, Any] = field(default_factory=dict)
 
 
@@ -210,6 +215,8 @@ class Format(ABC):
 
     def check_options(self, scn: Any, opts: CompileOptions) -> None:
         """Refuse options the format cannot honour."""
+        if opts.param_draw:
+            self.require(PARAM_DRAW, scn)
         if opts.hot:
             self.require(HOT_ELO, scn)
             if opts.offsets:

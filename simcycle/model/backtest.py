@@ -368,7 +368,7 @@ def game_tables(oos: OutOfSample) -> dict:
 
 # -- events -------------------------------------------------------------------------------------
 def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
-                   offsets: bool, top_k: int = 1) -> tuple[dict, dict]:
+                   offsets: bool, top_k: int = 1, param_draw: bool = False) -> tuple[dict, dict]:
     """(P(first), P(in the first ``top_k`` places)) of each player of a round-robin scenario
     given as a plain dict (the layout of a scenario TOML file), simulated from checkpoint
     ``at``.  The only place the backtest touches the format API."""
@@ -377,7 +377,8 @@ def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
     from ..scenario import load_data
 
     fmt, scn = load_data(raw_scenario, raw_scenario["scenario"]["name"])
-    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets))
+    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets,
+                                                      param_draw=param_draw))
     res = driver.run(plan, sims, seed, progress=False)
     place = res.tallies["place"] / res.sims
     first, top = place[:, 0], place[:, :top_k].sum(axis=1)
@@ -489,20 +490,21 @@ def winners(games: Games, ev: dict) -> list[str]:
 
 def event_models(oos: OutOfSample, fixed: dict, event: str, base_model,
                  candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
-    """The models simulated for one event: name -> (model, offsets on, ratings rule).  The
+    """The models simulated for one event: name -> (model, offsets on, ratings rule,
+    parameter draw on).  The
     fixed files named in ``simulated_fixed``; the event's out-of-sample fit written into a
     model (with and without offsets, their sd from its training games); the same fit with
     every rating set to the field's mean ("equal ratings", the standings alone); and the
     candidate fixes asked for (``candidate_rule``)."""
     from .fit import form_spread
 
-    out = {nm: (m, False, None) for nm, m in fixed.items() if nm in simulated_fixed}
+    out = {nm: (m, False, None, False) for nm, m in fixed.items() if nm in simulated_fixed}
     r = oos.fits[event]["fit"]
     train = oos.training_games(event)
     m = fitted_model(r, base_model, {c: form_spread(train, r, c) for c in r.classes})
-    out["fit"] = (m, False, None)
-    out["fit+offsets"] = (m, True, None)
-    out["equal-ratings"] = (m, False, ("shrink", 1.0))
+    out["fit"] = (m, False, None, False)
+    out["fit+offsets"] = (m, True, None, False)
+    out["equal-ratings"] = (m, False, ("shrink", 1.0), False)
     for c in candidates:
         out[c] = candidate_rule(c, m)
     return out
@@ -527,19 +529,23 @@ def fitted_model(res, base_model, spreads: dict):
 
 def candidate_rule(name: str, model) -> tuple:
     """A candidate fix by name: ``shrink-L`` (every rating pulled toward the field's mean by
-    the fraction L), ``spread-SD`` (offsets on with a classical strength spread of SD Elo)."""
+    the fraction L), ``spread-SD`` (offsets on with a classical strength spread of SD Elo),
+    ``param-draw`` (each replica draws the fit's parameters from their covariance)."""
+    if name == "param-draw":
+        return (model, False, None, True)
     kind, _, arg = name.partition("-")
     try:
         x = float(arg)
     except ValueError:
         x = float("nan")
     if kind == "shrink" and 0.0 <= x <= 1.0:
-        return (model, False, ("shrink", x))
+        return (model, False, ("shrink", x), False)
     if kind == "spread" and 0.0 <= x <= 400.0:
         from dataclasses import replace
-        return (replace(model, offset_sd={**model.offset_sd, "classical": x}), True, None)
+        return (replace(model, offset_sd={**model.offset_sd, "classical": x}), True, None,
+                False)
     raise ScenarioError("unknown candidate; known: shrink-L (0 <= L <= 1), spread-SD "
-                        "(0 <= SD <= 400)", key="--candidate", value=name)
+                        "(0 <= SD <= 400), param-draw", key="--candidate", value=name)
 
 
 def _points(games: Games, ev: dict) -> dict:
@@ -589,13 +595,13 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
         share = top_k_shares(pts, k)
         n_rounds = len(rounds)
         per_model = {}
-        for nm, (model, offsets, rule) in event_models(oos, fixed, ev["event"], base_model,
+        for nm, (model, offsets, rule, draw) in event_models(oos, fixed, ev["event"], base_model,
                                                       candidates, simulated_fixed).items():
             m = model.for_kind(ev["kind"])
             raw = event_scenario(games, ev, rounds, rule)
             cps = []
             for frac, at in _checkpoints(n_rounds, real_order):
-                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k)
+                p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, draw)
                 pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
                 fav = max(p, key=lambda x: (p[x], x))
                 brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))

@@ -34,6 +34,12 @@ def _num(x: float, digits: int = 4) -> str:
     return f"{x:.{digits}f}".rstrip("0").rstrip(".") if "." in f"{x:.{digits}f}" else f"{x}"
 
 
+def _sci(x: float) -> str:
+    if not math.isfinite(x):
+        raise ValueError(f"refusing to write a non-finite number ({x})")
+    return f"{x:.6e}"
+
+
 def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: OutcomeModel, *,
                  data_label: str, version: str, offsets_default: bool,
                  command: str) -> str:
@@ -113,6 +119,19 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
             if not res.kinds:
                 why = "the fit has no kind terms"
             lines.append(f"{k} = 0.0   # not fitted: {why}")
+    free = [j for j in range(len(res.names)) if res.cov[j, j] > 0.0]
+    if free:
+        lines += ["", "[covariance]",
+                  "# The fitted parameters' covariance (the inverse of the observed information):"
+                  " u0 is",
+                  "# ln(2*draw0/(1-draw0)), level per 100 Elo, kappa per kind.  The parameter"
+                  " draw",
+                  "# (docs/model.md) draws each simulated event's parameters from it.",
+                  "names = [" + ", ".join(f'"{res.names[j]}"' for j in free) + "]",
+                  "matrix = ["]
+        for i in free:
+            lines.append("  [" + ", ".join(_sci(res.cov[i, j]) for j in free) + "],")
+        lines.append("]")
     fitted = {name: c for c in res.classes for name in FITTED_CONTROL.get(c, ())}
     controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
     known = {c.name for c in base.controls}

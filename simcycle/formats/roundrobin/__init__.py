@@ -8,7 +8,8 @@ kernel), ``exact.py`` (exact enumeration), ``whocan.py`` (backend), ``render.py`
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import EXACT, FIX, HOT_ELO, RESULTS, SWING, WHOCAN, CompileOptions, Format
+from ..base import (EXACT, FIX, HOT_ELO, PARAM_DRAW, RESULTS, SWING, WHOCAN, CompileOptions,
+                    Format)
 from ..shared import swing as swing_
 from . import render, rules
 from .scenario import DEFAULT_KIND, RoundRobin, load
@@ -18,7 +19,7 @@ RESULT_LABELS = ("1-0", "1/2-1/2", "0-1")
 
 class RoundRobinFormat(Format):
     name = "round-robin"
-    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX, RESULTS})
+    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX, RESULTS, PARAM_DRAW})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> RoundRobin:
