@@ -156,9 +156,10 @@ class OutcomeModel:
         mean = float(np.mean(np.asarray(ratings, float)))
         if band[0] <= mean <= band[1]:
             return None
-        return (f"note: the field's mean rating {mean:.0f} is outside the {band[0]:.0f}-"
-                f"{band[1]:.0f} of the games {self.name} {self.version} was fitted on: its draw "
-                "rates here extrapolate the level term (docs/model.md)")
+        return (f"note: the field's mean rating {mean:.0f} is outside {band[0]:.0f}-"
+                f"{band[1]:.0f}, the mean ratings of the games {self.name} {self.version} was "
+                "fitted on (no women's event among them): its draw rates here extrapolate the "
+                "level term (docs/model.md)")
 
     def draw_factor(self, control: str) -> np.ndarray:
         """Float64 [4, 4] A with A A^T the covariance of this control's game terms (ln nu0

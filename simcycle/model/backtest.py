@@ -172,7 +172,18 @@ FIT_VARIANTS = {
     "fit": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD},
     "fit-no-kinds": {"kinds": False, "level": True, "hold": ARMAGEDDON_HOLD},
     "fit-no-level": {"kinds": True, "level": False, "hold": ARMAGEDDON_HOLD},
+    # tried against the per-kind misses (docs/model.md): a slope per kind, free or shrunk
+    # toward the class's slope by a N(0, 0.15^2) prior; the level term bounded (clamped to
+    # mean ratings 2550-2850)
+    "fit-kind-slope": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD,
+                       "extra": ("kslope",)},
+    "fit-kind-slope-shrunk": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD,
+                              "extra": ("kslope",), "ridge": {"kslope": 0.15}},
+    "fit-level-bounded": {"kinds": True, "level": False,
+                          "hold": {**ARMAGEDDON_HOLD, "levelc:armageddon": 0.0},
+                          "extra": ("levelc",)},
 }
+LOEO_VARIANTS = ("fit", "fit-no-kinds", "fit-no-level")   # leave-one-event-out's default
 DEFAULT_VARIANTS = ("fit",)
 BASELINES = ("constant", "elo-fixed-draw")
 SCHEMES = ("time-ordered", "leave-one-event-out")
@@ -215,7 +226,7 @@ def _fixed_windows(fixed: dict) -> dict:
 
 
 def leave_one_event_out(games: Games, fixed: dict, reference: float,
-                        variants: tuple[str, ...] = tuple(FIT_VARIANTS)) -> OutOfSample:
+                        variants: tuple[str, ...] = LOEO_VARIANTS) -> OutOfSample:
     """Every fitted variant refitted without each event, scoring that event; fixed models and
     the baselines (whose training data also leave the event out) alongside."""
     data = FitData.of(games, SCORED_CONTROLS, reference)
@@ -750,7 +761,7 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
     for c in candidates:
         candidate_rule(c, base)                           # refuse a bad name before the work
     if variants is None:
-        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else tuple(FIT_VARIANTS)
+        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else LOEO_VARIANTS
     # the fits are small dense products: BLAS threads only spin (measured: 30x the CPU)
     with threadpool_limits(1):
         if scheme == "time-ordered":

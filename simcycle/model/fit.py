@@ -37,6 +37,12 @@ PER_CLASS = ("u0", "white_edge", "slope", "level")
 MIN_KIND_GAMES = 100          # a kind with fewer games keeps kappa = 0 (not fitted)
 MIN_FORM_GAMES = 5            # player-events with fewer games do not inform the form spread
 START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "level": 0.2}
+# Optional terms, tried by the backtest (docs/model.md, "per kind"): kslope, a slope shift per
+# event kind (d's coefficient becomes slope_c + kslope_k); levelc, the level term on the mean
+# rating clamped to LEVEL_CLAMP (in hundreds of Elo from the reference: 2550-2850), bounded
+# outside it, in place of the linear one.
+EXTRA_TERMS = ("kslope", "levelc")
+LEVEL_CLAMP = (-2.0, 1.0)
 SCALE = {"u0": 1.0, "white_edge": 100.0, "slope": 1.0, "level": 1.0}   # optimiser units
 
 
@@ -50,9 +56,16 @@ class Design:
     n: int
 
 
+def _extra_names(classes, kinds, extra) -> list[str]:
+    """The names of the optional terms (``EXTRA_TERMS``) asked for, in design order."""
+    return ([f"kslope:{k}" for k in kinds if "kslope" in extra]
+            + [f"levelc:{c}" for c in classes if "levelc" in extra])
+
+
 def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
-            reference: float) -> Design:
-    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
+            reference: float, extra: tuple[str, ...] = ()) -> Design:
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
+             + _extra_names(classes, kinds, extra))
     n, p = len(games), len(names)
     Zu, W = np.zeros((n, p)), np.zeros((n, p))
     code = {c: j for j, c in enumerate(classes)}
@@ -68,6 +81,19 @@ def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
     kind = np.array(games.kind, dtype=object)
     for j, k in enumerate(kinds):
         Zu[kind == k, 4 * len(classes) + j] = 1.0
+    col = {nm: j for j, nm in enumerate(names)}
+    on = np.zeros(n, bool)
+    on[rows] = True
+    d_all, x_all = np.zeros(n), np.zeros(n)
+    d_all[rows], x_all[rows] = d, x
+    for k in kinds:
+        if f"kslope:{k}" in col:        # the slope of this kind's games moved by kslope
+            W[(kind == k) & on, col[f"kslope:{k}"]] = d_all[(kind == k) & on]
+    for j, c in enumerate(classes):
+        if f"levelc:{c}" in col:        # the level term on the mean rating clamped to a band
+            sel = np.zeros(n, bool)
+            sel[rows[cls == j]] = True
+            Zu[sel, col[f"levelc:{c}"]] = np.clip(x_all[sel], *LEVEL_CLAMP)
     return Design(names, Zu, W, games.result.astype(np.int64), n)
 
 
@@ -92,7 +118,7 @@ class FitData:
         classes = tuple(c for c in classes if c in set(sel.control))
         kinds = tuple(sorted(set(sel.kind) - {REFERENCE_KIND}))
         code = {c: j for j, c in enumerate(classes)}
-        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference),
+        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference, EXTRA_TERMS),
                    np.array([code[c] for c in sel.control], np.int64),
                    np.array(sel.kind, dtype=object), np.array(sel.date), reference)
 
@@ -227,9 +253,12 @@ def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = T
 
 def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
              start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
-             hold: dict | None = None) -> FitResult:
+             hold: dict | None = None, extra: tuple[str, ...] = (),
+             ridge: dict | None = None) -> FitResult:
     """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
-    rows and the columns of the classes and kinds those games have, no re-reading."""
+    rows and the columns of the classes and kinds those games have, no re-reading.
+    ``extra``: optional terms (``EXTRA_TERMS``); ``ridge`` {"kslope": sd, ...}: a N(0, sd^2)
+    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0)."""
     hold = dict(hold or {})
     from scipy.optimize import minimize
     from threadpoolctl import threadpool_limits
@@ -249,16 +278,16 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
                               if kinds and k != REFERENCE_KIND and n >= min_kind_games))
     fixed_kinds = {k: n for k, n in sorted(counts.items())
                    if k != REFERENCE_KIND and k not in free_kinds}
-    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
-                                                                 for k in free_kinds]
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
+                                                                  for k in free_kinds]
+             + _extra_names(classes, free_kinds, extra))
     pos = {nm: j for j, nm in enumerate(data.des.names)}
     cols = np.array([pos[nm] for nm in names])
     full = data.des
     des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
                  full.y[rows], int(rows.sum()))
     p = len(des.names)
-    theta0 = np.array([START[nm.split(":")[0]] if not nm.startswith("kappa") else 0.0
-                       for nm in des.names])
+    theta0 = np.array([START.get(nm.split(":")[0], 0.0) for nm in des.names])
     if start is not None:
         for j, nm in enumerate(des.names):
             if nm in start.names:
@@ -282,13 +311,17 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
             last[0], last[1] = np.array(z), loglik(full_theta(z), des, 2)
         return last[1]
 
+    pen = np.array([1.0 / (ridge or {}).get(nm.split(":")[0], math.inf) ** 2
+                    for nm in des.names])          # 1 / prior variance (0: no prior)
+
     def f(z):
         ll, g, _ = at(z)
-        return -ll, -g[free] * scale
+        th = full_theta(z)
+        return -ll + 0.5 * float(np.sum(pen * th * th)), (-g + pen * th)[free] * scale
 
     def h(z):
         hh = at(z)[2]
-        return -hh[np.ix_(free, free)] * np.outer(scale, scale)
+        return (-hh + np.diag(pen))[np.ix_(free, free)] * np.outer(scale, scale)
 
     # the products are small and dense: BLAS threads would only spin (30x the CPU, measured)
     with threadpool_limits(1):
@@ -296,7 +329,7 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
                        options={"gtol": 1e-8, "maxiter": 200})
         theta = full_theta(res.x)
         ll, grad, hess = loglik(theta, des, 2)
-    info = -hess[np.ix_(free, free)]
+    info = (-hess + np.diag(pen))[np.ix_(free, free)]
     if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
         raise ScenarioError("the fit did not converge to finite values", file=file)
     try:
@@ -307,7 +340,7 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
     cov = np.zeros((p, p))
     cov[np.ix_(free, free)] = cov_free
     notes = []
-    if np.max(np.abs(grad[free] * scale)) > 1e-3:
+    if np.max(np.abs((grad - pen * theta)[free] * scale)) > 1e-3:
         notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
     dates = data.date[rows]
     g = data.games
