@@ -107,3 +107,23 @@ def test_refusals(cand, tmp_path):
     short = text.replace('names = ["u0:classical", ', 'names = [', 1)
     with pytest.raises(ScenarioError, match="covariance.matrix"):
         load_model(write(tmp_path, "short.toml", short))
+
+
+def test_simulate_param_draw_in_the_cli(tmp_path):
+    """One line per refusal, the draw said in the output's head and JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from simcycle.cli import main
+
+    scn = str(SCENARIOS / "candidates-2022.toml")
+    r = CliRunner().invoke(main, ["simulate", scn, "--at", "round12", "--sims", "2000",
+                                  "--param-draw", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["model"]["param_draw"] is True
+    r = CliRunner().invoke(main, ["simulate", scn, "--at", "round12", "--sims", "2000",
+                                  "--param-draw", "--model", str(DEFAULT_MODEL_V2)])
+    assert r.exit_code == 2 and "[covariance]" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["simulate", scn, "--at", "round12", "--param-draw", "--exact"])
+    assert r.exit_code == 2 and "--exact" in r.output

@@ -25,20 +25,21 @@ def simulation(fmt, scn, model, *, at: str | None, sims: int, seed: int,
                fixed: dict | None = None, offsets: bool | None = None, hot: bool = False,
                target_se: float | None = None, exact: bool = False,
                progress: bool | None = False, plan=None, game_model: GameModel | None = None,
-               partial: bool = False):
+               partial: bool = False, param_draw: bool = False):
     """``simulate``'s JSON (docs/cli.md) and the driver's result (None when exact).
 
     ``offsets`` None: the model file's default (off with ``hot`` or ``exact``).  ``plan``: a
-    plan already compiled for these options (the engine's cache)."""
+    plan already compiled for these options (the engine's cache).  ``param_draw``: each replica
+    draws the model's parameters from the fit's covariance (round robins, docs/model.md)."""
     from .. import report
 
     fixed = fixed or {}
     if offsets is None:
         offsets = model.offsets_default and not (hot or exact)
-    opts = CompileOptions(at=at, offsets=offsets, hot=hot, fixed=fixed)
+    opts = CompileOptions(at=at, offsets=offsets, hot=hot, fixed=fixed, param_draw=param_draw)
     if exact:
         fmt.require(EXACT, scn)
-        if offsets or hot:
+        if offsets or hot or param_draw:
             raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
         if game_model is not None:
             raise Unsupported("a replaced game model simulates; it does not enumerate",

@@ -1,9 +1,9 @@
 """Plain-Python twin of ``formats.roundrobin.nb``: one replica at a time, written for clarity.
 
 Reads the same :class:`~simcycle.formats.roundrobin.nb.RoundRobinArgs` and draws from
-``Stream(seed, replica)`` in the kernel's order: the parameter draw, offsets (player-major, class-minor), the
-remaining games in plan order, then the ranking steps in order (the play-off for first, lots
-of the groups still level, top group first).
+``Stream(seed, replica)`` in the kernel's order: the parameter draw, offsets (player-major,
+class-minor), the remaining games in plan order, then the ranking steps in order (the play-off
+for first, lots of the groups still level, top group first).
 """
 
 from __future__ import annotations

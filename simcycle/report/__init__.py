@@ -25,7 +25,8 @@ def simulation_json(scn, plan, res, at, model, opts) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
+                  "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot),
+                  "param_draw": bool(opts.param_draw)},
         "qualifying_places": plan.info.qualifying_places,
         "points_label": plan.info.points_label,
         "currency": plan.info.currency or None,
@@ -99,7 +100,8 @@ def simulation_text(d: dict) -> str:
     lines = [f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
              f"{', ' + m['kind'] + ' event' if m.get('kind') else ''}"
              f"{', rating offsets' if m['offsets'] else ''}"
-             f"{', hot Elo' if m.get('hot_elo') else ''})", ""]
+             f"{', hot Elo' if m.get('hot_elo') else ''}"
+             f"{', parameters drawn per simulation' if m.get('param_draw') else ''})", ""]
     nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
     shown = min(nplace, SHOWN_PLACES)
     show_qual = q > 1

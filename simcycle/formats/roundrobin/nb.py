@@ -6,8 +6,9 @@ Rating uncertainty is either per-event strength offsets or "hot" Elo (ratings up
 each simulated game, K per rating class), never both; parameter uncertainty is the parameter
 draw (``RoundRobinArgs.draw_factor``).  The plain-Python twin is
 ``simcycle.reference.roundrobin``; both draw the same numbers in the same order: the
-parameter draw (four normals), offsets (player-major, class-minor), the remaining games in plan order, then the ranking steps in
-order (the play-off, lots of the groups still level, top group first).
+parameter draw (four normals), offsets (player-major, class-minor), the remaining games in
+plan order, then the ranking steps in order (the play-off, lots of the groups still level, top
+group first).
 """
 
 from typing import NamedTuple
