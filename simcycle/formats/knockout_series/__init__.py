@@ -12,6 +12,7 @@ from __future__ import annotations
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
 from ...whocan.core import NA, analyse
+from ...whocan.words import bound_words, points_words
 from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
 from ..shared import swing as swing_
 from ..shared.brackets import round_name
@@ -113,6 +114,17 @@ class KnockoutSeriesFormat(Format):
             if r["status"] == NA:
                 r["qualified_elsewhere"] = True
         det = rules.det_criteria(scn)
+        crit = [k for k, v in SERIES_CRITERIA.items() if v in det]
+        words = "GP points" + (f" and then {', '.join(c.replace('-', ' ') for c in crit)}"
+                               if crit else "")
+        for tname, (q, rivals) in targets.items():
+            for x, r in zip(order, rows[tname]):
+                if r["status"] in ("clinched", "eliminated"):
+                    r["says"] = bound_words(
+                        r["status"], tname, q, x, rivals[x],
+                        lambda j: backend.extremes(j)[0], lambda j: backend.extremes(j)[1],
+                        scn.names, points_words,
+                        lambda j: backend.extremes(j)[0] != backend.extremes(j)[1], words)
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "matches_left": len(rules.remaining_slots(scn, backend.known)),
                 "qualifying_places": scn.qualifying_places,
