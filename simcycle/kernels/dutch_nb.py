@@ -174,6 +174,15 @@ def conflict_nb(s, x, y):
     return 1 if s.pref[x] != COL_NONE and s.pref[x] == s.pref[y] else 0
 
 
+@ijit
+def conflict_bound_nb(w, b, r, fr):
+    """The least colour conflicts among r free players (w want White, b Black) when at most
+    fr of them float: the larger side beyond the others and the floaters pairs within."""
+    g = w if w > b else b
+    need = g - (r - g) - fr
+    return (need + 1) // 2 if need > 0 else 0
+
+
 @jit
 def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
@@ -190,6 +199,13 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     fl = 0
     depth = 0
     steps = 0
+    # free players wanting White / Black, and all free: the colour-conflict lower bound
+    wf = 0
+    bf = 0
+    for i in range(m):
+        wf += s.pref[lst[i]] == COL_WHITE
+        bf += s.pref[lst[i]] == COL_BLACK
+    rf = m
     # push the first position
     sx[0] = 0
     sk[0] = 0
@@ -202,14 +218,21 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         # undo this depth's previous choice
         if sk[depth] > 0:
             c = state[x]
+            px = lst[x]
+            wf += s.pref[px] == COL_WHITE
+            bf += s.pref[px] == COL_BLACK
+            rf += 1
             if c == FLOATED:
                 floats -= 1
-                fl -= s.df1[lst[x]]
+                fl -= s.df1[px]
             elif c >= 0:
-                viol -= conflict_nb(s, lst[x], lst[c])
+                viol -= conflict_nb(s, px, lst[c])
                 if x < n_mdp and c >= n_mdp:
                     fl -= s.uf1[lst[c]]
                 state[c] = FREE
+                wf += s.pref[lst[c]] == COL_WHITE
+                bf += s.pref[lst[c]] == COL_BLACK
+                rf += 1
             state[x] = FREE
         # the S2 boundary of the residents' phase
         if x >= n_mdp and s2[depth] < 0:
@@ -238,16 +261,23 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         nb = b1 - b0
         k = sk[depth]
         chosen = -1
+        px = lst[x]
+        # the free players other than x, by preference
+        wx = wf - (s.pref[px] == COL_WHITE)
+        bx = bf - (s.pref[px] == COL_BLACK)
+        fr = nf - floats
         while k < na + nb:
             j = a0 + k if k < na else b0 + k - na
             k += 1
             if state[j] != FREE:
                 continue
-            px, py = lst[x], lst[j]
+            py = lst[j]
             if not compatible_nb(t, rnd, s, px, py):
                 continue
             v = conflict_nb(s, px, py)
-            if viol + v > vmax:
+            if viol + v + conflict_bound_nb(wx - (s.pref[py] == COL_WHITE),
+                                            bx - (s.pref[py] == COL_BLACK), rf - 2,
+                                            fr) > vmax:
                 continue
             u = s.uf1[py] if (x < n_mdp and j >= n_mdp) else 0
             if fl + u > fmax:
@@ -260,12 +290,20 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
             state[x] = chosen
             state[chosen] = x
             sk[depth] = k
-        elif (k == na + nb and floats < nf and not (last and s.nobye[lst[x]] == 1)
-              and fl + s.df1[lst[x]] <= fmax):
+            py = lst[chosen]
+            wf = wx - (s.pref[py] == COL_WHITE)
+            bf = bx - (s.pref[py] == COL_BLACK)
+            rf -= 2
+        elif (k == na + nb and floats < nf and not (last and s.nobye[px] == 1)
+              and fl + s.df1[px] <= fmax
+              and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
             state[x] = FLOATED
             floats += 1
-            fl += s.df1[lst[x]]
+            fl += s.df1[px]
             sk[depth] = k + 1
+            wf = wx
+            bf = bx
+            rf -= 1
         else:
             sk[depth] = 0
             state[x] = FREE
