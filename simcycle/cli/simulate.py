@@ -40,7 +40,7 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, para
 
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
-    from ..api.engine import simulation
+    from ..api.run import simulation
     if not exact:
         check_work(sims, yes, "")
     fmt, scn, at = load(scenario, at)

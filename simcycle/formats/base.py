@@ -14,6 +14,7 @@ Data flow: TOML → :meth:`Format.load` (schema + cross-checks) → frozen scena
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
@@ -24,6 +25,25 @@ if TYPE_CHECKING:   # pragma: no cover
     import numpy as np
 
     from ..model import OutcomeModel
+
+class render_from:
+    """A format's ``render_*`` method: the function ``name`` of the format package's
+    ``render`` module, imported when first called (``render_standings =
+    render_from("standings")``), so commands that print JSON or no format text (``simulate``)
+    do not load the renderers and the whocan and swing modules they import (start-up)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.module = ""
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.module = f"{owner.__module__}.render"
+
+    def __get__(self, obj: Any, owner: type | None = None):
+        if obj is None:      # on the class (ABC's abstract-method check): the descriptor
+            return self
+        return getattr(importlib.import_module(self.module), self.name)
+
 
 # Optional capabilities a format may declare.
 SWING = "swing"          # what each game or match of the next round swings

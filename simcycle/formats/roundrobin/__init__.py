@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from ...errors import ScenarioError
 from ..base import (EXACT, FIX, HOT_ELO, PARAM_DRAW, RESULTS, SWING, WHOCAN, CompileOptions,
-                    Format)
-from ..shared import swing as swing_
-from . import render, rules
+                    Format, render_from)
+from . import rules
 from .scenario import DEFAULT_KIND, RoundRobin, load
 
 RESULT_LABELS = ("1-0", "1/2-1/2", "0-1")
@@ -97,6 +96,7 @@ class RoundRobinFormat(Format):
         P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers (the
         game's result forced while its random number is still drawn, so every other game
         sees the same numbers in every run), each difference with its paired SE."""
+        from ..shared import swing as swing_
         from .exact import game_probabilities
 
         fixed = dict(fixed or {})
@@ -171,10 +171,10 @@ class RoundRobinFormat(Format):
         from .live import render_results
         return render_results(d)
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
-    render_swing = staticmethod(render.swing)
-    render_whocan = staticmethod(render.whocan)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
+    render_swing = render_from("swing")
+    render_whocan = render_from("whocan")
 
 
 def aligned_compile(fmt: RoundRobinFormat, scn: RoundRobin, model, at, offsets: bool,

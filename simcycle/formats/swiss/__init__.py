@@ -10,8 +10,8 @@ criteria list) and shares the game model, the tallies and the report machinery.
 
 from __future__ import annotations
 
-from ..base import CompileOptions, Format
-from . import render, rules
+from ..base import CompileOptions, Format, render_from
+from . import rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 
@@ -54,8 +54,8 @@ class SwissFormat(Format):
         self.check_options(scn, opts)
         return SwissPlan(scn, model, opts)
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
 
 
 FORMAT = SwissFormat()
