@@ -72,7 +72,7 @@ def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
     assert "Ian Nepomniachtchi – Richárd Rapport 0-1 (not played)" in wi
     gp = report(tmp_path, str(SCENARIOS / "grand-prix-2019.toml"), "--at", "event3-qf")
     page = gp.read_text(encoding="utf-8")
-    assert "Hamburg sf:" in page and "if Maxime Vachier-Lagrave wins 2-0" in page
+    assert "Hamburg sf:" in page and "(1) Maxime Vachier-Lagrave wins 2-0: " in page
 
 
 def test_report_with_what_ifs_says_them(tmp_path):

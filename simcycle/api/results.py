@@ -242,6 +242,7 @@ class Standings(Result, kw_only=True):
 
     at: str
     players: list[StandingRow] = []      # a cycle's standings are its parts' (no table)
+    note: str | None | msgspec.UnsetType = msgspec.UNSET    # e.g. who is level for first
     _nested: ClassVar[dict] = {"players": (StandingRow, "list")}
 
 
@@ -259,6 +260,7 @@ class Odds(Result, kw_only=True):
     games: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
     matches: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
     events: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
+    notes: list[str] | msgspec.UnsetType = msgspec.UNSET     # what the list leaves out
     _nested: ClassVar[dict] = {"games": (GameOdds, "list"), "matches": (GameOdds, "list"),
                                "events": (GameOdds, "list")}
     _KEYS: ClassVar[tuple] = ("games", "matches", "events")
