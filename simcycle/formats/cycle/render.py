@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ...api.results import Odds, Standings
-
 from ...report.table import Column, Table, to_text
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings
 
 
 def standings_tables(st: Standings) -> Table | list[Table]:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ...api.results import Odds, Standings, Swing, Whocan
-
 import textwrap
+from typing import TYPE_CHECKING
 
 from ...report.table import Column, Table, swing_tables, to_text
 from ...report.table import whocan_tables as targets_tables
 from ..shared.entries import LEGEND, cell
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings, Whocan
 
 
 def standings_tables(st: Standings) -> Table | list[Table]:

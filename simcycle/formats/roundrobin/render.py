@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ...api.results import Odds, Standings, Swing, Whocan
-
 from ...report.table import Column, Table, swing_tables, to_text
 from ...report.table import whocan_tables as targets_tables
 from .rules import CRITERION_TEXT as CRITERIA_TEXT
 from .rules import fmt_points
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings, Whocan
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ...api.results import Odds, Standings, Whocan
-
 from ...report.table import Column, Table, to_text
 from ...report.table import whocan_tables as targets_tables
 from ..knockout_series.render import says_lines
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings, Whocan
 
 QUALIFIED_MARK = {True: "q", False: "", None: "?"}   # "Q" once the season is final
 
