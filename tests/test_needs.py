@@ -214,3 +214,14 @@ def test_tour_branches_recount_from_the_replicas():
             assert ["1"] in p.branches[0].cases            # the best result first
     assert in_event >= 3
     assert abs(sum(d.items[0].results.values()) - 1) < 1e-12
+
+
+def test_tour_winner_words_cover_the_same_outcomes():
+    from simcycle.commentary.tour import SHARED, winner_label
+
+    seen = ["A", "B", "C", "D", "E", SHARED]
+    assert winner_label(["A", "B", "C", "D", SHARED], seen) == "E does not win alone"
+    assert winner_label(["A", "B", "C", "D"], seen) == "a player other than E wins alone"
+    assert winner_label(["A", SHARED], seen) == "A wins, or first place is shared"
+    assert winner_label(["A", "B"], seen) == "A or B wins"
+    assert winner_label([SHARED], seen) == "first place is shared"

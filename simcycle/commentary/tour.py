@@ -115,12 +115,27 @@ def own_label(codes: list[str], pts: list[int], last: bool, only: bool) -> str:
             else f"earns {fmt_acp(b)}-{fmt_acp(a)} ACP points")
 
 
-def winner_label(codes: list[str]) -> str:
+def _or(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " or " + xs[-1]
+
+
+def winner_label(codes: list[str], everyone: list[str]) -> str:
+    """Words for a group of the event's outcomes (sole winners' names, ``SHARED``); a long
+    list said by what it leaves out ("neither Birch nor Hazel wins alone") when that is
+    shorter and covers the same outcomes (``everyone``: every outcome seen)."""
     names = [c for c in codes if c != SHARED]
-    words = ""
-    if names:
-        words = (names[0] if len(names) == 1
-                 else ", ".join(names[:-1]) + " or " + names[-1]) + " wins"
+    rest = [c for c in everyone if c not in codes]
+    if len(names) > 3 and rest and SHARED not in rest and len(rest) <= 3:
+        alone = " alone" if SHARED in codes else ""
+        if len(rest) == 1:
+            return f"{rest[0]} does not win{alone}"
+        if len(rest) == 2:
+            return f"neither {rest[0]} nor {rest[1]} wins{alone}"
+        return f"none of {', '.join(rest)} wins{alone}"
+    others = [c for c in rest if c != SHARED]
+    if len(names) > 3 and SHARED in rest and others and len(others) <= 3:
+        return f"a player other than {_or(others)} wins alone"
+    words = f"{_or(names)} wins" if names else ""
     if SHARED in codes:
         words = (words + ", or first place is shared") if words else "first place is shared"
     return words
@@ -179,7 +194,10 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = 16_384, seed: int = 1)
                      for w, mk in zip(keys, masks)]
             order = sorted(range(len(cells)), key=lambda k: (-cells[k][2], -cells[k][3]))
             cells, masks = [cells[k] for k in order], [masks[k] for k in order]
-            label = winner_label
+            seen = [c for cell in cells for c in cell[0]]
+
+            def label(codes, seen=seen):
+                return winner_label(codes, seen)
             own, other = None, ev.name
         merged = _merge(cells, masks)
         if len(merged) == 1:
