@@ -432,7 +432,7 @@ def _whocan(ctx) -> str:
                     how += "; cannot be passed, at worst level"
                 path = r.path or []
                 words = "".join(f"<br>{e(line)}" for line in says)
-                opened = " open" if len(path) <= 24 else ""
+                opened = " open" if len(path) <= 24 and not says else ""   # words said
                 how = (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
                        f"{'s' if len(path) != 1 else ''})</summary>{path_words(r.name, path)}"
                        "</details>")

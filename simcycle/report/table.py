@@ -184,7 +184,8 @@ def to_html(t: Table | list[Table], *, id_: str | None = None, heading: str = "h
 def _html_body(t: Table, heading: str | None = None) -> str:
     cols = t.shown()
     html = [f"<{heading}>{escape(t.title)}</{heading}>"] if heading and t.title else []
-    html += [f"<p>{escape(x)}</p>" for x in t.intro]
+    if t.intro:       # the lines that introduce the table, as one paragraph
+        html.append("<p>" + "<br>".join(escape(x) for x in t.intro) + "</p>")
     if cols and t.rows:
         head = "".join(f'<th class="{_cls(c)}">{escape(c.label)}</th>' for c in cols)
         body = []
@@ -422,7 +423,7 @@ def swing_tables(sw, *, title: str | None = None, intro: list[str] | None = None
                  "noise_first": p.noise_first}
             r.update({f"o{k}": x for k, x in enumerate(p.p(what))})
             rows.append(r)
-        rows.sort(key=lambda r: -r["swing"])
+        # in the swing's order: the players most affected (both swings) first
         if limit is not None:
             rows = rows[:limit]
         if game:
