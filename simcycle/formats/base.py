@@ -101,6 +101,9 @@ class PlanInfo:
                        replicas are costly (the Swiss) asks for smaller batches, so progress,
                        --target-se and Ctrl-C come at least every few seconds.  Results do not
                        depend on it (a replica's stream depends only on seed and index).
+    field_measures     experiments also measure the field the qualifiers make (a cycle: the
+                       final's field): its mean rating and its share of the top players by
+                       rating (``experiment.measure``)
     """
 
     names: tuple[str, ...]
@@ -115,6 +118,7 @@ class PlanInfo:
     player_extra: tuple[dict, ...] = ()
     active: tuple[bool, ...] = ()
     batch: int = 0
+    field_measures: bool = False
 
 
 class Plan(ABC):
