@@ -349,6 +349,21 @@ def test_knockout_placeholder_has_the_real_numba_type():
     assert numba.typeof(_ko_placeholder(real.params)) == numba.typeof(real)
 
 
+def test_final_record_rebuilt_field_by_field():
+    """``nb.own_gthr_nb`` rebuilds the final's RoundRobinArgs positionally: every field in
+    order (run as plain Python here: no compile)."""
+    from simcycle.formats.cycle.nb import own_gthr_nb
+
+    fmt, scn = load_scenario(ROOT / "scenarios" / "cycle-2022.toml")
+    fa = fmt.compile(scn, load_model(None), CompileOptions(at="gp-event3")).fa
+    gthr = np.full((fa.gw.shape[0], 2), 0.5)
+    got = own_gthr_nb.py_func(fa, gthr)
+    want = fa._replace(gthr=gthr)
+    assert got._fields == want._fields
+    for name, x, y in zip(want._fields, got, want):
+        assert x is y or np.array_equal(x, y), name
+
+
 def test_final_thresholds_from_the_pool_table_are_the_live_formula():
     """The final's games read their thresholds by player id from the pool's table; the live
     path (offsets, hot Elo) computes them per game: the same numbers, so the same tallies."""

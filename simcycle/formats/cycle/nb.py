@@ -158,12 +158,13 @@ def ko_stage_nb(a, g, st, s):
 
 @ijit
 def own_gthr_nb(fa, gthr):
-    """``fa`` with ``gthr`` (a chunk's own array) as its games' thresholds."""
+    """``fa`` with ``gthr`` (a chunk's own array) as its games' thresholds (every field of
+    ``roundrobin.nb.RoundRobinArgs`` in order: a field added there is added here)."""
     return RoundRobinArgs(
-        fa.params, fa.rt, fa.thr, fa.live, fa.offsets, fa.offset_sd, fa.hot_k, fa.base_pts,
-        fa.base_wins, fa.base_res, fa.gw, fa.gb, fa.gseg, gthr, fa.game_ci, fa.criteria,
-        fa.stages, fa.playoff_seg, fa.forced_first, fa.qualified, fa.n_qual, fa.place_prize,
-        fa.per_half, fa.prize_split)
+        fa.params, fa.rt, fa.thr, fa.live, fa.offsets, fa.offset_sd, fa.hot_k, fa.draw_factor,
+        fa.base_pts, fa.base_wins, fa.base_res, fa.gw, fa.gb, fa.gseg, gthr, fa.game_ci,
+        fa.criteria, fa.stages, fa.playoff_seg, fa.forced_first, fa.qualified, fa.n_qual,
+        fa.place_prize, fa.per_half, fa.prize_split)
 
 
 @ijit

@@ -78,8 +78,10 @@ class CyclePlan(Plan):
                                       CompileOptions(at=fin_at, offsets=opts.offsets,
                                                      hot=opts.hot, fixed=fixed[-1]))
         # the final's games read their thresholds by player id from the pool's table (CycleArgs
-        # .thr), unless offsets or hot Elo move ratings inside a replica (the live path)
-        live = bool(fplan.args.offsets or np.any(fplan.args.hot_k != 0.0))
+        # .thr), unless offsets, hot Elo or a parameter draw move them inside a replica (the
+        # live path)
+        live = bool(fplan.args.offsets or np.any(fplan.args.hot_k != 0.0)
+                    or fplan.args.draw_factor.shape[0] > 0)
         fa = fplan.args._replace(live=live, thr=np.zeros((0, 0, 0, 0, 2)),
                                  gthr=np.zeros((0, 2)))
         n = len(scn.final.scn.players)
