@@ -382,6 +382,23 @@ def test_final_thresholds_from_the_pool_table_are_the_live_formula():
         assert np.array_equal(fast[key], live[key]), key
 
 
+def test_field_measures_by_hand():
+    """experiment.field_measures: the mean rating of the qualifiers' field and the top-q share,
+    from the tallies.  Four players 2800/2700/2600/2500, two places, 10 runs: the field was
+    {2800, 2600} 6 times and {2700, 2500} 4 times, so the mean rating is
+    (6 * 2700 + 4 * 2600) / 10 = 2660 and the top two's share (6 * 1 + 4 * 1) / (2 * 10) = 0.5."""
+    from types import SimpleNamespace
+
+    from simcycle.experiment import field_measures
+
+    rating = np.array([2800.0, 2700.0, 2600.0, 2500.0])
+    res = SimpleNamespace(sims=10, tallies={"qualify": np.array([6, 4, 6, 4])})
+    info = SimpleNamespace(qualifying_places=2)
+    m = field_measures(info, res, rating, np.array([0, 1, 2, 3]), np.arange(4))
+    assert m["field_mean_rating"] == (pytest.approx(2660.0), None)
+    assert m["field_top_share"] == (pytest.approx(0.5), None)
+
+
 # ---- bad cycle files ---------------------------------------------------------------------------
 BAD = [
     ("a seat nobody can fill",
