@@ -27,7 +27,10 @@ What it does (C.04.3 names):
 What it simplifies (docs/format-swiss.md): the float-history criteria (C.14-C.21: avoid
 floating the same player down or up twice running), the finer colour criteria for
 topscorers (C.8-C.9), and the order in which exchanges between S1 and S2 are tried; each
-search step is bounded (``STEP_CAP``), beyond which the next looser budget is used.
+search is bounded (``STEP_CAP`` steps, ``FLOAT_CAP`` when it also bounds repeated floats),
+beyond which the next looser budget is used.  The search skips any choice after which the
+colour conflicts already made plus a lower bound on those still to come (``conflict_bound_nb``)
+exceed the budget; it finds the same pairing as an unpruned search that is not cut short.
 """
 
 from typing import NamedTuple
@@ -39,6 +42,7 @@ from .config import ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
 STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
+FLOAT_CAP = 500        # the same for an attempt that also bounds the repeated floats
 FREE = -2
 FLOATED = -1
 
@@ -60,6 +64,8 @@ class PairScratch(NamedTuple):
     nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
     df1     int64 [n]: 1 when the player floated down in the previous round (or had the bye)
     uf1     int64 [n]: 1 when the player floated up in the previous round
+    met     uint8 [n, n]: met[x, y] = 1 when x played y over the board before the round being
+            paired (filled and cleared again by ``pair_round_nb``; zero between calls)
     """
 
     order: np.ndarray
@@ -76,12 +82,13 @@ class PairScratch(NamedTuple):
     nobye: np.ndarray
     df1: np.ndarray
     uf1: np.ndarray
+    met: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)])
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)], np.zeros((n, n), np.uint8))
 
 
 @jit
@@ -90,7 +97,7 @@ def pair_scratch_nb(n):
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64))
+                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8))
 
 
 @jit
@@ -149,18 +156,20 @@ def colour_state_nb(t, rnd, s):
                     s.uf1[i] = 1
 
 
-@ijit
-def met_nb(t, rnd, x, y):
-    for r in range(rnd):
-        if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
-            return True
-    return False
+@jit
+def mark_met_nb(t, rnd, met, v):
+    """met[x, y] = v for every game x played over the board against y before round rnd."""
+    n = t.opp.shape[0]
+    for x in range(n):
+        for r in range(rnd):
+            if t.kind[x, r] == RK_PLAYED:
+                met[x, t.opp[x, r]] = v
 
 
 @ijit
 def compatible_nb(t, rnd, s, x, y):
     """B1 (no rematch) and B2 (absolute colours; topscorers exempt in the last round)."""
-    if met_nb(t, rnd, x, y):
+    if s.met[x, y] != 0:
         return False
     if (s.strength[x] == 3 and s.strength[y] == 3 and s.pref[x] == s.pref[y]
             and s.top[x] == 0 and s.top[y] == 0):
@@ -192,6 +201,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
     without it only transpositions of S2 are tried."""
     lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
+    cap = STEP_CAP if fmax >= m else FLOAT_CAP
     for i in range(m):
         state[i] = FREE
     floats = 0
@@ -212,7 +222,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     s2[0] = -1
     while True:
         steps += 1
-        if steps > STEP_CAP:
+        if steps > cap:
             return False
         x = sx[depth]
         # undo this depth's previous choice
@@ -408,7 +418,16 @@ def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     s         :class:`PairScratch`
     out_w, out_b  int64 [n//2 + 1]: White and Black of each board, best board first; a
                   bye is (player, -1)
-    Returns the number of boards (a bye included)."""
+    Returns the number of boards (a bye included), -1 when the round cannot be paired."""
+    mark_met_nb(t, rnd, s.met, 1)
+    k = pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b)
+    mark_met_nb(t, rnd, s.met, 0)
+    return k
+
+
+@jit
+def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
+    """``pair_round_nb`` once s.met holds the games played."""
     n = t.opp.shape[0]
     colour_state_nb(t, rnd, s)
     for i in range(n):
