@@ -5,7 +5,9 @@ tallies P(place), P(qualify) with passing-down, P(top 10), points and prizes.
 
 Each replica draws, in this order: one uniform per board of every simulated round (boards in
 pairing order), then the lots for what the tie-breaks leave level (groups from the top).
-The plain-Python twin is ``simcycle.reference.swiss``.
+The plain-Python twin is ``simcycle.reference.swiss``.  Rounds are paired by
+``kernels.dutch_nb.pair_round_nb``; numba's cache of these functions is keyed by this file, so
+a change to the pairing kernel alone leaves a stale compiled copy here: edit this file with it.
 """
 
 from typing import NamedTuple
