@@ -12,9 +12,9 @@ from .nb import SwissArgs
 from .scenario import Swiss
 
 TOP = 10
-# replicas per driver batch: a whole 116-player event costs 0.1-0.3 s of CPU (benchmarks/README.md),
-# so the default 65,536 would mean an hour between progress updates and Ctrl-C checks; 1,024 is
-# two chunks (both threads busy) and a few seconds to a minute per batch
+# replicas per driver batch: a whole 116-player event costs about 2 ms of CPU
+# (benchmarks/README.md), so the default 65,536 would mean a minute or more between progress
+# updates and Ctrl-C checks; 1,024 is two chunks (both threads busy) and about a second a batch
 SWISS_BATCH = 1024
 COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)
 
