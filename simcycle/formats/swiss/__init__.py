@@ -10,14 +10,15 @@ criteria list) and shares the game model, the tallies and the report machinery.
 
 from __future__ import annotations
 
-from ..base import CompileOptions, Format, render_from
+from ...errors import ScenarioError
+from ..base import FIX, CompileOptions, Format, render_from
 from . import rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset()
+    features = frozenset({FIX})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -53,6 +54,43 @@ class SwissFormat(Format):
         from .plan import SwissPlan
         self.check_options(scn, opts)
         return SwissPlan(scn, model, opts)
+
+    def parse_fix(self, scn: Swiss, text: str, at, key: str, earlier=None) -> dict:
+        """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a board of the
+        round after ``at`` (the only one paired before it is played: later rounds' pairings
+        depend on its results), a game over the board, with these colours."""
+        from ..shared.whatif import parse_game
+
+        idx = {a.casefold(): i for i, p in enumerate(scn.players)
+               for a in (p.name, *p.aliases)}
+        rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
+        nxt = rules.last_round(scn, at) + 1
+        names = scn.names
+        if rnd is not None and rnd != nxt:
+            raise ScenarioError(f"only round {nxt}'s boards can be fixed from this checkpoint "
+                                "(a Swiss pairs each round from the results before it)",
+                                file=scn.file, key=key, value=text)
+        boards = [g for g in scn.games if g.round == nxt]
+        if not boards:
+            raise ScenarioError(f"round {nxt} is not paired yet" if nxt <= scn.n_rounds
+                                else "the event is over", file=scn.file, key=key, value=text)
+        games = [g for g in boards if {g.white, g.black} == {w, b}]
+        if not games:
+            raise ScenarioError(f"{names[w]} and {names[b]} are not paired in round {nxt}",
+                                file=scn.file, key=key, value=text)
+        g = games[0]
+        if g.white != w:
+            raise ScenarioError(f"{names[g.white]} has White against {names[g.black]} in "
+                                f"round {nxt}", file=scn.file, key=key, value=text)
+        if g.forfeit:
+            raise ScenarioError(f"round {nxt}: {names[w]} - {names[b]} is a forfeit, not a "
+                                "game", file=scn.file, key=key, value=text)
+        return {(g.round, g.white, g.black): res}
+
+    def describe_fix(self, scn: Swiss, fixed: dict) -> list[str]:
+        from ...enums import RESULT_TEXT
+        return [f"round {r}: {scn.players[w].name} - {scn.players[b].name} {RESULT_TEXT[res]}"
+                for (r, w, b), res in sorted(fixed.items())]
 
     render_standings = render_from("standings")
     render_odds = render_from("odds")
