@@ -11,14 +11,14 @@ criteria list) and shares the game model, the tallies and the report machinery.
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import FIX, CompileOptions, Format, render_from
+from ..base import FIX, RESULTS, CompileOptions, Format, render_from
 from . import rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset({FIX})
+    features = frozenset({FIX, RESULTS})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -91,6 +91,23 @@ class SwissFormat(Format):
         from ...enums import RESULT_TEXT
         return [f"round {r}: {scn.players[w].name} - {scn.players[b].name} {RESULT_TEXT[res]}"
                 for (r, w, b), res in sorted(fixed.items())]
+
+    def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
+        """What a TRF-16 file adds to the scenario, checked against it (``live.py``)."""
+        from ...scenario import load_scenario
+        from .live import file_results
+        if kind != "trf":
+            raise ScenarioError("a Swiss reads its results from a TRF-16 file (--trf); PGN is "
+                                "not read yet", key="--pgn", value=path)
+        if write:
+            raise ScenarioError("--write is not available for a Swiss yet: add the new rounds "
+                                "to the scenario by hand", key="--write")
+        _, scn = load_scenario(scenario_file)
+        return file_results(scn, path)
+
+    def render_results(self, d: dict) -> str:
+        from .live import render_results
+        return render_results(d)
 
     render_standings = render_from("standings")
     render_odds = render_from("odds")
