@@ -111,3 +111,41 @@ def test_contradiction_and_header_refused(tmp_path):
         file_results(scn, write(tmp_path, extra=("XXR 4",)))
     with pytest.raises(ScenarioError, match="XXC"):
         file_results(scn, write(tmp_path, extra=("XXC black1",)))
+
+
+PGN = ROOT / "data" / "swiss" / "grand-swiss-2025-open-r1-8.pgn"
+
+
+def test_broadcast_pgn_agrees_and_adds_a_round():
+    _, scn = load_scenario("grand-swiss-2025")
+    assert file_results(scn, PGN, "pgn")["new"] == []
+    raw = tomllib.loads((ROOT / "scenarios" / "grand-swiss-2025.toml").read_text("utf-8"))
+    raw["rounds"] = raw["rounds"][:7]
+    _, cut = load_data(raw, "gs.toml")
+    d = file_results(cut, PGN, "pgn")
+    assert [r["round"] for r in d["new"]] == [8] and len(d["new"][0]["games"]) == 58
+    assert d["new"][0]["games"] == file_results(cut, TRF)["new"][0]["games"]
+
+
+def pgn_game(rnd, white, black, result):
+    return (f'[Event "tiny"]\n[Round "{rnd}"]\n[White "{white}"]\n[Black "{black}"]\n'
+            f'[Result "{result}"]\n\n{result}\n\n')
+
+
+def test_pgn_player_paired_twice_or_unknown(tmp_path):
+    _, scn = load_data(TINY, "t.toml")
+    p = tmp_path / "t.pgn"
+    p.write_text(pgn_game(2, "A", "D", "1/2-1/2") + pgn_game(2, "A", "E", "1-0"))
+    with pytest.raises(ScenarioError, match="A is paired twice in round 2") as e:
+        file_results(scn, p, "pgn")
+    assert "t.pgn" in str(e.value) and "game 2" in str(e.value)
+    p.write_text(pgn_game(2, "A", "Zed", "1-0"))
+    with pytest.raises(ScenarioError, match="Zed is no player"):
+        file_results(scn, p, "pgn")
+    # the broadcast has round 1's game and not its forfeit (B-D): it agrees
+    p.write_text(pgn_game(1, "C", "A", "0-1") + pgn_game(2, "A", "D", "1/2-1/2"))
+    assert file_results(scn, p, "pgn")["new"] == [
+        {"round": 2, "games": [["A", "D", "1/2-1/2"]], "byes": []}]
+    p.write_text(pgn_game(1, "C", "A", "1-0"))
+    with pytest.raises(ScenarioError, match="round 1 contradicts the scenario"):
+        file_results(scn, p, "pgn")

@@ -93,17 +93,15 @@ class SwissFormat(Format):
                 for (r, w, b), res in sorted(fixed.items())]
 
     def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
-        """What a TRF-16 file adds to the scenario, checked against it (``live.py``)."""
+        """What a TRF-16 or broadcast PGN file adds to the scenario, checked against it
+        (``live.py``)."""
         from ...scenario import load_scenario
         from .live import file_results
-        if kind != "trf":
-            raise ScenarioError("a Swiss reads its results from a TRF-16 file (--trf); PGN is "
-                                "not read yet", key="--pgn", value=path)
         if write:
             raise ScenarioError("--write is not available for a Swiss yet: add the new rounds "
                                 "to the scenario by hand", key="--write")
         _, scn = load_scenario(scenario_file)
-        return file_results(scn, path)
+        return file_results(scn, path, kind)
 
     def render_results(self, d: dict) -> str:
         from .live import render_results

@@ -117,9 +117,38 @@ def read_swiss_trf(path: str) -> dict:
     return out
 
 
-def file_results(scn: Swiss, path: str) -> dict:
-    """What the TRF adds to the scenario, checked against it."""
+def pgn_boards(scn: Swiss, path: str) -> dict:
+    """{round: [(white, black, result)]} (scenario indices) of a broadcast PGN: players by
+    the FideId tags, else by name or alias; each game needs its round."""
+    from ...io.pgn import read_pgn
+    by_id = {p.fide_id: i for i, p in enumerate(scn.players) if p.fide_id}
+    by_name = {a.casefold(): i for i, p in enumerate(scn.players) for a in (p.name, *p.aliases)}
+    boards: dict = {}
+    seen: dict = {}
+    for row in read_pgn(path):
+        if row.round is None:
+            raise row.error("the game's Round tag is missing")
+        ij = []
+        for name, fid in ((row.white, row.white_id), (row.black, row.black_id)):
+            i = by_id.get(fid) if fid else None
+            if i is None:
+                i = by_name.get(name.casefold())
+            if i is None:
+                raise row.error(f"{name} is no player of the scenario (FIDE id or name)")
+            if (row.round, i) in seen:
+                raise row.error(f"{name} is paired twice in round {row.round} (also "
+                                f"{seen[(row.round, i)]})")
+            seen[(row.round, i)] = row.where
+            ij.append(i)
+        boards.setdefault(row.round, []).append((ij[0], ij[1], row.result))
+    return boards
+
+
+def file_results(scn: Swiss, path: str, kind: str = "trf") -> dict:
+    """What the TRF (or PGN: games only, no byes) adds to the scenario, checked against it."""
     f = str(path)
+    if kind == "pgn":
+        return _compare(scn, f, pgn_boards(scn, path), None)
     d = read_swiss_trf(path)
     if d["rounds"] is not None and d["rounds"] != scn.n_rounds:
         raise ScenarioError(f"XXR says {d['rounds']} rounds; the scenario has "
@@ -138,18 +167,27 @@ def file_results(scn: Swiss, path: str) -> dict:
             raise _bad(f, p["line"], 15, "no player of the scenario has this FIDE id or name",
                        p["name"])
         idx[rank] = i
+    boards = {r: [(idx[w], idx[b], t) for w, b, t in v] for r, v in d["boards"].items()}
+    byes = {r: [(idx[p], x) for p, x in v] for r, v in d["byes"].items()}
+    return _compare(scn, f, boards, byes)
+
+
+def _compare(scn: Swiss, f: str, all_boards: dict, all_byes: dict | None) -> dict:
+    """Each round of the file against the scenario's; ``all_byes`` None: the file has none
+    (PGN), so byes are not compared."""
     names = scn.names
     known = rules.last_round(scn, None)
     new = []
-    for r in sorted(set(d["boards"]) | set(d["byes"])):
+    for r in sorted(set(all_boards) | set(all_byes or {})):
         if r > scn.n_rounds:
             raise ScenarioError(f"round {r} is beyond the event's {scn.n_rounds}", file=f,
                                 key=f"round {r}")
-        boards = {(idx[w], idx[b], t) for w, b, t in d["boards"].get(r, [])}
-        byes = {(idx[p], letter) for p, letter in d["byes"].get(r, [])}
-        mine = {(g.white, g.black, _text(g)) for g in scn.games if g.round == r}
-        if mine or any(b.round == r for b in scn.byes):
-            mine_byes = {(b.player, _letter(b.kind)) for b in scn.byes if b.round == r}
+        boards = set(all_boards.get(r, []))
+        mine = {(g.white, g.black, _text(g)) for g in scn.games if g.round == r
+                and not (g.forfeit and all_byes is None)}   # a broadcast has no forfeits
+        mine_byes = {(b.player, _letter(b.kind)) for b in scn.byes if b.round == r}
+        byes = mine_byes if all_byes is None else set(all_byes.get(r, []))
+        if mine or mine_byes:
             if boards != mine or byes != mine_byes:
                 diff = sorted(boards ^ mine)[:1] or sorted(byes ^ mine_byes)[:1]
                 raise ScenarioError(f"round {r} contradicts the scenario (first difference: "
@@ -158,7 +196,7 @@ def file_results(scn: Swiss, path: str) -> dict:
                 continue
         new.append({"round": r, "games": [[names[w], names[b], t] for w, b, t in sorted(boards)],
                     "byes": [[names[p], letter] for p, letter in sorted(byes)]})
-    return {"scenario": scn.name, "file": f, "rounds_in_file": sorted(set(d["boards"])),
+    return {"scenario": scn.name, "file": f, "rounds_in_file": sorted(set(all_boards)),
             "known": known, "new": new}
 
 
