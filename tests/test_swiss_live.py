@@ -149,3 +149,24 @@ def test_pgn_player_paired_twice_or_unknown(tmp_path):
     p.write_text(pgn_game(1, "C", "A", "1-0"))
     with pytest.raises(ScenarioError, match="round 1 contradicts the scenario"):
         file_results(scn, p, "pgn")
+
+
+def test_write_appends_the_new_rounds(tmp_path):
+    """results --write: the new round goes into the scenario file, which then loads with it;
+    a second read finds nothing new."""
+    from simcycle.formats.swiss import FORMAT
+    toml = tmp_path / "tiny.toml"
+    toml.write_text(
+        '[scenario]\nname = "tiny"\nformat = "swiss"\n[event]\nrounds = 3\n'
+        + "".join(f'[[players]]\nname = "{n}"\nrating = {r}\n' for n, r in
+                  (("A", 2600), ("B", 2500), ("C", 2400), ("D", 2300), ("E", 2200)))
+        + '[[rounds]]\nround = 1\ngames = [["C", "A", "0-1"], ["B", "D", "-+"]]\n'
+          'byes = [["E", "U"]]\n')
+    trf = write(tmp_path)
+    d = FORMAT.read_results(str(toml), "trf", str(trf), write=True)
+    assert d["written"] and [r["round"] for r in d["new"]] == [2]
+    _, scn = load_scenario(str(toml))
+    assert {(scn.names[g.white], scn.names[g.black]) for g in scn.games if g.round == 2} == {
+        ("A", "D"), ("E", "C")}
+    assert [(scn.names[b.player], b.round) for b in scn.byes] == [("E", 1), ("B", 2)]
+    assert FORMAT.read_results(str(toml), "trf", str(trf), write=True)["new"] == []

@@ -97,11 +97,13 @@ class SwissFormat(Format):
         (``live.py``)."""
         from ...scenario import load_scenario
         from .live import file_results
-        if write:
-            raise ScenarioError("--write is not available for a Swiss yet: add the new rounds "
-                                "to the scenario by hand", key="--write")
+        from .live import write_new_rounds
         _, scn = load_scenario(scenario_file)
-        return file_results(scn, path, kind)
+        d = file_results(scn, path, kind)
+        d["written"] = bool(write and d["new"])
+        if d["written"]:
+            write_new_rounds(scenario_file, d)
+        return d
 
     def render_results(self, d: dict) -> str:
         from .live import render_results

@@ -17,6 +17,8 @@ the line and the column.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...enums import COL_BLACK, COL_WHITE
 from ...errors import ScenarioError
 from ...io.pgn import read_text_lenient
@@ -200,6 +202,32 @@ def _compare(scn: Swiss, f: str, all_boards: dict, all_byes: dict | None) -> dic
             "known": known, "new": new}
 
 
+def write_new_rounds(scenario_file: str, d: dict) -> None:
+    """Append the new rounds of ``d`` to the scenario file as ``[[rounds]]`` tables, after
+    checking that the file with them still loads (a round missing a bye, say, is refused and
+    nothing is written)."""
+    import json
+    import tomllib
+
+    from ...io.write import atomic_write
+    from ...scenario import load_data
+    raw = Path(scenario_file).read_bytes()
+    text = raw.decode("utf-8")
+    add = []
+    for rd in d["new"]:
+        rows = "".join(f"  [{json.dumps(w)}, {json.dumps(b)}, {json.dumps(t)}],\n"
+                       for w, b, t in rd["games"])
+        block = (f"\n[[rounds]]   # from {Path(d['file']).name}\nround = {rd['round']}\n"
+                 f"games = [\n{rows}]\n")
+        if rd["byes"]:
+            byes = ", ".join(f"[{json.dumps(p)}, {json.dumps(x)}]" for p, x in rd["byes"])
+            block += f"byes = [{byes}]\n"
+        add.append(block)
+    new = text + ("" if text.endswith("\n") else "\n") + "".join(add)
+    load_data(tomllib.loads(new), scenario_file)
+    atomic_write(scenario_file, new, what="scenario file", expect=raw)
+
+
 def _text(g) -> str:
     from ...enums import UNPLAYED
     if g.forfeit:
@@ -220,6 +248,8 @@ def _say(names, item) -> str:
 
 def render_results(d: dict) -> str:
     lines = [f"{d['scenario']}: {d['file']}; the scenario has rounds 1-{d['known']}"]
+    if d.get("written"):
+        lines.append("written: the new rounds were added to the scenario file")
     if not d["new"]:
         lines.append("nothing new: every round in the file is already in the scenario")
     for rd in d["new"]:
