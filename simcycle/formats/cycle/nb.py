@@ -298,5 +298,7 @@ def simulate_nb(seed, first, nrep, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c, ou
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for ci in prange(n_chunks):
-        chunk_nb(ci, ci * CHUNK, min(nrep, (ci + 1) * CHUNK), seed, first, rr0, rr1, n_rr, ga,
-                 n_gs, ka, n_ko, fa, c, out)
+        # the chunk index as int64: prange's is uint64 in the parallel body and int64 while
+        # the loop is typed, which compiled chunk_nb twice
+        chunk_nb(np.int64(ci), ci * CHUNK, min(nrep, (ci + 1) * CHUNK), seed, first, rr0, rr1,
+                 n_rr, ga, n_gs, ka, n_ko, fa, c, out)

@@ -405,7 +405,7 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
 
 
 # ---- whocan: every outcome of the remaining games ------------------------------------------

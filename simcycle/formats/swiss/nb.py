@@ -264,7 +264,7 @@ def simulate_nb(seed, first, n, a, out):
     for c in prange(nc):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        chunk_nb(c, lo, hi, seed, first, a, out)
+        chunk_nb(np.int64(c), lo, hi, seed, first, a, out)
 
 
 __all__ = ["SwissArgs", "simulate_nb", "play_swiss_nb", "BLACK_WINS", "RK_NONE"]

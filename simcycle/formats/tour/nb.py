@@ -344,7 +344,7 @@ def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
     nbest = top.shape[1]
     start_order_nb(order, brk, nm)
     sort_segment_nb(order, brk, tot, 0, nm)
-    k = 0
+    k = np.int64(0)     # typed, not a literal 0 (which compiles refine_nb once more)
     while k < nbest and level_left_nb(brk, nm):
         refine_nb(order, brk, val, nm, top, cnt, k)
         k += 1
@@ -428,7 +428,7 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
 
 
 @jit
