@@ -206,3 +206,20 @@ def test_fix_a_published_board():
     pts = plan.run_batch(7, 0, 2000)["points"] / 2000 / 2
     unfixed = free.run_batch(7, 0, 2000)["points"] / 2000 / 2
     assert pts[2] >= 1 and pts[2] - unfixed[2] > 0.3
+
+
+def test_swing_of_the_published_boards():
+    """swing: the round after the checkpoint, each board's three results on common random
+    numbers; A (2600) winning round 1 against C makes first place likelier than losing it."""
+    from simcycle.model import load_model
+    fmt, scn = load_data(tiny(), "t.toml")
+    model = load_model(None).for_kind(scn.kind)
+    d = fmt.swing(scn, model, "start", sims=2048, seed=3)
+    assert d["round"] == 1 and d["sims"] == 2048
+    assert {(g["white"], g["black"]) for g in d["games"]} == {("C", "A"), ("B", "D")}
+    g = next(g for g in d["games"] if g["white"] == "C")
+    a = next(p for p in g["players"] if p["name"] == "A")
+    assert a["p_first"]["0-1"] > a["p_first"]["1-0"] + 0.1
+    assert "C - A" in fmt.render_swing(d) or "C – A" in fmt.render_swing(d)
+    with pytest.raises(ScenarioError, match="round 2 is not paired yet"):
+        fmt.swing(scn, model, "round1", sims=512, seed=3)

@@ -11,14 +11,16 @@ criteria list) and shares the game model, the tallies and the report machinery.
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import FIX, RESULTS, CompileOptions, Format, render_from
+from ..base import FIX, RESULTS, SWING, CompileOptions, Format, render_from
 from . import rules
 from .scenario import DEFAULT_KIND, Swiss, load
+
+SWING_BOARDS = 10     # swing examines the next round's top boards (each: three runs)
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset({FIX, RESULTS})
+    features = frozenset({FIX, RESULTS, SWING})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -109,6 +111,45 @@ class SwissFormat(Format):
         from .live import render_results
         return render_results(d)
 
+    def swing(self, scn: Swiss, model, at, *, sims, seed, offsets=False, round_no=None,
+              fixed=None, target_se=None) -> dict:
+        """What each of the top ``SWING_BOARDS`` boards of the next round (published
+        pairings only) swings: every player's P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or
+        0-1, on common random numbers (a board's number is drawn whatever its result), each
+        difference with its paired SE."""
+        from ..shared import swing as swing_
+        fixed = dict(fixed or {})
+        nxt = rules.last_round(scn, at) + 1
+        if round_no is not None and round_no != nxt:
+            raise ScenarioError(f"only round {nxt}'s boards are paired at this checkpoint",
+                                file=scn.file, key="--round", value=str(round_no))
+        boards = [g for g in scn.games if g.round == nxt and not g.forfeit
+                  and (g.round, g.white, g.black) not in fixed][:SWING_BOARDS]
+        if not boards:
+            raise ScenarioError(f"round {nxt} is not paired yet" if nxt <= scn.n_rounds
+                                else "the event is over", file=scn.file, key="--at",
+                                value=at or "latest")
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se)
+        labels = ("1-0", "1/2-1/2", "0-1")
+        out = []
+        for g in boards:
+            pw, pd, pb = model.wdl(scn.control, scn.players[g.white].rating,
+                                   scn.players[g.black].rating)
+            players = run.rows([[({(g.round, g.white, g.black): c}, 1.0)] for c in range(3)])
+            for p in players:
+                p["p_first"] = dict(zip(labels, p["p_first"]))
+                p["p_qualify"] = dict(zip(labels, p["p_qualify"]))
+            out.append({"round": g.round, "white": scn.players[g.white].name,
+                        "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
+                        "p_black": pb, "players": players})
+        out.sort(key=lambda x: -swing_.weight(x["players"]))
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": nxt,
+                "sims": run.sims, "seed": seed, "target_se": target_se,
+                "qualifying_places": scn.qualifying_places, "results": list(labels),
+                "now": run.now(), "games": out}
+
+    render_swing = render_from("swing")
     render_standings = render_from("standings")
     render_odds = render_from("odds")
 

@@ -164,8 +164,9 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
                 score_board_nb(t, r, x, y, WHITE_WINS, RK_FORFEIT_WIN)
                 continue
             res = a.fixed_res[j] if fixed else -1
+            u = u01_nb(st)   # drawn for a known result too: what-ifs share the other numbers
             if res < 0:
-                res = result_of_nb(u01_nb(st), rt_thr[x, y, 0], rt_thr[x, y, 1])
+                res = result_of_nb(u, rt_thr[x, y, 0], rt_thr[x, y, 1])
             score_board_nb(t, r, x, y, res, RK_PLAYED)
     adjusted_nb(t, R)
     rank_criteria_nb(t, R, a.criteria, w.order, w.brk, w.val, w.group, w.lots, st, False)

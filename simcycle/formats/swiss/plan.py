@@ -101,10 +101,13 @@ class SwissPlan(Plan):
             extra_probabilities=(f"top{min(TOP, n)}",),
             batch=SWISS_BATCH)
 
-    def run_batch(self, seed: int, first: int, n: int) -> dict:
+    def run_chunks(self, seed: int, first: int, n: int):
         from ...driver import ChunkTallies
         from .nb import simulate_nb
 
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
-        return t.summed()
+        return t
+
+    def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()

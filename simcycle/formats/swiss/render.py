@@ -1,4 +1,5 @@
-"""Text of the Swiss reports: standings (every tie-break value), odds."""
+"""Text of the Swiss reports: standings (every tie-break value), odds, swing (the round
+robin's table: a board swings the same way as a game)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,14 @@ def odds_tables(od: Odds) -> Table | list[Table]:
 def odds(d: dict) -> str:
     from ...api.results import Odds
     return to_text(odds_tables(Odds.from_json(d)))
+
+
+def swing_tables(sw):
+    """The next round's boards, each with the players it moves (the round robin's table)."""
+    from ..roundrobin.render import swing_tables as rr_swing_tables
+    return rr_swing_tables(sw)
+
+
+def swing(d: dict) -> str:
+    from ..roundrobin.render import swing as rr_swing
+    return rr_swing(d)
