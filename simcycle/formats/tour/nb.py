@@ -243,7 +243,10 @@ def knockout_event_nb(a, g, e, s, st):
             elif y < 0:
                 w = x
             else:
-                match_nb(g, SEG, a.field[fs + x], a.field[fs + y], steps, s.fixed, st, s.mout)
+                # the segment typed (a literal 0 compiled armageddon_nb and sudden_death_nb
+                # once more)
+                match_nb(g, np.int64(SEG), a.field[fs + x], a.field[fs + y], steps, s.fixed, st,
+                         s.mout)
                 w = x if s.mout[0] == 0 else y
                 s.work[nloss] = y if s.mout[0] == 0 else x
                 nloss += 1
