@@ -2,19 +2,19 @@
 ``simcycle needs`` conditions on -- the places of the next event's listed players and each
 member's final place -- instead of streaming tallies.
 
-The season is played exactly as ``nb.chunk_nb`` plays it (the same blocks, the same draws in
-the same order), so replica r here is replica r there; the plain-Python twin is
+The season is played by ``nb.season_replica_nb``, the step ``nb.chunk_nb`` plays it with (the
+same draws in the same order), so replica r here is replica r there; the plain-Python twin is
 ``simcycle.reference.tour.replica`` (``events=`` records the places).
 """
 
 import numpy as np
 from numba import prange
 
-from ...enums import EV_FL, EV_FS, TOUR_C_LOTS, TOUR_C_TIEBREAK
+from ...enums import TOUR_C_LOTS, TOUR_C_TIEBREAK
 from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.game_nb import Games
-from ...kernels.rng_nb import normal_nb, replica_state_nb
-from .nb import SEG, insert_nb, play_event_nb, rank_members_nb, scratch_nb
+from ...kernels.rng_nb import replica_state_nb
+from .nb import scratch_nb, season_replica_nb
 
 N_FLAGS = max(TOUR_C_LOTS, TOUR_C_TIEBREAK) + 1
 
@@ -39,30 +39,8 @@ def chunk_places_nb(lo, hi, seed, first, a, ev_lo, ev_hi, final):
     flags = np.zeros(N_FLAGS, np.int64)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        if a.offsets:
-            for i in range(a.n_real):
-                for k in range(3):
-                    rt[SEG, i, k] = rt0[SEG, i, k] + normal_nb(st) * a.offset_sd[k]
-        for m in range(nm):
-            cnt[m] = a.base_cnt[m]
-            for k in range(nbest):
-                top[m, k] = a.base_top[m, k]
-        for e in range(a.ev.shape[0]):
-            play_event_nb(a, g, e, s, st)
-            fs = a.ev[e, EV_FS]
-            for i in range(a.ev[e, EV_FL]):
-                if e == 0:
-                    ev_lo[r, i] = s.lo[i]
-                    ev_hi[r, i] = s.hi[i]
-                m = a.member_of[a.field[fs + i]]
-                if m >= 0 and s.pts[i] > 0:
-                    insert_nb(top, cnt, m, s.pts[i], nbest)
-        for m in range(nm):
-            x = 0
-            for k in range(cnt[m]):
-                x += top[m, k]
-            tot[m] = x
-        rank_members_nb(a.n_qual, top, cnt, tot, order, brk, val, work, st, flags)
+        season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
+                          ev_lo[r], ev_hi[r])
         for p in range(nm):
             final[r, order[p]] = p
 
