@@ -54,9 +54,11 @@ def pct(p, digits: int = 1) -> str:
 def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
             progress: bool | None = None, whocan_budget: int | None = None,
             fixed: dict | None = None) -> dict:
-    """Everything the page shows, as JSON-able data.  ``fixed``: what-ifs (the format's
+    """Everything the page shows: the results' JSON (read back as their declared types by the
+    sections) and the run's facts, the model as a ``ModelInfo``.  ``fixed``: what-ifs (the format's
     ``parse_fix`` entries) assumed by the odds, the swing and who-can; the standings and the
     history stay those of the results played."""
+    from ..api.results import ModelInfo
     from . import history
     from .. import report
     from .. import driver
@@ -67,8 +69,8 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
            "after": after_text(fmt, scn, at), "colours": colour_of(history.scn_names(scn)),
            "seed": seed, "swing_sims": swing_sims, "format": fmt.name,
            # the model file by its name: the installed path says nothing to a reader
-           "model": {"name": model.name, "version": model.version,
-                     "file": _file_name(model.path)},
+           "model": ModelInfo(name=model.name, version=model.version,
+                              file=_file_name(model.path)),
            "generated": _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")}
     from .. import __version__
     ctx["version"] = __version__
@@ -164,8 +166,8 @@ def page(ctx: dict) -> str:
         f"<title>{e(ctx['scenario'])} {e(ctx['after'])}: simcycle report</title>",
         f"<style>{CSS}</style></head><body>",
         f"<header><h1>{e(ctx['scenario'])}</h1><p>{e(ctx['after'])} · "
-        f"{ctx['sims']:,} simulations · model {e(ctx['model']['name'])} "
-        f"{e(ctx['model']['version'])} · {e(ctx['generated'])}</p></header><main>",
+        f"{ctx['sims']:,} simulations · model {e(ctx['model'].name)} "
+        f"{e(ctx['model'].version)} · {e(ctx['generated'])}</p></header><main>",
         _assumed(ctx),
         _standings(ctx),
         _odds(ctx),
@@ -460,7 +462,7 @@ def _about(ctx) -> str:
     m = ctx["model"]
     rows = [("scenario file", _file_name(ctx["file"])), ("format", ctx["format"]),
             ("checkpoint", ctx["at"] if ctx["at"] != "latest" else ctx["after"]),
-            ("model", f"{m['name']} {m['version']}" + (f" ({m['file']})" if m.get("file") else "")),
+            ("model", f"{m.name} {m.version}" + (f" ({m.file})" if m.file else "")),
             ("simulations", f"{ctx['sims']:,} for the odds, {ctx['sims']:,} per checkpoint for "
                             f"the history, {ctx['swing_sims']:,} per result for the swing"),
             ("seed", ctx["seed"]), ("generated", ctx["generated"]),
