@@ -23,6 +23,7 @@ from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
                                 round_robin_nb, sudden_death_knockout_nb, terms_nb)
+from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
                                 sort_segment_nb, start_order_nb)
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
@@ -214,18 +215,7 @@ def prizes_nb(a, n, order, pts, prize):
         for p in range(n):
             prize[order[p]] = a.place_prize[p]
     else:
-        k = 0
-        while k < n:
-            e = k + 1
-            while e < n and pts[order[e]] == pts[order[k]]:
-                e += 1
-            s = 0.0
-            for p in range(k, e):
-                s += a.place_prize[p]
-            s /= e - k
-            for p in range(k, e):
-                prize[order[p]] = s
-            k = e
+        share_by_points_nb(a.place_prize, n, order, pts, prize, False)
     for i in range(n):
         prize[i] += a.per_half * np.float64(pts[i])
 

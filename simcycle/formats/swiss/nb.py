@@ -21,6 +21,7 @@ from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
 from ...kernels.dutch_nb import pair_round_nb, pair_scratch_nb
 from ...kernels.game_nb import result_of_nb
+from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb
 from ...kernels.rng_nb import replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
@@ -208,18 +209,7 @@ def prizes_nb(a, n, order, pts, prize):
         for p in range(n):
             prize[order[p]] = a.place_prize[p]
         return
-    k = 0
-    while k < n:
-        e = k + 1
-        while e < n and pts[order[e]] == pts[order[k]]:
-            e += 1
-        s = 0.0
-        for p in range(k, e):
-            s += a.place_prize[p]
-        s /= e - k
-        for p in range(k, e):
-            prize[order[p]] = s
-        k = e
+    share_by_points_nb(a.place_prize, n, order, pts, prize, False)
 
 
 @jit
