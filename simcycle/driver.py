@@ -116,6 +116,26 @@ class Result:
         return worst
 
 
+class _NoBar:
+    """What :func:`progress_bar` gives when no bar is shown (tqdm is then not imported)."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int, progress: bool | None):
+    """The "simulating" bar on stderr; ``progress`` None: when stderr is a terminal (tqdm's
+    own default), and without importing tqdm when it is not (start-up)."""
+    if not (progress if progress is not None else sys.stderr.isatty()):
+        return _NoBar()
+    from tqdm import tqdm
+    return tqdm(total=total, unit="sim", unit_scale=True, file=sys.stderr, leave=False,
+                desc="simulating")
+
+
 def run(plan, sims: int, seed: int, *, target_se: float | None = None,
         max_sims: int = 100_000_000, progress: bool | None = None,
         partial: bool = False) -> Result:
@@ -129,13 +149,9 @@ def run(plan, sims: int, seed: int, *, target_se: float | None = None,
     returned, flagged ``interrupted`` (``sims`` says how many; ``requested`` how many were
     asked for), and the caller must say so in its output's header; an interruption before the
     first batch finished propagates even then (nothing to report)."""
-    from tqdm import tqdm
-
     goal = max_sims if target_se is not None else sims
     interrupted = False
-    bar = tqdm(total=goal, unit="sim", unit_scale=True, file=sys.stderr, leave=False,
-               disable=(not progress) if progress is not None else None,
-               desc="simulating")
+    bar = progress_bar(goal, progress)
     info = plan.info
     res = Result(list(info.names), 0, seed, info.points_scale, {},
                  list(info.counter_names), extra_probabilities=list(info.extra_probabilities),
@@ -146,7 +162,7 @@ def run(plan, sims: int, seed: int, *, target_se: float | None = None,
     try:
         while state[1] < goal:
             tallies, done = state
-            n = min(BATCH, goal - done)
+            n = min(info.batch or BATCH, goal - done)
             part = plan.run_batch(seed, done, n)
             merged = {k: (tallies[k] + v if k in tallies else v.copy())
                       for k, v in part.items()}

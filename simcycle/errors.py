@@ -63,8 +63,11 @@ class Interrupted(SimcycleError):
     """Ctrl-C or SIGTERM: what finished has been reported (or nothing had); exit status
     128 + the signal (130 for Ctrl-C, 143 for SIGTERM; see :mod:`simcycle.interrupts`)."""
 
-    def __init__(self, message: str = "interrupted; nothing had finished"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        #: the command printed what finished before raising (its output is kept); without a
+        #: message nothing had finished, and whatever was printed is dropped
+        self.reported = message is not None
+        super().__init__(message or "interrupted; nothing had finished")
 
     @property
     def exit_code(self) -> int:   # type: ignore[override]

@@ -273,6 +273,8 @@ def measure(name: str, info, res) -> dict:
         "mean_displacement": (float(disp / len(who)), None),
         "winner_entropy_bits": (float(-(nz * np.log2(nz)).sum()), None),
     }
+    if info.field_measures:
+        measures.update(field_measures(info, res, rating, rrank, who))
     for key, v in res.counters().items():
         measures[key] = (v["p"], v["se"])
     return {"name": name, "sims": n, "favourite": info.names[fav],
@@ -281,6 +283,23 @@ def measure(name: str, info, res) -> dict:
                          "p_qualify": prob(qual[i])} for i, nm in enumerate(info.names)
                         if active[i]],
             "measures": measures}
+
+
+def field_measures(info, res, rating, rrank, who) -> dict:
+    """The field the qualifying places make (a cycle's final): its mean rating, and the share
+    of the top ``q`` players by rating (among those who take part) in it, q = the places.
+    Both are means over replicas of a per-replica sum of per-player terms, so each is that
+    sum over players of P(qualify) times the term: exact from the tallies, no per-replica
+    record needed (their standard errors would need one, so none is given)."""
+    import numpy as np
+
+    n = res.sims
+    q = info.qualifying_places
+    qual = res.tallies["qualify"] / n
+    top = np.zeros(len(rating), bool)
+    top[[i for i in who if rrank[i] < q]] = True
+    return {"field_mean_rating": (float((qual * rating).sum() / q), None),
+            "field_top_share": (float(qual[top].sum() / q), None)}
 
 
 # ---- running all variants ----------------------------------------------------------------------
@@ -453,6 +472,8 @@ MEASURE_TEXT = {
     "winner_rating_rank": "rating rank of the winner (1 = favourite)",
     "mean_displacement": "mean |final place - rating rank|",
     "winner_entropy_bits": "winner's entropy, bits (0 = certain)",
+    "field_mean_rating": "mean rating of the final's field",
+    "field_top_share": "share of the top N by rating in it (N = seats)",
 }
 
 

@@ -27,6 +27,8 @@ _received = 0          # the first signal received, 0 for none
 _armed = False         # a command is running: raise KeyboardInterrupt
 _said = False          # the one line about the interruption was written
 _installed = False
+_deferring = 0         # inside ``with deferred()`` (nested count): a signal waits in _held_signal
+_held_signal = 0
 _pending = False       # the first signal came inside a foreign callback: raised again soon
 
 
@@ -51,7 +53,10 @@ def _in_foreign_callback(frame) -> bool:
 
 
 def _handler(signum, frame):
-    global _received, _pending
+    global _received, _pending, _held_signal
+    if _deferring:          # inside ``deferred``: acted on when it ends
+        _held_signal = _held_signal or signum
+        return
     first = _received == 0 or _pending
     if _received == 0:
         _received = signum
@@ -101,6 +106,26 @@ def finish() -> None:
     global _armed, _said
     _armed = False
     _said = True
+
+
+class deferred:
+    """``with deferred():`` a SIGINT or SIGTERM arriving inside the block is held and acted on
+    when the block ends, so the final output is written whole or not at all.  (Blocking the
+    signal in this thread would not do: any of numba's or BLAS's threads may receive it, and
+    Python then runs the handler in the main thread all the same.)"""
+
+    def __enter__(self):
+        global _deferring
+        _deferring += 1         # blocks nest: the outermost one acts on a held signal
+        return self
+
+    def __exit__(self, *exc):
+        global _deferring, _held_signal
+        _deferring -= 1
+        if not _deferring and _held_signal:
+            signum, _held_signal = _held_signal, 0
+            _handler(signum, None)
+        return False
 
 
 def received() -> int:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -100,6 +101,49 @@ def test_every_result_type_round_trips(cand):
     # the frame holds the numbers, not only the attrs: one column per place
     assert list(df["name"]) == [p.name for p in sim.players]
     assert df["p_place_1"].tolist() == [p.p_place[0] for p in sim.players]
+
+
+def _round_trip(r):
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == len(r.rows()) > 0
+    assert type(r).from_pandas(df) == r
+    assert type(r).from_json(r.to_json()) == r
+    return df
+
+
+def test_swing_and_whocan_declared_in_every_format():
+    """Swing and Whocan of the series formats and the tour: every key the formats write is a
+    declared field (nothing left in ``extra``), the JSON comes back unchanged, and the frames
+    round-trip."""
+    gp19 = simcycle.load("grand-prix-2019")
+    sw = gp19.swing("event4-qf", sims=512)
+    assert sw.matches and sw.games is msgspec.UNSET and not sw.extra
+    m = sw.matches[0]
+    assert isinstance(m, api.SwingMatch) and len(m.outcomes) == 6 and not m.extra
+    assert all(isinstance(p, api.SwingPlayer) and not p.extra for p in m.swing)
+    assert sum(o.p for o in m.outcomes) == pytest.approx(1.0)
+    df = _round_trip(sw)
+    assert set(df["item.players"]) == {" – ".join(x.players) for x in sw.matches}
+    assert sw.to_json() == gp19.swing_json("event4-qf", sims=512)
+    for name, at in (("grand-prix-2019", "event4-qf"), ("acp-tour-2004-05", "event3")):
+        w = simcycle.load(name).whocan(at)
+        assert not w.extra and w.points
+        rows = [r for t in w.targets.values() for r in t]
+        assert all(isinstance(r, api.WhocanRow) and not r.extra for r in rows)
+        steps = [s for r in rows for s in r.path or []]
+        assert steps and all(isinstance(s, api.PathStep) and not s.extra for s in steps)
+        assert all(s.words() for s in steps)
+        _round_trip(w)
+
+
+def test_round_robin_swing_declared(cand):
+    sw = cand.swing("round12", sims=512)
+    assert sw.round == 13 and sw.results == ["1-0", "1/2-1/2", "0-1"] and not sw.extra
+    g = sw.games[0]
+    assert isinstance(g, api.SwingGame) and [o.result for o in g.outcomes] == sw.results
+    p = g.players[0]
+    assert p.p("first") == [p.p_first[r] for r in sw.results]
+    assert len(sw.now) == 8 and all(isinstance(x, api.SwingNow) for x in sw.now)
 
 
 def test_experiment_round_trips():

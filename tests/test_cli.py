@@ -42,7 +42,8 @@ def _complete(line: str) -> list[str]:
 
 def test_shell_completion_of_scenarios_and_checkpoints():
     # shipped scenario names from any folder, then files
-    assert _complete("simcycle simulate cand")[:1] == ["candidates-2022"]
+    # (scenarios/: candidates-2020.toml and candidates-2022.toml, in name order)
+    assert _complete("simcycle simulate cand")[:2] == ["candidates-2020", "candidates-2022"]
     assert "grand-prix-2019" in _complete("simcycle whocan grand")
     # --at: the scenario's own checkpoints (scenarios/candidates-2022.toml: rounds 1-14)
     assert _complete("simcycle simulate candidates-2022 --at round1") == [

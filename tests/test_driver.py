@@ -1,4 +1,5 @@
-"""The batch driver: interruption keeps what finished (partial=True; see test_faults.py), target-se stops early, batches add up."""
+"""The batch driver: interruption keeps what finished (partial=True; see test_faults.py),
+target-se stops early, batches add up."""
 
 import numpy as np
 
@@ -51,3 +52,28 @@ def test_batches_sum_exactly():
     parts = sum(plan.run_batch(5, s, n)["place"] for s, n in
                 [(0, driver.BATCH), (driver.BATCH, 2 * driver.BATCH + 17)])
     assert (whole.tallies["place"] == parts).all()
+
+
+class SmallBatchPlan(CoinPlan):
+    """The same coin flips, asking the driver for batches of 1,000 (as the Swiss asks for
+    1,024: its replicas are costly)."""
+    info = PlanInfo(names=("A", "B"), ratings=np.array([2700.0, 2700.0]), n_places=2,
+                    points_scale=1.0, qualifying_places=1, batch=1000)
+
+
+def test_a_plan_sets_its_batch_size_and_the_result_does_not_change():
+    small, default = SmallBatchPlan(), CoinPlan()
+    a = driver.run(small, 5 * 1000 + 3, 7, progress=False)
+    b = driver.run(default, 5 * 1000 + 3, 7, progress=False)
+    assert small.calls == 6 and default.calls == 1       # 5 whole batches and 3 replicas
+    assert a.sims == b.sims == 5003
+    assert all((a.tallies[k] == b.tallies[k]).all() for k in b.tallies)
+    # interrupted, it keeps whole batches of the plan's size
+    c = driver.run(SmallBatchPlan(stop_after=2), 5003, 7, progress=False, partial=True)
+    assert c.interrupted and c.sims == 2000
+
+
+def test_the_swiss_plan_asks_for_small_batches():
+    from simcycle.formats.swiss.plan import SWISS_BATCH
+    from simcycle.kernels.config import CHUNK
+    assert SWISS_BATCH < driver.BATCH and SWISS_BATCH % CHUNK == 0 and SWISS_BATCH >= 2 * CHUNK

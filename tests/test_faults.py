@@ -102,9 +102,14 @@ COMMANDS = {   # command line, check that an exit-0 JSON output is complete
 }
 
 
+# signals per command: 10, so 70 signalled runs in all (it was 20 each; halved to keep the
+# whole suite well inside CI's time limit)
+SIGNALS = 10
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
-    """20 seeded signals (SIGINT or SIGTERM) at random moments of each command, the imports
+    """10 seeded signals (SIGINT or SIGTERM) at random moments of each command, the imports
     and the first batch included: one line, exit 130 / 143, and an output that is either
     complete (exit 0) or labelled interrupted."""
     args, complete = COMMANDS[command]
@@ -129,7 +134,7 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
         assert complete(json.loads(base.stdout), args)
     rng = random.Random(f"faults-{command}")
     outcomes = {"finished": 0, "interrupted": 0}
-    for k in range(20):
+    for k in range(SIGNALS):
         page.unlink(missing_ok=True)
         signum = rng.choice([signal.SIGINT, signal.SIGINT, signal.SIGTERM])
         delay = rng.uniform(0.0, length * 1.1)
@@ -159,7 +164,7 @@ def test_random_signals_never_traceback_nor_partial_exit_0(command, tmp_path):
             assert d.get("interrupted") is True or complete(d, args), what
             if command == "simulate" and d.get("interrupted"):
                 assert 0 < d["sims"] < d["sims_requested"], what
-    assert outcomes["interrupted"] >= 5, outcomes   # most signals landed while it ran
+    assert outcomes["interrupted"] >= 3, outcomes   # most signals landed while it ran
 
 
 def test_interrupted_simulate_header_says_so():

@@ -72,6 +72,7 @@ def test_field_outside_the_fitted_ratings_gets_one_line(v3, tmp_path):
     assert v3.field_note([2700, 2760]) is None
     note = v3.field_note([lo - 60, lo - 40])
     assert note.startswith("note:") and f"{lo - 50:.0f}" in note and "\n" not in note
+    assert f"{lo:.0f}-{hi:.0f}" in note and "women" in note     # names the band and the gap
     text = (SCENARIOS / "candidates-2022.toml").read_text(encoding="utf-8")
     r = CliRunner().invoke(main, ["simulate", str(SCENARIOS / "candidates-2022.toml"),
                                   "--at", "start", "--sims", "1000"])

@@ -6,6 +6,8 @@ last match of a series the standings with that match's result (nothing is left t
 import json
 import math
 
+import numpy as np
+
 from click.testing import CliRunner
 
 from conftest import SCENARIOS
@@ -142,5 +144,84 @@ def test_needs_cli_text_json_and_refusals():
     assert "P(branch)" in r.output and "Ian Nepomniachtchi: P(1st)" in r.output
     r = CliRunner().invoke(main, ["needs", str(CAND), "--at", "round5", "--exact"])
     assert r.exit_code == 2 and "--exact" in r.output
-    r = CliRunner().invoke(main, ["needs", str(SCENARIOS / "acp-tour-2004-05.toml")])
-    assert r.exit_code == 2 and "tour" in r.output
+    r = CliRunner().invoke(main, ["needs", str(SCENARIOS / "acp-tour-2004-05.toml"),
+                                  "--sims", "2048"])
+    assert r.exit_code == 0 and "simulated seasons filed by the event's result" in r.output
+    r = CliRunner().invoke(main, ["needs", str(SCENARIOS / "acp-tour-2004-05.toml"),
+                                  "--exact"])
+    assert r.exit_code == 2 and "--exact" in r.output
+
+
+# -- the tour: branches from conditioning on the next event's result ------------------------------
+TOUR = SCENARIOS / "acp-tour-2004-05.toml"
+
+
+def test_tour_places_kernel_equals_twin():
+    """``needs_nb.season_places_nb``'s per-replica places = the plain-Python twin's, replica by
+    replica (the same streams), and its replicas are the tour kernel's: P(1st) tallies equal."""
+    from simcycle.commentary.tour import simulate
+    from simcycle.reference import tour as twin
+
+    fmt, scn = load_scenario(TOUR)
+    model = load_model()
+    plan, ev, lo, hi, final = simulate(scn, model, None, 512, 7)
+    for r in range(0, 512, 16):                      # 32 replicas through the twin
+        events = []
+        order, _, _ = twin.replica(plan.args, 7, r, events=events)
+        assert [(int(a), int(b)) for a, b in zip(lo[r], hi[r])] == \
+            [(x[0], x[1]) for x in events[0]], r
+        assert [int(m) for m in final[r].argsort()] == list(order), r
+    tallies = plan.run_batch(7, 0, 512)
+    assert (tallies["place"][:, 0] == (final == 0).sum(axis=0)).all()
+    assert (tallies["qualify"] == (final < plan.args.n_qual).sum(axis=0)).all()
+
+
+def test_tour_branches_recount_from_the_replicas():
+    """Each branch's probability and odds = the share of the replicas its cases name (recounted
+    here from the kernel's arrays), the branches of a player partition the replicas."""
+    from simcycle.commentary.tour import SHARED, simulate
+
+    fmt, scn = load_scenario(TOUR)
+    model = load_model()
+    d = needs(fmt, scn, model, None, sims=1024, seed=3)
+    plan, ev, lo, hi, final = simulate(scn, model, None, 1024, 3)
+    assert d.sims == 1024 and d.round == ev.name and d.method == "conditioned"
+    field = [scn.players[p].name for p in ev.field]
+    alone = (lo == 1) & (hi == 1)
+    names = list(plan.info.names)
+    code = {}
+    for i, f in enumerate(field):
+        code[f] = [str(a) if a == b else f"{a}-{b}" for a, b in zip(lo[:, i], hi[:, i])]
+    win = [field[row.argmax()] if row.any() else SHARED for row in alone]
+    in_event = 0
+    for p in d.players:
+        j = names.index(p.name)
+        assert abs(sum(b.p for b in p.branches) - 1) < 1e-12
+        assert p.p_first == (final[:, j] == 0).mean()
+        seen = np.zeros(1024, bool)
+        for b in p.branches:
+            mine = code[p.name] if p.name in field else win
+            mask = np.isin(np.array(mine), [c[0] for c in b.cases])
+            assert not (mask & seen).any()
+            seen |= mask
+            assert b.p == mask.mean(), (p.name, b.label)
+            assert abs(b.p_first - (final[mask, j] == 0).mean()) < 1e-12, (p.name, b.label)
+            q = (final[mask, j] < plan.args.n_qual).mean()
+            assert abs(b.p_qualify - q) < 1e-12
+        assert seen.all(), p.name
+        in_event += p.name in field
+        if p.name in field and len(p.branches) > 1:
+            assert ["1"] in p.branches[0].cases            # the best result first
+    assert in_event >= 3
+    assert abs(sum(d.items[0].results.values()) - 1) < 1e-12
+
+
+def test_tour_winner_words_cover_the_same_outcomes():
+    from simcycle.commentary.tour import SHARED, winner_label
+
+    seen = ["A", "B", "C", "D", "E", SHARED]
+    assert winner_label(["A", "B", "C", "D", SHARED], seen) == "E does not win alone"
+    assert winner_label(["A", "B", "C", "D"], seen) == "a player other than E wins alone"
+    assert winner_label(["A", SHARED], seen) == "A wins, or first place is shared"
+    assert winner_label(["A", "B"], seen) == "A or B wins"
+    assert winner_label([SHARED], seen) == "first place is shared"

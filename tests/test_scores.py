@@ -5,11 +5,13 @@ outright; a Candidates tie for first goes to the play-off)."""
 
 import json
 
+import msgspec
+
 from click.testing import CliRunner
 
 from conftest import SCENARIOS
 from simcycle.cli import main
-from simcycle.commentary.scores import HOW, scores
+from simcycle.commentary.scores import HOW, render, scores
 from simcycle.model import load_model
 from simcycle.scenario import load_scenario
 
@@ -56,7 +58,80 @@ def test_scores_cli_and_refusals(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     d = json.loads(r.output)
     assert d["games_left"] == 4 and d["players"][0]["name"] == "Ian Nepomniachtchi"
-    r = CliRunner().invoke(main, ["scores", str(CAND), "--at", "round5"])
+    r = CliRunner().invoke(main, ["scores", str(CAND), "--at", "round5", "--exact"])
     assert r.exit_code == 2 and "games left" in r.output
-    r = CliRunner().invoke(main, ["scores", str(SCENARIOS / "grand-prix-2019.toml")])
+    r = CliRunner().invoke(main, ["scores", str(SCENARIOS / "acp-tour-2004-05.toml")])
     assert r.exit_code == 2 and "round robins" in r.output
+
+
+def test_simulated_table_matches_exact_within_3_se_and_the_kernel():
+    """Simulated (``scores_nb``: the round-robin stage replica by replica): every share is the
+    exact one within 3 standard errors (round 12 of the Candidates 2022, 8 games left), its
+    rows add up to the player's P(1st) and every split to its row, and P(1st) is the
+    simulation kernel's own tally on the same replicas (seed, index)."""
+    import math
+
+    from simcycle.formats.base import CompileOptions
+
+    fmt, scn = load_scenario(CAND)
+    model = load_model()
+    ex = scores(fmt, scn, model, "round12")
+    d = scores(fmt, scn, model, "round12", exact=False, sims=8192, seed=5)
+    assert ex.exact and not d.exact and d.sims == 8192 and d.games_left == ex.games_left
+    n = d.sims
+    want = {(p.name, r.points): r for p in ex.players for r in p.rows}
+    split_seen = set()
+    for p in d.players:
+        assert abs(sum(r.p for r in p.rows) - 1) < 1e-12
+        assert abs(sum(r.p_first for r in p.rows) - p.p_first) < 1e-12
+        for r in p.rows:
+            assert abs(sum(r.first.values()) - r.p_first) < 1e-12
+            e = want[(p.name, r.points)]            # a simulated score is a possible one
+            for got, exp in [(r.p, e.p), (r.p_first, e.p_first), (r.p_qualify, e.p_qualify)] \
+                    + [(r.first[k], e.first[k]) for k in HOW]:
+                se = math.sqrt(exp * (1 - exp) / n)
+                assert abs(got - exp) <= 3 * se + 1 / n, (p.name, r.points, got, exp)
+            split_seen |= {k for k in HOW if r.first[k] > 0}
+    assert {"outright", "playoff"} <= split_seen
+    plan = fmt.compile(scn, model, CompileOptions(at="round12"))
+    place = plan.run_batch(5, 0, n)["place"]
+    names = list(plan.info.names)
+    for p in d.players:
+        assert p.p_first == place[names.index(p.name), 0] / n
+
+
+def _series_check(fmt, scn, at, seed):
+    """Rows by series points: they add up to P(1st) and P(qualify), each split to its row, and
+    both are the format's own simulation tallies on the same replicas (seed, index)."""
+    from simcycle.formats.base import CompileOptions
+
+    model = load_model()
+    d = scores(fmt, scn, model, at, sims=1024, seed=seed)
+    assert d.series and not d.exact and d.sims == 1024
+    plan = fmt.compile(scn, model, CompileOptions(at=at))
+    t = plan.run_batch(seed, 0, 1024)
+    names = list(plan.info.names)
+    for p in d.players:
+        i = names.index(p.name)
+        assert p.p_first == t["place"][i, 0] / 1024
+        assert p.p_qualify == t["qualify"][i] / 1024
+        assert abs(sum(r.p for r in p.rows) - 1) < 1e-12
+        assert abs(sum(r.p_first for r in p.rows) - p.p_first) < 1e-12
+        assert abs(sum(r.p_qualify for r in p.rows) - p.p_qualify) < 1e-12
+        for r in p.rows:
+            assert abs(sum(r.first.values()) - r.p_first) < 1e-12
+            assert r.p_qualify <= r.p + 1e-12
+        q = [r.points for r in p.rows if r.p_qualify / r.p > 0.5]
+        assert p.enough_qualify == (q[0] if q else None)
+    return d
+
+
+def test_series_scores_knockout_and_group_series():
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2019.toml")
+    d = _series_check(fmt, scn, "event4-qf", 3)
+    mvl = next(p for p in d.players if p.name == "Maxime Vachier-Lagrave")
+    assert len(mvl.rows) >= 3                     # Jerusalem's semi-final and final left
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2022.toml")
+    d = _series_check(fmt, scn, "event3-sf", 4)
+    text = render(msgspec.to_builtins(d))
+    assert "P(qualify|final)" in text and "GP points" in text

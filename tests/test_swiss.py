@@ -177,3 +177,49 @@ def test_simulated_event_keeps_points_and_published_rounds(gs):
         for i in range(116):
             assert w.t.opp[i, r] not in w.t.opp[i, :r]
     assert sorted(w.order) == list(range(116))
+
+
+def test_fix_a_published_board():
+    """--fix: a board of the round after the checkpoint is forced in every replica; other
+    rounds, other pairs and the wrong colours are refused in one line."""
+    from simcycle.enums import WHITE_WINS
+    from simcycle.formats.base import CompileOptions
+    from simcycle.model import load_model
+    fmt, scn = load_data(tiny(), "t.toml")
+    fixed = fmt.parse_fix(scn, "r1 C - A 1-0", "start", "--fix")
+    assert fixed == {(1, 2, 0): WHITE_WINS}
+    assert fmt.describe_fix(scn, fixed) == ["round 1: C - A 1-0"]
+    for text, why in (("r2 C - A 1-0", "only round 1's boards"),
+                      ("A - C 0-1", "C has White against A"),
+                      ("C - B 1-0", "not paired in round 1")):
+        with pytest.raises(ScenarioError, match=why):
+            fmt.parse_fix(scn, text, "start", "--fix")
+    with pytest.raises(ScenarioError, match="round 2 is not paired yet"):
+        fmt.parse_fix(scn, "C - A 1-0", "round1", "--fix")
+    model = load_model(None).for_kind(scn.kind)
+    plan = fmt.compile(scn, model, CompileOptions(at="start", fixed=fixed))
+    free = fmt.compile(scn, model, CompileOptions(at="start"))
+    board = [(w, b) for w, b in zip(plan.args.fixed_w, plan.args.fixed_b)].index((2, 0))
+    assert plan.args.fixed_res[board] == WHITE_WINS and free.args.fixed_res[board] == -1
+    # C (2400) beats A (2600) in round 1 of every replica: at least 1 point each time, and
+    # more on average than when round 1 is played out (fixed seed, 2,000 replicas each)
+    pts = plan.run_batch(7, 0, 2000)["points"] / 2000 / 2
+    unfixed = free.run_batch(7, 0, 2000)["points"] / 2000 / 2
+    assert pts[2] >= 1 and pts[2] - unfixed[2] > 0.3
+
+
+def test_swing_of_the_published_boards():
+    """swing: the round after the checkpoint, each board's three results on common random
+    numbers; A (2600) winning round 1 against C makes first place likelier than losing it."""
+    from simcycle.model import load_model
+    fmt, scn = load_data(tiny(), "t.toml")
+    model = load_model(None).for_kind(scn.kind)
+    d = fmt.swing(scn, model, "start", sims=2048, seed=3)
+    assert d["round"] == 1 and d["sims"] == 2048
+    assert {(g["white"], g["black"]) for g in d["games"]} == {("C", "A"), ("B", "D")}
+    g = next(g for g in d["games"] if g["white"] == "C")
+    a = next(p for p in g["players"] if p["name"] == "A")
+    assert a["p_first"]["0-1"] > a["p_first"]["1-0"] + 0.1
+    assert "C - A" in fmt.render_swing(d) or "C – A" in fmt.render_swing(d)
+    with pytest.raises(ScenarioError, match="round 2 is not paired yet"):
+        fmt.swing(scn, model, "round1", sims=512, seed=3)

@@ -54,7 +54,7 @@ def test_the_command_says_the_boards_are_predicted():
     r = CliRunner().invoke(main, ["odds", str(GS), "--at", "round8"])
     assert r.exit_code == 0, r.output
     assert "round 9 (predicted pairings;" in r.output and "may differ" in r.output
-    assert "1-0 % / draw % / 0-1 %" in r.output
+    assert "1-0 %, draw %, 0-1 %: the chance of each result" in r.output
 
 
 def test_the_report_table_carries_the_note():

@@ -157,5 +157,3 @@ def test_the_command_exits_2_with_one_line(tmp_path):
     assert r.exit_code == 2
     out = r.output.strip().splitlines()
     assert len(out) == 1 and out[0].startswith(f"simcycle: error: {p}: line "), r.output
-    r = CliRunner().invoke(main, ["results", SCN, "--trf", str(TRF), "--write"])
-    assert r.exit_code == 2 and "--write" in r.output

@@ -12,18 +12,21 @@ path, each group score they give is the group's score after the replay, each tou
 place of the path.
 """
 
+import itertools
 import re
 from dataclasses import replace
 
 import pytest
 from conftest import SCENARIOS
 from test_whocan import check_rows
+from test_whocan_groups import brute as brute_groups
 from test_whocan_groups import replay as replay_groups
-from test_whocan_knockout import final_rows, replay_path, twin_key
+from test_whocan_knockout import event_outcomes, final_rows, replay_path, twin_key
 
 from simcycle.formats.group_series import FORMAT as GS
 from simcycle.formats.group_series import rules as gs_rules
 from simcycle.formats.knockout_series import FORMAT as KS
+from simcycle.formats.knockout_series.rules import counted_matches
 from simcycle.formats.roundrobin import FORMAT as RR
 from simcycle.formats.tour import FORMAT as TOUR
 from simcycle.formats.tour import rules as tour_rules
@@ -34,6 +37,16 @@ GP2022_AT = ["start", "event1-round4", "event2", "event2-round5", "event3-round3
 
 def load(name):
     return load_scenario(SCENARIOS / f"{name}.toml")[1]
+
+
+def settled_say_why(d):
+    """Every clinched / eliminated row says why, in words."""
+    for rows in d["targets"].values():
+        for r in rows:
+            if r["status"] in ("clinched", "eliminated"):
+                (text,) = r["says"]
+                assert text.startswith("has clinched" if r["status"] == "clinched"
+                                       else "can no longer reach"), text
 
 
 def alive(d):
@@ -59,11 +72,98 @@ def test_candidates_2022_paths_replay(at):
                 assert text.startswith("exact on points: can reach "), text
 
 
+# ---- clinched / eliminated in words (the series formats) ---------------------------------------
+NUM = r"(\d+(?:\.\d+)?½?|½)"
+
+
+def _num(t: str) -> float:
+    return (float(t[:-1] or 0) + 0.5) if t.endswith("½") else float(t)
+
+
+def check_bound_words(d, idx, best, worst, rivals_of):
+    """Each clinched / eliminated sentence's numbers are the extremes ``best`` / ``worst``
+    (most / fewest series points over every result set, enumerated by the test) and prove the
+    status: q rivals sure of more than the player's most, or fewer than q able to reach the
+    player's fewest; otherwise the sentence says a program proved it."""
+    n = 0
+    for target, rows in d["targets"].items():
+        q = 1 if target == "first" else d["qualifying_places"]
+        for r in rows:
+            if r["status"] not in ("clinched", "eliminated"):
+                continue
+            (text,) = r["says"]
+            x = idx[r["name"]]
+            rivals = [j for j in rivals_of(target) if j != x]
+            if text.endswith("fewer rivals than places"):
+                assert r["status"] == "clinched" and len(rivals) < q
+                continue
+            m = re.match(rf"(can no longer reach|has clinched) (first place|a qualifying place|"
+                         rf"the qualifying place): {NUM} points? at (most|least) \(([^)]*)\)",
+                         text)
+            assert m, text
+            assert (m.group(1) == "has clinched") == (r["status"] == "clinched")
+            v = _num(m.group(3))
+            assert v == (best[x] if m.group(4) == "most" else worst[x]), (text, best[x])
+            assert (m.group(5) == "nothing left to play") == (best[x] == worst[x])
+            n += 1
+            if "mixed-integer program" in text:
+                continue
+            if r["status"] == "eliminated":
+                sure = re.findall(rf"(?:, and |, )([^,]+?) is sure of {NUM}", text)
+                assert len(sure) == q, text
+                for name, pts in sure:
+                    assert _num(pts) == worst[idx[name]] > v, (text, name)
+            elif text.endswith("no rival can reach that many"):
+                assert all(best[j] < v for j in rivals), text
+            else:
+                named = dict(re.findall(rf"([^:,]+?) \({NUM} at most\)", text.split(": ", 2)[2]))
+                named = {k.removeprefix("and ").strip(): _num(b) for k, b in named.items()}
+                assert {idx[k] for k in named} == {j for j in rivals if best[j] >= v}, text
+                assert len(named) < q and all(best[idx[k]] == b for k, b in named.items())
+    return n
+
+
+@pytest.mark.parametrize("at", ["event4-qf", "event4-sf"])
+def test_grand_prix_2019_bound_words_against_every_result(at):
+    scn = load("grand-prix-2019")
+    d = KS.whocan(scn, at)
+    known = counted_matches(scn, at)
+    per_event = [event_outcomes(scn, known, e) for e in range(len(scn.events))]
+    n = len(scn.players)
+    best, worst = [-1e9] * n, [1e9] * n
+    for combo in itertools.product(*per_event):
+        oc = {}
+        for part in combo:
+            oc.update(part)
+        rows = final_rows(scn, known, oc)
+        for p in range(n):
+            best[p] = max(best[p], rows[p]["points"])
+            worst[p] = min(worst[p], rows[p]["points"])
+    idx = {p.name: i for i, p in enumerate(scn.players)}
+    elig = [p for p in scn.counting if not scn.players[p].qualified_elsewhere]
+    got = check_bound_words(d, idx, best, worst,
+                            lambda t: scn.counting if t == "first" else elig)
+    assert got >= 20
+
+
+def test_grand_prix_2022_bound_words_against_every_result():
+    scn = load("grand-prix-2022")
+    d = GS.whocan(scn, "event3-sf")
+    F = brute_groups(scn, "event3-sf")
+    best = [x / 6 for x in F[:, :, 0].max(0)]
+    worst = [x / 6 for x in F[:, :, 0].min(0)]
+    el = [i for i, p in enumerate(scn.players) if scn.substitutes_count or not p.substitute]
+    got = check_bound_words(d, {p.name: i for i, p in enumerate(scn.players)}, best, worst,
+                            lambda t: el)
+    assert got >= 20
+
+
 # ---- knock-out series --------------------------------------------------------------------------
 @pytest.mark.parametrize("at", KS.checkpoints(load("grand-prix-2019")))
 def test_grand_prix_2019_paths_replay(at):
     scn = load("grand-prix-2019")
     d = KS.whocan(scn, at)
+    settled_say_why(d)
     idx = {p.name: i for i, p in enumerate(scn.players)}
     elig = [p for p in scn.counting if not scn.players[p].qualified_elsewhere]
     for target, r in alive(d):
@@ -93,6 +193,7 @@ def _half(h):
 def test_grand_prix_2022_paths_replay(at):
     scn = load("grand-prix-2022")
     d = GS.whocan(scn, at)
+    settled_say_why(d)
     for target, r in alive(d):
         q = 1 if target == "first" else scn.qualifying_places
         filled = replay_groups(scn, at, r["path"])          # complete, legal
@@ -214,6 +315,15 @@ QUOTED = [
      "Maxime Vachier-Lagrave 0; group D Yu Yangyi 6, Nikita Vitiugov 4, Amin Tabatabaei 2, Anish "
      "Giri 0; semi-finals: Grigoriy Oparin beats Vincent Keymer on tiebreaks after 1-1, Wesley "
      "So beats Yu Yangyi 2-0; final: Wesley So beats Grigoriy Oparin 2-0"),
+    ("grand-prix-2019", "event4-qf", "first", "Ian Nepomniachtchi",
+     "can no longer reach first place: 19 points at most (winning everything left), and "
+     "Alexander Grischuk is sure of 20"),
+    ("grand-prix-2019", "event4-qf", "qualify", "Alexander Grischuk",
+     "has clinched a qualifying place: 20 points at least (nothing left to play), and only 1 "
+     "rival can reach that many: Maxime Vachier-Lagrave (23 at most)"),
+    ("grand-prix-2022", "event2", "first", "Wesley So",
+     "can no longer reach first place: 17 points at most (winning everything left), and "
+     "Richard Rapport is sure of 20"),
     ("acp-tour-2004-05", "event3", "first", "Willow",
      "can no longer reach first place: 85.50 at most (first in every event left), and Cedar is "
      "sure of 177.50"),

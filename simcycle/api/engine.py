@@ -13,54 +13,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import ScenarioError, Unsupported
-from ..formats.base import EXACT, SWING, SWING_TARGET_SE, WHOCAN, CompileOptions
+from ..errors import ScenarioError
+from ..formats.base import SWING, SWING_TARGET_SE, WHOCAN, CompileOptions
 from . import results as R
-from .model import GameModel, apply_game_model
+from .model import GameModel
+from .run import _assumed, simulation
 
 PLAN_CACHE = 32     # compiled plans kept per Event (what-ifs from a page add up)
-
-
-def simulation(fmt, scn, model, *, at: str | None, sims: int, seed: int,
-               fixed: dict | None = None, offsets: bool | None = None, hot: bool = False,
-               target_se: float | None = None, exact: bool = False,
-               progress: bool | None = False, plan=None, game_model: GameModel | None = None,
-               partial: bool = False):
-    """``simulate``'s JSON (docs/cli.md) and the driver's result (None when exact).
-
-    ``offsets`` None: the model file's default (off with ``hot`` or ``exact``).  ``plan``: a
-    plan already compiled for these options (the engine's cache)."""
-    from .. import report
-
-    fixed = fixed or {}
-    if offsets is None:
-        offsets = model.offsets_default and not (hot or exact)
-    opts = CompileOptions(at=at, offsets=offsets, hot=hot, fixed=fixed)
-    if exact:
-        fmt.require(EXACT, scn)
-        if offsets or hot:
-            raise ScenarioError("--exact does not model rating uncertainty", key="--exact")
-        if game_model is not None:
-            raise Unsupported("a replaced game model simulates; it does not enumerate",
-                              key="--exact")
-        return _assumed(report.exact_json(scn, fmt.exact(scn, model, at, fixed), model), fmt,
-                        scn, fixed), None
-    from .. import driver
-    if plan is None:
-        plan = fmt.compile(scn, model, opts)
-    if game_model is not None:
-        plan = apply_game_model(plan, scn, model, opts, game_model)
-    # partial (the CLI): on Ctrl-C the finished batches, flagged interrupted (driver.run)
-    res = driver.run(plan, sims, seed, target_se=target_se, progress=progress,
-                     partial=partial)
-    return _assumed(report.simulation_json(scn, plan, res, at, model, opts), fmt, scn,
-                    fixed), res
-
-
-def _assumed(d: dict, fmt, scn, fixed: dict) -> dict:
-    if fixed:
-        d["assumed"] = fmt.describe_fix(scn, fixed)
-    return d
 
 
 def _key(fixed: dict) -> tuple:

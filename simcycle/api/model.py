@@ -89,9 +89,9 @@ def apply_game_model(plan, scn, model, opts, game_model: GameModel):
     if not isinstance(plan, RoundRobinPlan):
         raise Unsupported("a game model of your own replaces round-robin games only",
                           file=scn.file, key="game_model", value=type(game_model).__name__)
-    if opts.offsets or opts.hot:
+    if opts.offsets or opts.hot or opts.param_draw:
         raise ScenarioError("a game model of your own gives fixed probabilities; turn off "
-                            "offsets and hot Elo", key="game_model")
+                            "offsets, hot Elo and the parameter draw", key="game_model")
     games = games_of(plan, scn, model)
     p = verify_probabilities(game_model.probabilities(games), len(games))
     out = copy.copy(plan)

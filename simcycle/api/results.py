@@ -21,7 +21,8 @@ import msgspec
 from msgspec import Struct
 
 __all__ = ["Result", "ModelInfo", "Chance", "PlayerOdds", "Simulation", "StandingRow",
-           "Standings", "GameOdds", "Odds", "SwingPlayer", "SwingGame", "Swing", "PathStep",
+           "Standings", "GameOdds", "Odds", "SwingNow", "SwingPlayer", "SwingOutcome", "SwingGame",
+           "SwingMatch", "Swing", "PathStep",
            "WhocanRow", "Whocan", "HistoryRow", "History", "VariantResult", "Experiment"]
 
 _LISTS = (list, tuple)
@@ -240,7 +241,8 @@ class Standings(Result, kw_only=True):
     """``standings``: the table from the results played up to ``at``."""
 
     at: str
-    players: list[StandingRow]
+    players: list[StandingRow] = []      # a cycle's standings are its parts' (no table)
+    note: str | None | msgspec.UnsetType = msgspec.UNSET    # e.g. who is level for first
     _nested: ClassVar[dict] = {"players": (StandingRow, "list")}
 
 
@@ -258,6 +260,7 @@ class Odds(Result, kw_only=True):
     games: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
     matches: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
     events: list[GameOdds] | msgspec.UnsetType = msgspec.UNSET
+    notes: list[str] | msgspec.UnsetType = msgspec.UNSET     # what the list leaves out
     _nested: ClassVar[dict] = {"games": (GameOdds, "list"), "matches": (GameOdds, "list"),
                                "events": (GameOdds, "list")}
     _KEYS: ClassVar[tuple] = ("games", "matches", "events")
@@ -287,59 +290,204 @@ class Odds(Result, kw_only=True):
 
 
 # ---- swing ----------------------------------------------------------------------------------
-class SwingPlayer(Record, kw_only=True):
+Probs = list[float] | dict[str, float]     # per result: a list (matches) or by result (games)
+
+
+class SwingNow(Record, kw_only=True):
+    """A player's P(1st) and P(qualify) before the games examined (the base run)."""
+
     name: str
+    p_first: float
+    p_qualify: float
+    se_p_first: float
+    se_p_qualify: float
+
+
+class SwingPlayer(Record, kw_only=True):
+    """One player's line of a swing table (``formats/shared/swing.py`` computes it): P(1st)
+    and P(qualify) under each result (games: by result, "1-0", "1/2-1/2", "0-1"; matches: in
+    the order of the match's outcomes), their standard errors, the differences from now with
+    paired standard errors, and the swings (largest minus smallest) with theirs; ``noise_*``
+    true within two standard errors of zero."""
+
+    name: str
+    p_first: Probs
+    p_qualify: Probs
+    se_p_first: list[float]
+    se_p_qualify: list[float]
+    d_first: list[float]
+    d_qualify: list[float]
+    se_d_first: list[float]
+    se_d_qualify: list[float]
+    noise_d_first: list[bool]
+    noise_d_qualify: list[bool]
+    swing_first: float
+    swing_qualify: float
+    se_swing_first: float
+    se_swing_qualify: float
+    noise_first: bool
+    noise_qualify: bool
+
+    def p(self, what: str) -> list[float]:
+        """P(1st) (``what="first"``) or P(qualify) under each result, in result order."""
+        v = getattr(self, f"p_{what}")
+        return list(v.values()) if isinstance(v, dict) else list(v)
+
+
+class SwingOutcome(Record, kw_only=True):
+    """One possible result of the game or match examined, and its probability."""
+
+    result: str
+    p: float
 
 
 class SwingGame(Record, kw_only=True):
-    players: list[SwingPlayer] = []
+    """A game of the next round (round robins, group games) and every player's swing."""
+
+    round: int
+    white: str
+    black: str
+    p_white: float
+    p_draw: float
+    p_black: float
+    players: list[SwingPlayer]
+    event: int | str | msgspec.UnsetType = msgspec.UNSET     # group series: the event
+    group: str | msgspec.UnsetType = msgspec.UNSET           # group series: the group
     _nested: ClassVar[dict] = {"players": (SwingPlayer, "list")}
+    RESULTS: ClassVar[tuple] = ("1-0", "1/2-1/2", "0-1")
+
+    @property
+    def title(self) -> str:
+        head = f"group {self.group}: " if self.group is not msgspec.UNSET else ""
+        return f"{head}{self.white} – {self.black}"
+
+    @property
+    def outcomes(self) -> list[SwingOutcome]:
+        return [SwingOutcome(result=r, p=p) for r, p in
+                zip(self.RESULTS, (self.p_white, self.p_draw, self.p_black))]
+
+    @property
+    def rows(self) -> list[SwingPlayer]:
+        return self.players
+
+
+class SwingMatch(Record, kw_only=True):
+    """A knock-out match whose players are known, its outcomes, every player's swing."""
+
+    event: str
+    round: str
+    players: list[str]
+    outcomes: list[SwingOutcome]
+    swing: list[SwingPlayer]
+    _nested: ClassVar[dict] = {"outcomes": (SwingOutcome, "list"),
+                               "swing": (SwingPlayer, "list")}
+
+    @property
+    def title(self) -> str:
+        return f"{self.event} {self.round}: {' – '.join(self.players)}"
+
+    @property
+    def rows(self) -> list[SwingPlayer]:
+        return self.swing
 
 
 class Swing(Result, kw_only=True):
-    """``swing``: each game or match of the next round, the odds after each of its results."""
+    """``swing``: each game (``games``) or knock-out match (``matches``) of the next round,
+    every player's odds after each of its results (common random numbers)."""
 
     at: str
-    sims: int | None | msgspec.UnsetType = msgspec.UNSET
-    seed: int | None | msgspec.UnsetType = msgspec.UNSET
-    games: list[SwingGame] = []
-    _nested: ClassVar[dict] = {"games": (SwingGame, "list")}
-    _rows: ClassVar[str] = "games"
+    sims: int
+    seed: int
+    target_se: float | None = None
+    qualifying_places: int
+    round: int | msgspec.UnsetType = msgspec.UNSET       # games: the round examined
+    event: int | msgspec.UnsetType = msgspec.UNSET       # group games: the event
+    results: list[str] | msgspec.UnsetType = msgspec.UNSET
+    now: list[SwingNow]
+    games: list[SwingGame] | msgspec.UnsetType = msgspec.UNSET
+    matches: list[SwingMatch] | msgspec.UnsetType = msgspec.UNSET
+    assumed: list[str] | msgspec.UnsetType = msgspec.UNSET
+    _nested: ClassVar[dict] = {"now": (SwingNow, "list"), "games": (SwingGame, "list"),
+                               "matches": (SwingMatch, "list")}
+
+    @property
+    def items(self) -> list[SwingGame | SwingMatch]:
+        """The games and matches examined, in the order they swing (most first)."""
+        return [*(self.games or []), *(self.matches or [])]
 
     def rows(self) -> list[dict]:
-        """One row per (game, player): the game's facts and the player's swing."""
+        """One row per (game or match, player): the item's facts and the player's swing."""
         out = []
-        for g, game in enumerate(self.games):
-            head = {k: v for k, v in game.to_json().items() if k != "players"}
-            for p in game.players:
-                out.append(_flat({"game": g, **{f"game.{k}": v for k, v in head.items()
-                                                if not isinstance(v, (list, dict))},
+        for g, item in enumerate(self.items):
+            head = {}
+            for k, v in item.to_json().items():
+                if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+                    head[k] = " – ".join(v)          # a match's players
+                elif not isinstance(v, (list, dict)):
+                    head[k] = v
+            for p in item.rows:
+                out.append(_flat({"item": g, **{f"item.{k}": v for k, v in head.items()},
                                   **p.to_json()}))
         return out
 
     @classmethod
     def from_pandas(cls, df):
         meta = df.attrs["simcycle"]
-        d = dict(meta["result"])
-        recs = df.to_dict("records")
-        k = 0
-        for game in d["games"]:
-            for i, like in enumerate(game["players"]):
-                rec = {key: v for key, v in recs[k].items()}
-                game["players"][i] = _unflat(rec, like)
-                k += 1
+        if meta["type"] != cls.__name__:
+            raise TypeError(f"this frame holds a {meta['type']}, not a {cls.__name__}")
+        d = copy.deepcopy(meta["result"])
+        recs = iter(df.to_dict("records"))
+        for item in [*(d.get("games") or []), *(d.get("matches") or [])]:
+            rows = item["players"] if "white" in item else item["swing"]
+            for i, like in enumerate(rows):
+                rows[i] = _unflat(next(recs), like)
         return cls.from_json(d)
 
 
 # ---- whocan ---------------------------------------------------------------------------------
 class PathStep(Record, kw_only=True):
-    """One game or match of a path: who plays, and the result the path needs."""
+    """One step of a whocan path; each format fills the fields its steps have
+    (``docs/cli.md``): a round-robin or group game (``round``, ``white``, ``black``,
+    ``result``), a knock-out match (``event``, ``round`` or ``stage``, ``players``,
+    ``winner``, ``classical``, ``decided``, ``result``), a group draw (``groups``), a group
+    play-off (``places``), a tour event's place (``event``, ``player``, ``place``,
+    ``points``)."""
 
+    event: int | str | msgspec.UnsetType = msgspec.UNSET
+    stage: str | msgspec.UnsetType = msgspec.UNSET
+    round: int | str | msgspec.UnsetType = msgspec.UNSET
+    white: str | msgspec.UnsetType = msgspec.UNSET
+    black: str | msgspec.UnsetType = msgspec.UNSET
+    players: list[str] | msgspec.UnsetType = msgspec.UNSET
+    winner: str | None | msgspec.UnsetType = msgspec.UNSET
+    classical: list[Any] | msgspec.UnsetType = msgspec.UNSET
+    decided: str | None | msgspec.UnsetType = msgspec.UNSET
     result: str | None | msgspec.UnsetType = msgspec.UNSET
+    player: str | msgspec.UnsetType = msgspec.UNSET
+    place: str | int | msgspec.UnsetType = msgspec.UNSET
+    points: float | msgspec.UnsetType = msgspec.UNSET
+    groups: Any = msgspec.UNSET
+    places: Any = msgspec.UNSET
+
+    def words(self) -> str:
+        """The step in a few words (a table cell)."""
+        if self.white is not msgspec.UNSET:
+            return f"r{self.round} {self.white} {self.result} {self.black}"
+        if self.result not in (msgspec.UNSET, None):
+            return f"{self.event} {self.round}: {self.result}"
+        if self.winner not in (msgspec.UNSET, None):
+            return (f"{self.event} {self.stage if self.stage is not msgspec.UNSET else ''}: "
+                    f"{self.winner} wins")
+        if self.player is not msgspec.UNSET:
+            return f"{self.event}: {self.player} {self.place}"
+        return ", ".join(f"{k} {v}" for k, v in self.to_json().items())
 
 
 class WhocanRow(Record, kw_only=True):
-    """One player against one target (first place, a qualifying place)."""
+    """One player against one target (first place, a qualifying place): ``status`` one of
+    clinched, alive, eliminated, n/a (qualified elsewhere), undetermined (budget reached);
+    ``via`` outright / tiebreak and ``at_worst`` out / tiebreak for a live player; ``path``
+    one complete set of results that gets them there, ``says`` it (or the reason) in words."""
 
     name: str
     status: str
@@ -347,6 +495,7 @@ class WhocanRow(Record, kw_only=True):
     at_worst: str | None = None
     path: list[PathStep] | None = None
     says: list[str] | None = None
+    qualified_elsewhere: Any = msgspec.UNSET
     _nested: ClassVar[dict] = {"path": (PathStep, "list")}
 
 
@@ -355,18 +504,32 @@ class Whocan(Result, kw_only=True):
 
     at: str
     qualifying_places: int
+    points: dict[str, float] = {}
     targets: dict[str, list[WhocanRow]]
+    games_left: int | msgspec.UnsetType = msgspec.UNSET
+    matches_left: int | msgspec.UnsetType = msgspec.UNSET
+    events_left: int | msgspec.UnsetType = msgspec.UNSET
+    compared: str | msgspec.UnsetType = msgspec.UNSET
+    criteria: list[str] | msgspec.UnsetType = msgspec.UNSET
+    budget_nodes: int | None | msgspec.UnsetType = msgspec.UNSET
+    budget_unit: str | msgspec.UnsetType = msgspec.UNSET
+    best_n: int | msgspec.UnsetType = msgspec.UNSET                # tours
+    undrawn_events: list[Any] | msgspec.UnsetType = msgspec.UNSET  # group series
+    draws: Any = msgspec.UNSET                                     # group series
+    assumed: list[str] | msgspec.UnsetType = msgspec.UNSET
     _nested: ClassVar[dict] = {"targets": (WhocanRow, "dict")}
 
     def rows(self) -> list[dict]:
         """One row per (target, player); the path as a list of steps in ``path``."""
-        return [{"target": t, **{k: v for k, v in r.to_json().items()}}
+        return [{"target": t, "points": self.points.get(r.name), **r.to_json()}
                 for t, rows in self.targets.items() for r in rows]
 
     @classmethod
     def from_pandas(cls, df):
         meta = df.attrs["simcycle"]
-        d = dict(meta["result"])
+        if meta["type"] != cls.__name__:
+            raise TypeError(f"this frame holds a {meta['type']}, not a {cls.__name__}")
+        d = copy.deepcopy(meta["result"])
         recs = iter(df.to_dict("records"))
         targets = {}
         for t, rows in d["targets"].items():

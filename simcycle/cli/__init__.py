@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import io
 import os
 import sys
 import threading
@@ -48,12 +49,67 @@ COMMANDS = {
 
 
 _depth = 0     # Main.main calls in progress (``batch`` runs commands inside its own)
+_real_stdout = None   # while a one-shot command's standard output is held (see hold_output)
 
 
-def fail(message: str, code: int = EXIT_BAD_INPUT):
-    if _depth <= 1:
-        interrupts.finish()     # the last line: a signal from here on only ends the process
-    click.echo(f"simcycle: error: {' '.join(message.split())}", err=True)
+def hold_output() -> None:
+    """Hold the command's standard output in memory until it ends, so a signal can never cut
+    it in half: at the end it is written whole with signals deferred (``release``), or, when
+    the command was interrupted before it finished, not at all."""
+    global _real_stdout
+    if _real_stdout is None:
+        _real_stdout = sys.stdout
+        sys.stdout = io.StringIO()
+
+
+def stream_output() -> None:
+    """For commands whose output must flow as it comes (``batch``, ``serve``): write what is
+    held and stop holding."""
+    _release(keep=True, last=False)
+
+
+def _release(keep: bool, last: bool = True) -> None:
+    """Write the held output (``keep``) or drop it; with ``last`` the command has said its last
+    line (a later signal only ends the process)."""
+    global _real_stdout
+    with interrupts.deferred():
+        if _real_stdout is not None:
+            held, sys.stdout, _real_stdout = sys.stdout, _real_stdout, None
+            if keep and held.getvalue():
+                try:
+                    _write_all(held.getvalue())
+                except BrokenPipeError:
+                    pass
+        if last:
+            interrupts.finish()
+
+
+def _write_all(text: str) -> None:
+    """Write ``text`` to standard output to the last byte: straight to the file descriptor
+    (a loop over partial writes), since a signal during a blocking write to a full pipe could
+    otherwise leave the text object's buffer half written when the process ends."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    data = memoryview(text.encode(out.encoding or "utf-8", out.errors or "strict"))
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT, *, finished: bool = True):
+    """End with one line; ``finished=False``: nothing the command printed is complete (it is
+    dropped)."""
+    with interrupts.deferred():   # the output and the line whole; a signal waits for them
+        if _depth <= 1:
+            _release(keep=finished, last=False)
+        click.echo(f"simcycle: error: {' '.join(message.split())}", err=True)
+        if _depth <= 1:
+            interrupts.finish()  # the last line: a signal from here on only ends the process
     sys.exit(code)
 
 
@@ -97,7 +153,7 @@ class Main(click.Group):
         if _depth == 0 and interrupts.is_cli():
             # The simcycle process ends here, streams flushed: no interpreter teardown, where
             # a late signal would meet the default handlers again (and numba's threads joined)
-            interrupts.finish()
+            _release(keep=True)     # (already written or dropped by now, but for safety)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -109,6 +165,8 @@ class Main(click.Group):
     def _main(self, args, prog_name, complete_var, **extra):
         check_environment()
         if _depth == 1:
+            if interrupts.is_cli():
+                hold_output()
             interrupts.arm()    # from here a Ctrl-C or SIGTERM raises KeyboardInterrupt
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcycle",
@@ -122,14 +180,16 @@ class Main(click.Group):
         except click.ClickException as e:
             fail(e.format_message(), e.exit_code)
         except click.Abort:
-            fail("interrupted; nothing had finished", interrupts.exit_code())
+            fail("interrupted; nothing had finished", interrupts.exit_code(), finished=False)
+        except Interrupted as e:
+            fail(str(e), e.exit_code, finished=e.reported)
         except SimcycleError as e:
             fail(str(e), e.exit_code)
         except KeyboardInterrupt:   # nothing partial is ever printed on this path
-            fail("interrupted; nothing had finished", interrupts.exit_code())
+            fail("interrupted; nothing had finished", interrupts.exit_code(), finished=False)
         except BrokenPipeError:
             if _depth <= 1:
-                interrupts.finish()
+                _release(keep=False)
             sys.stderr.close()
             sys.exit(0)
         try:
@@ -140,7 +200,7 @@ class Main(click.Group):
         except BrokenPipeError:
             pass
         if _depth <= 1:
-            interrupts.finish()
+            _release(keep=True)     # the whole output, signals deferred while it is written
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

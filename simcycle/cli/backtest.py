@@ -22,8 +22,9 @@ from .options import json_opt, plot_opt, show
 @click.option("--candidate", "candidates", multiple=True, metavar="NAME",
               help="A candidate fix scored at the event level too (repeatable): shrink-L "
                    "(ratings pulled toward the field's mean by L), widen-L (pushed away from "
-                   "it), spread-SD (offsets with a classical spread of SD Elo); fitted on the "
-                   "earlier events: shrink-fitted, event-slope, hot (docs/model.md).")
+                   "it), spread-SD (offsets with a classical spread of SD Elo), param-draw (each "
+                   "simulated event draws the fit's parameters from their covariance); fitted on "
+                   "the earlier events: shrink-fitted, event-slope, hot (docs/model.md).")
 @click.option("--sims", default=20_000, show_default=True, type=click.IntRange(1000, 10**7),
               help="Simulations per event and checkpoint.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),

@@ -22,8 +22,9 @@ def batch(commands, jsonl, keep_going):
 
     from ..errors import EXIT_BAD_INPUT, ScenarioError
     from .. import interrupts
-    from . import main
+    from . import main, stream_output
 
+    stream_output()     # each command's output as it comes, not held to the end
     if commands == "-":
         lines = sys.stdin.read().splitlines()
         where = "standard input"

@@ -60,6 +60,8 @@ def serve(scenario, at, host, port, public, watch, sims, history_sims, swing_sim
                             value=port) from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    from . import stream_output
+    stream_output()     # the page's address now, and whatever the server says later
     click.echo(f"simcycle: serving {live.event.name} at http://{shown}:{bound}/ "
                "(Ctrl-C stops)")
     sys.stdout.flush()

@@ -20,6 +20,9 @@ from .options import (FiniteRange, at_opt, check_work, emit_json, fix_options, f
 @click.option("--hot-elo", "hot", is_flag=True,
               help="Update ratings after each simulated game (K from the model file); an "
                    "alternative to --offsets.")
+@click.option("--param-draw", is_flag=True,
+              help="Round robins: each simulated event draws the model's parameters from the "
+                   "fit's covariance (parameter uncertainty; off by default, docs/model.md).")
 @json_opt
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of a table.")
 @click.option("--progress/--no-progress", default=None,
@@ -30,14 +33,14 @@ from .options import (FiniteRange, at_opt, check_work, emit_json, fix_options, f
                    "of simulating (exact probabilities, play-offs included).")
 @plot_opt
 @yes_opt
-def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_json, as_csv,
-             progress, fixes, fix_file, exact, plot, yes):
+def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, param_draw, as_json,
+             as_csv, progress, fixes, fix_file, exact, plot, yes):
     """Simulate the rest of the event or series from --at: place, qualifying and prize odds."""
     from .. import report
 
     if as_json and as_csv:
         raise ScenarioError("choose one of --json and --csv", key="--csv")
-    from ..api.engine import simulation
+    from ..api.run import simulation
     if not exact:
         check_work(sims, yes, "")
     fmt, scn, at = load(scenario, at)
@@ -45,7 +48,8 @@ def simulate(scenario, at, sims, seed, model_file, target_se, offsets, hot, as_j
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     d, res = simulation(fmt, scn, model, at=at, sims=sims, seed=seed, fixed=fixed,
                         offsets=offsets, hot=hot, target_se=target_se, exact=exact,
-                        progress=progress, partial=True)   # partial: shown, labelled
+                        progress=progress, partial=True,   # partial: shown, labelled
+                        param_draw=param_draw)
     if plot:   # the place distribution of every player (charts.place_chart)
         from ..report import charts
         charts.place_chart(d, plot)

@@ -88,6 +88,8 @@ class NeedsReport(msgspec.Struct):
     items: list[ItemOdds]
     players: list[PlayerNeeds]
     assumed: list[str] = []
+    method: str = "forced"    # "forced": what-ifs on common random numbers (or exact);
+                              # "conditioned": replicas filed by the result (the tour)
 
 
 def short_names(names: list[str]) -> dict[str, str]:
@@ -192,6 +194,13 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: in
     from ..errors import ScenarioError
 
     fixed = dict(fixed or {})
+    if fmt.name == "tour":
+        if exact:
+            raise ScenarioError("exact branches need a round robin with at most "
+                                f"{EXACT_GAMES} games left", file=scn.file, key="--exact",
+                                value="tour")
+        from .tour import needs as tour_needs
+        return tour_needs(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
     build = BUILDERS.get(fmt.name)
     if build is None:
         raise ScenarioError(f"needs is not offered for the {fmt.name} format yet",
@@ -350,6 +359,9 @@ def render(d: dict) -> str:
     P(1st) and P(qualify) inside it."""
     how = ("exact: every outcome of the rest enumerated" if d["exact"] else
            f"{d['sims']:,} simulations per branch, common random numbers, ± standard error")
+    if d.get("method") == "conditioned":
+        how = (f"{d['sims']:,} simulated seasons filed by the event's result, "
+               "± standard error")
     lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} ({how})",
              ""]
     width = max((len(it["label"]) for it in d["items"]), default=0) + 2
@@ -358,6 +370,11 @@ def render(d: dict) -> str:
             r = it["results"]
             lines.append(f"  {it['label']:<{width}}1-0 {100 * r['1-0']:4.1f} %  draw "
                          f"{100 * r['1/2-1/2']:4.1f} %  0-1 {100 * r['0-1']:4.1f} %")
+        elif it["kind"] == "event":
+            r = it["results"]
+            top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
+            lines.append(f"  {it['label']}: wins " + ", ".join(
+                f"{n} {_pct(r[n])}" for n in top) + f"; first place shared {_pct(r['shared'])}")
         else:
             a, b = it["players"]
             lines.append(f"  {it['label']:<{width}}{a} wins {100 * it['results']['A']:4.1f} %"
@@ -379,6 +396,16 @@ def render(d: dict) -> str:
                         else f"±{100 * b['se_qualify']:.1f}")
                 row += f"{_pct(b['p_qualify']) + se_q:>14}"
             lines.append(row)
+    if d.get("method") == "conditioned":
+        lines += ["", "P(branch): the share of simulated seasons with the branch's result in "
+                  "the event; P(1st), P(qualify): the player's chance in the season (first; the "
+                  "qualifying places) inside it, in %.  A player in the event: by their own "
+                  "result, best first (a place, else the ACP points a run of places earns, "
+                  "shared places counted at their split points); a player not in it: by who "
+                  "wins it.  Runs merged where they leave the odds within 1 point at 50 % "
+                  "(less towards 0 or 100 %) or within noise; 100 % and 0 % mean never seen "
+                  "otherwise in the simulations."]
+        return "\n".join(lines)
     lines += ["", "P(branch): the probability of the branch's results; P(1st)"
               + (", P(qualify)" if qual else "") + ": the player's chance inside the branch, "
               "in %; the other game named is the one of the round that moves the player most, "

@@ -5,8 +5,10 @@ the player is more likely than not to finish first.
 Exact, for round robins with at most ``EXACT_GAMES`` games left: the exact enumeration
 (``formats/roundrobin/exact.py``) walks every outcome, and at each leaf the places it hands out
 are read back by the winner's final score; how first was decided follows the enumeration's own
-steps (a play-off's games or its lots from the play-off cascade).  Earlier checkpoints need a
-tally in the simulation kernel (not built yet).
+steps (a play-off's games or its lots from the play-off cascade).  Earlier (or with ``exact``
+False): ``sims`` replicas of the round-robin stage itself (``scores_nb.py``: the simulation
+kernel's draws, no rating offsets), each filed by every player's final score, with how first
+was decided read off the stage's counters; each share carries its binomial standard error.
 """
 
 from __future__ import annotations
@@ -38,10 +40,16 @@ class PlayerScores(msgspec.Struct):
     p_qualify: float
     enough: float | None       # lowest score with P(first | score) > 1/2 (None: none)
     rows: list[ScoreRow]
+    enough_qualify: float | None = None   # lowest score with P(qualify | score) > 1/2
+
+    def __post_init__(self):
+        if self.enough_qualify is None:
+            self.enough_qualify = next((r.points for r in self.rows
+                                        if r.p > 0 and r.p_qualify / r.p > 0.5), None)
 
 
 class ScoreReport(msgspec.Struct):
-    """``simcycle scores --json``."""
+    """``simcycle scores --json``; ``sims`` 0 when exact."""
 
     scenario: str
     file: str
@@ -49,19 +57,46 @@ class ScoreReport(msgspec.Struct):
     games_left: int
     qualifying_places: int
     players: list[PlayerScores]
+    exact: bool = True
+    sims: int = 0
+    seed: int = 0
+    model: str = ""          # the model file's name and version
+    series: bool = False     # a series format: rows by series points (games_left -1)
+    points_label: str = "points"
 
 
-def scores(fmt, scn, model, at, fixed=None) -> ScoreReport:
+DEFAULT_SIMS = 65_536
+
+
+SERIES = ("knockout-series", "group-series")
+
+
+def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
+           sims: int = DEFAULT_SIMS, seed: int = 1) -> ScoreReport:
+    """``exact``: None = exact where at most ``EXACT_GAMES`` games are left, else simulated."""
+    if fmt.name in SERIES:
+        if exact:
+            raise ScenarioError("scores: exact for round robins only", file=scn.file,
+                                key="--exact", value=fmt.name)
+        d = series(fmt, scn, model, at, fixed, sims=sims, seed=seed)
+        d.model = model_label(model)
+        return d
     if fmt.name != "round-robin":
-        raise ScenarioError("scores: round robins only for now", file=scn.file, key="format",
-                            value=fmt.name)
+        raise ScenarioError("scores: round robins and the series formats only",
+                            file=scn.file, key="format", value=fmt.name)
     from ..formats.roundrobin.exact import _Enumeration, _order_group
     from ..formats.roundrobin.rules import split_games
 
     played, remaining = split_games(scn, at, fixed)
-    if len(remaining) > EXACT_GAMES:
+    small = len(remaining) <= EXACT_GAMES
+    if exact and not small:
         raise ScenarioError(f"scores: {len(remaining)} games left; exact up to {EXACT_GAMES}",
-                            file=scn.file, key="--at", value=at or "latest")
+                            file=scn.file, key="--exact", value=at or "latest")
+    if not (small if exact is None else exact):
+        d = simulated(fmt, scn, model, at, fixed, sims=sims, seed=seed,
+                      games_left=len(remaining))
+        d.model = model_label(model)
+        return d
 
     class Tally(_Enumeration):
         def __init__(self, *a):
@@ -127,14 +162,115 @@ def scores(fmt, scn, model, at, fixed=None) -> ScoreReport:
     players.sort(key=lambda x: -x.p_first)
     return ScoreReport(scenario=scn.name, file=scn.file, at=at or "latest",
                        games_left=len(remaining), qualifying_places=scn.qualifying_places,
-                       players=players)
+                       players=players, model=model_label(model))
+
+
+def model_label(model) -> str:
+    return f"{model.name} v{model.version}"
+
+
+def simulated(fmt, scn, model, at, fixed, *, sims: int, seed: int,
+              games_left: int) -> ScoreReport:
+    """The score table from ``sims`` replicas of the round-robin stage (module doc)."""
+    import numpy as np
+
+    from ..formats.base import CompileOptions
+    from ..kernels.config import CHUNK
+    from .scores_nb import scores_nb
+
+    plan = fmt.compile(scn, model, CompileOptions(at=at, fixed=dict(fixed or {})))
+    a = plan.args._replace(n_qual=1)
+    n = len(scn.players)
+    nrep = -(-sims // CHUNK) * CHUNK
+    pts = np.zeros((nrep, n), np.int64)
+    winner = np.zeros(nrep, np.int64)
+    how = np.zeros(nrep, np.int64)
+    qual = np.zeros((nrep, n), np.int64)
+    scores_nb(np.uint64(seed), np.int64(0), np.int64(nrep), a, plan.args.qualified, pts,
+              winner, how, qual)
+    players = []
+    for i, pl in enumerate(scn.players):
+        rows = []
+        first = winner == i
+        for v in np.unique(pts[:, i]):
+            at_v = pts[:, i] == v
+            c = int(at_v.sum())
+            fv = first & at_v
+            split = {k: int((fv & (how == h)).sum()) / nrep for h, k in enumerate(HOW)}
+            nf = int(fv.sum())
+            rows.append(ScoreRow(points=int(v) / 2, p=c / nrep, p_first=nf / nrep, first=split,
+                                 p_qualify=int((qual[:, i] == 1)[at_v].sum()) / nrep,
+                                 first_given=nf / c))
+        enough = next((r.points for r in rows if r.first_given > 0.5), None)
+        players.append(PlayerScores(pl.name, int(first.sum()) / nrep,
+                                    int((qual[:, i] == 1).sum()) / nrep, enough, rows))
+    players.sort(key=lambda x: -x.p_first)
+    return ScoreReport(scenario=scn.name, file=scn.file, at=at or "latest",
+                       games_left=games_left, qualifying_places=scn.qualifying_places,
+                       players=players, exact=False, sims=nrep, seed=seed)
+
+
+def series(fmt, scn, model, at, fixed, *, sims: int, seed: int) -> ScoreReport:
+    """The series formats: P(1st) and P(qualify) by final series points, from ``sims``
+    replicas of the format's stage (``series_nb.py``); first is "outright" when alone on
+    points, else "tiebreak" (the series criteria, or lots, decided it)."""
+    import numpy as np
+
+    from ..formats.base import CompileOptions
+    from ..kernels.config import CHUNK
+    from . import series_nb
+
+    plan = fmt.compile(scn, model, CompileOptions(at=at, fixed=dict(fixed or {})))
+    a = plan.args
+    names = list(plan.info.names)
+    n = len(names)
+    nrep = -(-sims // CHUNK) * CHUNK
+    pts = np.zeros((nrep, n), np.int64)
+    top = np.zeros(nrep, np.int64)
+    level = np.zeros(nrep, np.int64)
+    qual = np.zeros((nrep, n), np.int64)
+    if fmt.name == "knockout-series":
+        series_nb.ko_series_nb(np.uint64(seed), np.int64(0), np.int64(nrep), a, pts, top,
+                               level, qual)
+    else:
+        series_nb.gs_series_nb(np.uint64(seed), np.int64(0), np.int64(nrep), a,
+                               np.int64(len(plan.info.counter_names)), pts, top, level, qual)
+    scale = plan.info.points_scale
+    players = []
+    for i, name in enumerate(names):
+        rows = []
+        first = top == i
+        for v in np.unique(pts[:, i]):
+            at_v = pts[:, i] == v
+            c = int(at_v.sum())
+            fv = first & at_v
+            nf = int(fv.sum())
+            split = {"outright": int((fv & (level == 0)).sum()) / nrep,
+                     "tiebreak": int((fv & (level == 1)).sum()) / nrep,
+                     "playoff": 0.0, "lots": 0.0}
+            rows.append(ScoreRow(points=float(v) / scale, p=c / nrep, p_first=nf / nrep,
+                                 first=split,
+                                 p_qualify=int((qual[:, i] == 1)[at_v].sum()) / nrep,
+                                 first_given=nf / c))
+        enough = next((r.points for r in rows if r.first_given > 0.5), None)
+        players.append(PlayerScores(name, int(first.sum()) / nrep,
+                                    int((qual[:, i] == 1).sum()) / nrep, enough, rows))
+    players.sort(key=lambda x: (-x.p_first, -x.p_qualify))
+    return ScoreReport(scenario=scn.name, file=scn.file, at=at or "latest",
+                       games_left=-1, qualifying_places=scn.qualifying_places,
+                       players=players, exact=False, sims=nrep, seed=seed, series=True,
+                       points_label=plan.info.points_label or "points")
 
 
 def render(d: dict) -> str:
     from ..formats.roundrobin.rules import fmt_points
 
+    how = ("exact: every outcome enumerated" if d.get("exact", True) else
+           f"{d['sims']:,} simulations, seed {d['seed']}, no rating offsets")
+    if d.get("series"):
+        return render_series(d)
     lines = [f"{d['scenario']}  at {d['at']}: what score is enough ({d['games_left']} games "
-             "left, exact: every outcome enumerated)", ""]
+             f"left, {how})", ""]
     qual = d["qualifying_places"] > 1
     for p in d["players"]:
         if p["p_first"] <= 0 and p["p_qualify"] <= 0:
@@ -160,7 +296,46 @@ def render(d: dict) -> str:
     lines.append("final: the player's final score; P(score): the chance of finishing on it; "
                  "P(1st|score): of finishing first on it; P(1st and score), in %, split by how "
                  "first is decided: outright (alone on points), tiebreak (the criteria before "
-                 "a play-off), play-off (its games), lots.")
+                 "a play-off), play-off (its games), lots."
+                 + ("" if d.get("exact", True) else
+                    "  Simulated: a share p of n simulations has the standard error "
+                    "sqrt(p(1-p)/n); P(1st|score) on a rare score is rough."))
+    return "\n".join(lines)
+
+
+def render_series(d: dict) -> str:
+    """A series: per player, by final series points, P(points), P(1st | points) split alone /
+    level on points, P(qualify | points)."""
+    from ..formats.roundrobin.rules import fmt_points
+
+    lab = d.get("points_label", "points")
+    lines = [f"{d['scenario']}  at {d['at']}: what score is enough ({d['sims']:,} simulations,"
+             f" seed {d['seed']}, no rating offsets; {lab})", ""]
+    for p in d["players"]:
+        if p["p_first"] <= 0 and p["p_qualify"] <= 0:
+            continue
+        eq = p.get("enough_qualify")
+        words = (f"more likely than not to qualify from {fmt_points(eq)} {lab}" if eq is not None
+                 else "at no final total more likely than not to qualify")
+        lines.append(f"{p['name']}: P(1st) {100 * p['p_first']:.1f} %, P(qualify) "
+                     f"{100 * p['p_qualify']:.1f} %; {words}")
+        lines.append(f"    {'final':>6}{'P(final)':>10}{'P(qualify|final)':>18}"
+                     f"{'P(1st|final)':>14}   P(1st and final) = {'alone':>7}{'level':>7}")
+        for r in p["rows"]:
+            if r["p"] < 0.0005 and r["p_qualify"] == 0 and r["p_first"] == 0:
+                continue
+            f = r["first"]
+            lines.append(f"    {fmt_points(r['points']):>6}{100 * r['p']:9.1f}%"
+                         f"{100 * r['p_qualify'] / r['p']:17.1f}%{100 * r['first_given']:13.1f}%"
+                         f"   {100 * r['p_first']:15.2f} % = {100 * f['outright']:6.2f}"
+                         f"{100 * f['tiebreak']:7.2f}")
+        lines.append("")
+    lines.append(f"final: the player's final {lab} (totals below 0.05 % that neither qualify "
+                 "nor win are left out); P(final): the chance of ending on it; "
+                 "P(qualify|final), P(1st|final): of a qualifying place, of first, on it; "
+                 "P(1st and final), in %, split into alone on points and level on points "
+                 "(the series tiebreaks or lots decided).  A simulated share p of n "
+                 "simulations has the standard error sqrt(p(1-p)/n).")
     return "\n".join(lines)
 
 
@@ -192,7 +367,9 @@ def chart(d: dict, path, players: int = 4) -> str:
             bottom = [b + v for b, v in zip(bottom, h)]
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
         from ..formats.roundrobin.rules import fmt_points
-        ax.set_xticks(x, [fmt_points(r["points"]) for r in rows])
+        ax.set_xticks(x, [fmt_points(r["points"]) for r in rows],
+                      fontsize=8 if len(rows) > 9 else 10,
+                      rotation=45 if len(rows) > 11 else 0)
         ax.set_title(f"{p['name']}\nP(1st) {100 * p['p_first']:.1f} %", fontsize=9)
         ax.set_xlabel("final score (points)")
         ax.set_ylim(0, 1.02)
@@ -201,6 +378,8 @@ def chart(d: dict, path, players: int = 4) -> str:
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8,
                title="first place decided", title_fontsize=8)
-    fig.suptitle(f"{d['scenario']} at {d['at']}: what score is enough (exact; dashed: 50 %)",
-                 fontsize=10)
+    how = "exact" if d.get("exact", True) else f"{d['sims']:,} simulations"
+    model = f", model {d['model']}" if d.get("model") else ""
+    fig.suptitle(f"{d['scenario']} at {d['at']}: what score is enough ({how}{model}; "
+                 "dashed: 50 %)", fontsize=10)
     return save(fig, path)

@@ -14,6 +14,7 @@ Data flow: TOML → :meth:`Format.load` (schema + cross-checks) → frozen scena
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
@@ -25,17 +26,38 @@ if TYPE_CHECKING:   # pragma: no cover
 
     from ..model import OutcomeModel
 
+class render_from:
+    """A format's ``render_*`` method: the function ``name`` of the format package's
+    ``render`` module, imported when first called (``render_standings =
+    render_from("standings")``), so commands that print JSON or no format text (``simulate``)
+    do not load the renderers and the whocan and swing modules they import (start-up)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.module = ""
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.module = f"{owner.__module__}.render"
+
+    def __get__(self, obj: Any, owner: type | None = None):
+        if obj is None:      # on the class (ABC's abstract-method check): the descriptor
+            return self
+        return getattr(importlib.import_module(self.module), self.name)
+
+
 # Optional capabilities a format may declare.
 SWING = "swing"          # what each game or match of the next round swings
 WHOCAN = "whocan"        # exact clinched / alive / eliminated with a path
 EXACT = "exact"          # exact enumeration of small remainders (simulate --exact)
 HOT_ELO = "hot-elo"      # ratings updated inside a simulated event (simulate --hot-elo)
+PARAM_DRAW = "param-draw"   # each replica draws the model's parameters (docs/model.md)
 FIX = "fix"              # what-if results for games or matches still to play (--fix)
 RESULTS = "results"      # results read from PGN / TRF files against the schedule
 # swing's default target for the paired standard error of every swing (half a percentage
 # point: the text shows probabilities to a tenth of a point; formats/shared/swing.py)
 SWING_TARGET_SE = 0.005
 FEATURE_TEXT = {SWING: "swing", WHOCAN: "whocan", EXACT: "--exact", HOT_ELO: "--hot-elo",
+                PARAM_DRAW: "the parameter draw",
                 FIX: "--fix", RESULTS: "results from PGN/TRF files"}
 
 
@@ -46,6 +68,8 @@ class CompileOptions:
     at       checkpoint: count only the results up to it (None: every result in the file)
     offsets  one strength offset per player and rating class per simulated event
     hot      "hot" Elo: ratings move inside a simulated event (formats with HOT_ELO)
+    param_draw  each replica draws the model's game parameters from the fit's covariance
+             (formats with PARAM_DRAW; ``OutcomeModel.draw_factor``)
     fixed    what-if results for games or matches still to play, in the format's own keys
              (``swing`` and ``--fix``); each format documents its keys
     """
@@ -53,6 +77,7 @@ class CompileOptions:
     at: str | None = None
     offsets: bool = False
     hot: bool = False
+    param_draw: bool = False
     fixed: Mapping[Any, Any] = field(default_factory=dict)
 
 
@@ -72,6 +97,13 @@ class PlanInfo:
     player_extra       per-player facts for the reports (events played, eligibility, ...)
     active             per player: takes part (plays a game or match of the event or series);
                        empty = everyone.  Experiments look for the favourite among them.
+    batch              replicas per driver batch (0 = the driver's default); a format whose
+                       replicas are costly (the Swiss) asks for smaller batches, so progress,
+                       --target-se and Ctrl-C come at least every few seconds.  Results do not
+                       depend on it (a replica's stream depends only on seed and index).
+    field_measures     experiments also measure the field the qualifiers make (a cycle: the
+                       final's field): its mean rating and its share of the top players by
+                       rating (``experiment.measure``)
     """
 
     names: tuple[str, ...]
@@ -85,6 +117,8 @@ class PlanInfo:
     extra_probabilities: tuple[str, ...] = ()
     player_extra: tuple[dict, ...] = ()
     active: tuple[bool, ...] = ()
+    batch: int = 0
+    field_measures: bool = False
 
 
 class Plan(ABC):
@@ -205,6 +239,8 @@ class Format(ABC):
 
     def check_options(self, scn: Any, opts: CompileOptions) -> None:
         """Refuse options the format cannot honour."""
+        if opts.param_draw:
+            self.require(PARAM_DRAW, scn)
         if opts.hot:
             self.require(HOT_ELO, scn)
             if opts.offsets:

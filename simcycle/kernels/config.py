@@ -125,6 +125,12 @@ pjit = numba.njit(cache=CACHE, parallel=True, nogil=True)  # replica-parallel dr
 # threads.
 ijit = numba.njit(cache=CACHE, nogil=True, inline="always")
 
+# Each kernel should compile once per command: a jitted function called with a literal
+# constant (``f(x, 3)``, ``f(x, False)``, a loop counter starting at ``0``) is compiled for
+# ``Literal[int](3)`` as well as for ``int64``, and a ``prange`` index is uint64 in the
+# parallel body but int64 while the loop is typed; so callers pass ``np.int64(3)``,
+# ``np.bool_(False)`` and the chunk index as ``np.int64(c)`` (benchmarks/README.md).
+
 # Replicas per independent chunk of a batch.  Chunk boundaries depend only on this and on
 # the batch partition (never on the thread count), so tallies are identical for any
 # NUMBA_NUM_THREADS.

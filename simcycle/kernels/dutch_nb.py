@@ -27,7 +27,10 @@ What it does (C.04.3 names):
 What it simplifies (docs/format-swiss.md): the float-history criteria (C.14-C.21: avoid
 floating the same player down or up twice running), the finer colour criteria for
 topscorers (C.8-C.9), and the order in which exchanges between S1 and S2 are tried; each
-search step is bounded (``STEP_CAP``), beyond which the next looser budget is used.
+search is bounded (``STEP_CAP`` steps, ``FLOAT_CAP`` when it also bounds repeated floats),
+beyond which the next looser budget is used.  The search skips any choice after which the
+colour conflicts already made plus a lower bound on those still to come (``conflict_bound_nb``)
+exceed the budget; it finds the same pairing as an unpruned search that is not cut short.
 """
 
 from typing import NamedTuple
@@ -39,6 +42,7 @@ from .config import ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
 STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
+FLOAT_CAP = 500        # the same for an attempt that also bounds the repeated floats
 FREE = -2
 FLOATED = -1
 
@@ -60,6 +64,8 @@ class PairScratch(NamedTuple):
     nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
     df1     int64 [n]: 1 when the player floated down in the previous round (or had the bye)
     uf1     int64 [n]: 1 when the player floated up in the previous round
+    met     uint8 [n, n]: met[x, y] = 1 when x played y over the board before the round being
+            paired (filled and cleared again by ``pair_round_nb``; zero between calls)
     """
 
     order: np.ndarray
@@ -76,12 +82,13 @@ class PairScratch(NamedTuple):
     nobye: np.ndarray
     df1: np.ndarray
     uf1: np.ndarray
+    met: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)])
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)], np.zeros((n, n), np.uint8))
 
 
 @jit
@@ -90,7 +97,7 @@ def pair_scratch_nb(n):
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64))
+                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8))
 
 
 @jit
@@ -149,18 +156,20 @@ def colour_state_nb(t, rnd, s):
                     s.uf1[i] = 1
 
 
-@ijit
-def met_nb(t, rnd, x, y):
-    for r in range(rnd):
-        if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
-            return True
-    return False
+@jit
+def mark_met_nb(t, rnd, met, v):
+    """met[x, y] = v for every game x played over the board against y before round rnd."""
+    n = t.opp.shape[0]
+    for x in range(n):
+        for r in range(rnd):
+            if t.kind[x, r] == RK_PLAYED:
+                met[x, t.opp[x, r]] = v
 
 
 @ijit
 def compatible_nb(t, rnd, s, x, y):
     """B1 (no rematch) and B2 (absolute colours; topscorers exempt in the last round)."""
-    if met_nb(t, rnd, x, y):
+    if s.met[x, y] != 0:
         return False
     if (s.strength[x] == 3 and s.strength[y] == 3 and s.pref[x] == s.pref[y]
             and s.top[x] == 0 and s.top[y] == 0):
@@ -174,6 +183,15 @@ def conflict_nb(s, x, y):
     return 1 if s.pref[x] != COL_NONE and s.pref[x] == s.pref[y] else 0
 
 
+@ijit
+def conflict_bound_nb(w, b, r, fr):
+    """The least colour conflicts among r free players (w want White, b Black) when at most
+    fr of them float: the larger side beyond the others and the floaters pairs within."""
+    g = w if w > b else b
+    need = g - (r - g) - fr
+    return (need + 1) // 2 if need > 0 else 0
+
+
 @jit
 def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
@@ -183,6 +201,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
     without it only transpositions of S2 are tried."""
     lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
+    cap = STEP_CAP if fmax >= m else FLOAT_CAP
     for i in range(m):
         state[i] = FREE
     floats = 0
@@ -190,26 +209,40 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     fl = 0
     depth = 0
     steps = 0
+    # free players wanting White / Black, and all free: the colour-conflict lower bound
+    wf = 0
+    bf = 0
+    for i in range(m):
+        wf += s.pref[lst[i]] == COL_WHITE
+        bf += s.pref[lst[i]] == COL_BLACK
+    rf = m
     # push the first position
     sx[0] = 0
     sk[0] = 0
     s2[0] = -1
     while True:
         steps += 1
-        if steps > STEP_CAP:
+        if steps > cap:
             return False
         x = sx[depth]
         # undo this depth's previous choice
         if sk[depth] > 0:
             c = state[x]
+            px = lst[x]
+            wf += s.pref[px] == COL_WHITE
+            bf += s.pref[px] == COL_BLACK
+            rf += 1
             if c == FLOATED:
                 floats -= 1
-                fl -= s.df1[lst[x]]
+                fl -= s.df1[px]
             elif c >= 0:
-                viol -= conflict_nb(s, lst[x], lst[c])
+                viol -= conflict_nb(s, px, lst[c])
                 if x < n_mdp and c >= n_mdp:
                     fl -= s.uf1[lst[c]]
                 state[c] = FREE
+                wf += s.pref[lst[c]] == COL_WHITE
+                bf += s.pref[lst[c]] == COL_BLACK
+                rf += 1
             state[x] = FREE
         # the S2 boundary of the residents' phase
         if x >= n_mdp and s2[depth] < 0:
@@ -238,16 +271,23 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         nb = b1 - b0
         k = sk[depth]
         chosen = -1
+        px = lst[x]
+        # the free players other than x, by preference
+        wx = wf - (s.pref[px] == COL_WHITE)
+        bx = bf - (s.pref[px] == COL_BLACK)
+        fr = nf - floats
         while k < na + nb:
             j = a0 + k if k < na else b0 + k - na
             k += 1
             if state[j] != FREE:
                 continue
-            px, py = lst[x], lst[j]
+            py = lst[j]
             if not compatible_nb(t, rnd, s, px, py):
                 continue
             v = conflict_nb(s, px, py)
-            if viol + v > vmax:
+            if viol + v + conflict_bound_nb(wx - (s.pref[py] == COL_WHITE),
+                                            bx - (s.pref[py] == COL_BLACK), rf - 2,
+                                            fr) > vmax:
                 continue
             u = s.uf1[py] if (x < n_mdp and j >= n_mdp) else 0
             if fl + u > fmax:
@@ -260,12 +300,20 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
             state[x] = chosen
             state[chosen] = x
             sk[depth] = k
-        elif (k == na + nb and floats < nf and not (last and s.nobye[lst[x]] == 1)
-              and fl + s.df1[lst[x]] <= fmax):
+            py = lst[chosen]
+            wf = wx - (s.pref[py] == COL_WHITE)
+            bf = bx - (s.pref[py] == COL_BLACK)
+            rf -= 2
+        elif (k == na + nb and floats < nf and not (last and s.nobye[px] == 1)
+              and fl + s.df1[px] <= fmax
+              and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
             state[x] = FLOATED
             floats += 1
-            fl += s.df1[lst[x]]
+            fl += s.df1[px]
             sk[depth] = k + 1
+            wf = wx
+            bf = bx
+            rf -= 1
         else:
             sk[depth] = 0
             state[x] = FREE
@@ -370,7 +418,16 @@ def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     s         :class:`PairScratch`
     out_w, out_b  int64 [n//2 + 1]: White and Black of each board, best board first; a
                   bye is (player, -1)
-    Returns the number of boards (a bye included)."""
+    Returns the number of boards (a bye included), -1 when the round cannot be paired."""
+    mark_met_nb(t, rnd, s.met, 1)
+    k = pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b)
+    mark_met_nb(t, rnd, s.met, 0)
+    return k
+
+
+@jit
+def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
+    """``pair_round_nb`` once s.met holds the games played."""
     n = t.opp.shape[0]
     colour_state_nb(t, rnd, s)
     for i in range(n):

@@ -84,7 +84,7 @@ def threshold_table_nb(params, rt):
             cls = np.int64(params[ci, P_CLASS])
             for w in range(n):
                 for b in range(n):
-                    pw, pd = wdl_nb(params, ci, rt[s, w, cls], rt[s, b, cls], False)
+                    pw, pd = wdl_nb(params, ci, rt[s, w, cls], rt[s, b, cls], np.bool_(False))
                     thr[s, ci, w, b, 0] = pw
                     thr[s, ci, w, b, 1] = pw + pd
     return thr

@@ -10,7 +10,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 import numpy as np
@@ -28,6 +28,7 @@ DEFAULT_MODEL_V2 = MODELS / "davidson-elo-v2.toml"
 DEFAULT_MODEL = MODELS / "davidson-elo-v3.toml"
 
 CONTROL_PARAMS = ("draw0", "white_edge", "slope", "level")
+COV_NAME = r"^(u0|white_edge|slope|level):(classical|rapid|blitz|armageddon)$|^kappa:[a-z-]+$"
 KAPPA_RANGE = 5.0             # |kappa| above this (a factor e^5 on the draw odds) is refused
 
 
@@ -61,6 +62,8 @@ class OutcomeModel:
     offset_sd_se: dict = field(default_factory=dict)
     fit: dict = field(default_factory=dict)            # the [fit] table, as read
     kind: str | None = None                            # the kind for_kind applied
+    cov_names: tuple = ()                              # [covariance]: the fit's parameters
+    cov: np.ndarray | None = field(default=None, compare=False)   # ... and their covariance
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- look-ups -----------------------------------------------------------------------
@@ -69,7 +72,8 @@ class OutcomeModel:
             return self._index[control]
         except KeyError:
             raise ScenarioError(
-                f"unknown time control; the model {self.name} knows "
+                f"unknown time control; the model {self.name} "
+                + (f"({Path(str(self.path)).name}) " if self.path else "") + "knows "
                 + ", ".join(c.name for c in self.controls), file=file, key=key, value=control
             ) from None
 
@@ -152,9 +156,43 @@ class OutcomeModel:
         mean = float(np.mean(np.asarray(ratings, float)))
         if band[0] <= mean <= band[1]:
             return None
-        return (f"note: the field's mean rating {mean:.0f} is outside the {band[0]:.0f}-"
-                f"{band[1]:.0f} of the games {self.name} {self.version} was fitted on: its draw "
-                "rates here extrapolate the level term (docs/model.md)")
+        return (f"note: the field's mean rating {mean:.0f} is outside {band[0]:.0f}-"
+                f"{band[1]:.0f}, the mean ratings of the games {self.name} {self.version} was "
+                "fitted on (no women's event among them): its draw rates here extrapolate the "
+                "level term (docs/model.md)")
+
+    def draw_factor(self, control: str) -> np.ndarray:
+        """Float64 [4, 4] A with A A^T the covariance of this control's game terms (ln nu0
+        with the kind's kappa added, White's edge, slope, level per Elo) under the fit
+        (``[covariance]``): a replica's parameters are the file's plus A z, z ~ N(0, I)
+        (``--param-draw``, docs/model.md).  Refused in one line when the file has no
+        covariance or the control was not fitted."""
+        from .modelfile import FITTED_CONTROL
+
+        where = f"the model {self.name} {self.version}" + (
+            f" ({Path(str(self.path)).name})" if self.path else "")
+        if self.cov is None:
+            raise ScenarioError(f"{where} has no [covariance] table (a file written by "
+                                "simcycle fit has one): the parameter draw needs it",
+                                key="--param-draw", value=control)
+        c = self.control(control)
+        cls = next((k for k, names in FITTED_CONTROL.items() if c.name in names), None)
+        pos = {nm: j for j, nm in enumerate(self.cov_names)}
+        if cls is None or not c.fitted or f"u0:{cls}" not in pos:
+            raise ScenarioError(f"the control is not fitted in {where}: it has no covariance "
+                                "to draw its parameters from", key="--param-draw", value=control)
+        J = np.zeros((4, len(self.cov_names)))
+        for row, (q, scale) in enumerate((("u0", 1.0), ("white_edge", 1.0), ("slope", 1.0),
+                                          ("level", 0.01))):
+            j = pos.get(f"{q}:{cls}")
+            if j is not None:          # a held parameter has no row: it is not drawn
+                J[row, j] = scale
+        k = pos.get(f"kappa:{self.kind}")
+        if k is not None:
+            J[0, k] = 1.0
+        cov4 = J @ self.cov @ J.T
+        w, v = np.linalg.eigh((cov4 + cov4.T) / 2.0)
+        return np.ascontiguousarray(v * np.sqrt(np.clip(w, 0.0, None)))
 
     # -- probabilities ------------------------------------------------------------------
     def wdl(self, control: str, r_white: float, r_black: float, *, offsets: bool = False):
@@ -211,6 +249,14 @@ class FitInfo(Table):
 SD = between(0, 400)
 
 
+class Covariance(Table):
+    """``[covariance]``: the fit's free parameters (``u0:classical``, ``slope:rapid``,
+    ``kappa:candidates``, ...) and their covariance, the inverse observed information."""
+
+    names: list[Annotated[str, msgspec.Meta(pattern=COV_NAME)]]
+    matrix: list[list[between(-1e6, 1e6)]]
+
+
 class Offsets(Table):
     sd_classical: SD
     sd_rapid: SD
@@ -257,6 +303,7 @@ class ModelFile(Table):
     fit: FitInfo = FitInfo()
     hot: Hot = Hot()
     kinds: KindsTable = KindsTable()
+    covariance: Covariance | None = None
 
 
 def load_model(path: str | Path | None = None) -> OutcomeModel:
@@ -283,6 +330,7 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
         raise ScenarioError(f"{REFERENCE_KIND} is the reference kind: its kappa is 0 by "
                             "definition", file=f, key=f"kinds.{REFERENCE_KIND}",
                             value=kinds[REFERENCE_KIND])
+    cov_names, cov = _covariance(doc.covariance, f)
     off = doc.offsets
     controls = tuple(
         Control(name=name, rating_class=t.rating_class,
@@ -302,6 +350,27 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
         offset_sd_se={c: getattr(off, f"sd_{c}_se") for c in RATING_CLASSES
                       if getattr(off, f"sd_{c}_se") is not None},
         fit={k: list(v) if isinstance(v, tuple) else v
-             for k, v in msgspec.structs.asdict(doc.fit).items() if v is not None})
+             for k, v in msgspec.structs.asdict(doc.fit).items() if v is not None},
+        cov_names=cov_names, cov=cov)
     model._index.update({c.name: i for i, c in enumerate(controls)})
     return model
+
+
+def _covariance(t: Covariance | None, f: str) -> tuple[tuple, np.ndarray | None]:
+    """The ``[covariance]`` table checked: square, one row per name, names unique, symmetric
+    and positive semi-definite (to rounding)."""
+    if t is None:
+        return (), None
+    n = len(t.names)
+    if len(set(t.names)) != n:
+        raise ScenarioError("names repeat", file=f, key="covariance.names", value=t.names)
+    if len(t.matrix) != n or any(len(r) != n for r in t.matrix):
+        raise ScenarioError(f"must be {n} rows of {n} numbers (one per name)", file=f,
+                            key="covariance.matrix", value=[len(r) for r in t.matrix])
+    m = np.array(t.matrix, float).reshape(n, n)
+    scale = max(float(np.max(np.abs(m))) if n else 0.0, 1e-300)
+    if n and (not np.allclose(m, m.T, rtol=1e-4, atol=1e-9 * scale)
+              or np.linalg.eigvalsh((m + m.T) / 2.0).min() < -1e-6 * scale):
+        raise ScenarioError("must be symmetric and positive semi-definite", file=f,
+                            key="covariance.matrix", value=f"{n} x {n}")
+    return tuple(t.names), (m + m.T) / 2.0

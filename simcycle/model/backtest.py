@@ -174,7 +174,18 @@ FIT_VARIANTS = {
     "fit": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD},
     "fit-no-kinds": {"kinds": False, "level": True, "hold": ARMAGEDDON_HOLD},
     "fit-no-level": {"kinds": True, "level": False, "hold": ARMAGEDDON_HOLD},
+    # tried against the per-kind misses (docs/model.md): a slope per kind, free or shrunk
+    # toward the class's slope by a N(0, 0.15^2) prior; the level term bounded (clamped to
+    # mean ratings 2550-2850)
+    "fit-kind-slope": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD,
+                       "extra": ("kslope",)},
+    "fit-kind-slope-shrunk": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD,
+                              "extra": ("kslope",), "ridge": {"kslope": 0.15}},
+    "fit-level-bounded": {"kinds": True, "level": False,
+                          "hold": {**ARMAGEDDON_HOLD, "levelc:armageddon": 0.0},
+                          "extra": ("levelc",)},
 }
+LOEO_VARIANTS = ("fit", "fit-no-kinds", "fit-no-level")   # leave-one-event-out's default
 DEFAULT_VARIANTS = ("fit",)
 BASELINES = ("constant", "elo-fixed-draw")
 SCHEMES = ("time-ordered", "leave-one-event-out")
@@ -218,7 +229,7 @@ def _fixed_windows(fixed: dict) -> dict:
 
 
 def leave_one_event_out(games: Games, fixed: dict, reference: float,
-                        variants: tuple[str, ...] = tuple(FIT_VARIANTS)) -> OutOfSample:
+                        variants: tuple[str, ...] = LOEO_VARIANTS) -> OutOfSample:
     """Every fitted variant refitted without each event, scoring that event; fixed models and
     the baselines (whose training data also leave the event out) alongside."""
     data = FitData.of(games, SCORED_CONTROLS, reference)
@@ -372,7 +383,8 @@ def game_tables(oos: OutOfSample) -> dict:
 
 # -- events -------------------------------------------------------------------------------------
 def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
-                   offsets: bool, top_k: int = 1, hot: bool = False) -> tuple[dict, dict]:
+                   offsets: bool, top_k: int = 1, hot: bool = False,
+                   param_draw: bool = False) -> tuple[dict, dict]:
     """(P(first), P(in the first ``top_k`` places)) of each player of a round-robin scenario
     given as a plain dict (the layout of a scenario TOML file), simulated from checkpoint
     ``at``.  The only place the backtest touches the format API."""
@@ -381,7 +393,8 @@ def simulate_event(raw_scenario: dict, model, at: str, sims: int, seed: int,
     from ..scenario import load_data
 
     fmt, scn = load_data(raw_scenario, raw_scenario["scenario"]["name"])
-    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets, hot=hot))
+    plan = fmt.compile(scn, model, CompileOptions(at=at, offsets=offsets, hot=hot,
+                                                  param_draw=param_draw))
     res = driver.run(plan, sims, seed, progress=False)
     place = res.tallies["place"] / res.sims
     first, top = place[:, 0], place[:, :top_k].sum(axis=1)
@@ -495,20 +508,21 @@ def winners(games: Games, ev: dict) -> list[str]:
 
 def event_models(oos: OutOfSample, fixed: dict, event: str, base_model,
                  candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
-    """The models simulated for one event: name -> (model, offsets on, ratings rule).  The
+    """The models simulated for one event: name -> (model, offsets on, ratings rule,
+    parameter draw on).  The
     fixed files named in ``simulated_fixed``; the event's out-of-sample fit written into a
     model (with and without offsets, their sd from its training games); the same fit with
     every rating set to the field's mean ("equal ratings", the standings alone); and the
     candidate fixes asked for (``candidate_rule``)."""
     from .fit import form_spread
 
-    out = {nm: (m, False, None) for nm, m in fixed.items() if nm in simulated_fixed}
+    out = {nm: (m, False, None, False) for nm, m in fixed.items() if nm in simulated_fixed}
     r = oos.fits[event]["fit"]
     train = oos.training_games(event)
     m = fitted_model(r, base_model, {c: form_spread(train, r, c) for c in r.classes})
-    out["fit"] = (m, False, None)
-    out["fit+offsets"] = (m, True, None)
-    out["equal-ratings"] = (m, False, ("shrink", 1.0))
+    out["fit"] = (m, False, None, False)
+    out["fit+offsets"] = (m, True, None, False)
+    out["equal-ratings"] = (m, False, ("shrink", 1.0), False)
     for c in candidates:
         out[c] = candidate_rule(c, m)
     return out
@@ -534,10 +548,13 @@ def fitted_model(res, base_model, spreads: dict):
 def candidate_rule(name: str, model) -> tuple:
     """A candidate fix by name: ``shrink-L`` (every rating pulled toward the field's mean by
     the fraction L), ``widen-L`` (pushed away from it: gaps times 1 + L), ``spread-SD``
-    (offsets on with a classical strength spread of SD Elo); the fitted candidates
+    (offsets on with a classical strength spread of SD Elo), ``param-draw`` (each replica
+    draws the fit's parameters from their covariance); the fitted candidates
     (``eventfit.FITTED_CANDIDATES``) get their rule per event (``event_backtest``)."""
     if name in FITTED_CANDIDATES:
         return (model, False, ("fitted", name))
+    if name == "param-draw":
+        return (model, False, ("param-draw",))
     kind, _, arg = name.partition("-")
     try:
         x = float(arg)
@@ -551,8 +568,8 @@ def candidate_rule(name: str, model) -> tuple:
         from dataclasses import replace
         return (replace(model, offset_sd={**model.offset_sd, "classical": x}), True, None)
     raise ScenarioError("unknown candidate; known: shrink-L, widen-L (0 <= L <= 1), spread-SD "
-                        "(0 <= SD <= 400), " + ", ".join(FITTED_CANDIDATES), key="--candidate",
-                        value=name)
+                        "(0 <= SD <= 400), param-draw, " + ", ".join(FITTED_CANDIDATES),
+                        key="--candidate", value=name)
 
 
 def _points(games: Games, ev: dict) -> dict:
@@ -658,14 +675,15 @@ def _model_checkpoints(games: Games, ev: dict, rounds: list, real_order: bool, s
     model, offsets, rule = spec
     m = model.for_kind(ev["kind"])
     hot = rule is not None and rule[0] == "hot"
-    raw = None if hot else event_scenario(games, ev, rounds, rule)
+    draw = rule is not None and rule[0] == "param-draw"
+    raw = None if hot else event_scenario(games, ev, rounds, None if draw else rule)
     cps = []
     for frac, at in _checkpoints(len(rounds), real_order):
         if hot:        # in-event form: the ratings moved through the rounds played
             played = 0 if at == "start" else int(at[5:])
             raw = event_scenario(games, ev, rounds, ("ratings", hot_ratings(
                 model, games, rounds, played, ev["kind"])))
-        p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, hot)
+        p, ptop = simulate_event(raw, m, at, sims, seed, offsets, k, hot, draw)
         pw = max(sum(p[w] for w in win), P_FLOOR_SIMS / sims)
         fav = max(p, key=lambda x: (p[x], x))
         brier = float(np.mean([(ptop[q] - share[q]) ** 2 for q in ptop]))
@@ -838,7 +856,7 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
     for c in candidates:
         candidate_rule(c, base)                           # refuse a bad name before the work
     if variants is None:
-        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else tuple(FIT_VARIANTS)
+        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else LOEO_VARIANTS
     # the fits are small dense products: BLAS threads only spin (measured: 30x the CPU)
     with threadpool_limits(1):
         if scheme == "time-ordered":

@@ -37,6 +37,12 @@ PER_CLASS = ("u0", "white_edge", "slope", "level")
 MIN_KIND_GAMES = 100          # a kind with fewer games keeps kappa = 0 (not fitted)
 MIN_FORM_GAMES = 5            # player-events with fewer games do not inform the form spread
 START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "level": 0.2}
+# Optional terms, tried by the backtest (docs/model.md, "per kind"): kslope, a slope shift per
+# event kind (d's coefficient becomes slope_c + kslope_k); levelc, the level term on the mean
+# rating clamped to LEVEL_CLAMP (in hundreds of Elo from the reference: 2550-2850), bounded
+# outside it, in place of the linear one.
+EXTRA_TERMS = ("kslope", "levelc")
+LEVEL_CLAMP = (-2.0, 1.0)
 SCALE = {"u0": 1.0, "white_edge": 100.0, "slope": 1.0, "level": 1.0}   # optimiser units
 
 
@@ -50,9 +56,16 @@ class Design:
     n: int
 
 
+def _extra_names(classes, kinds, extra) -> list[str]:
+    """The names of the optional terms (``EXTRA_TERMS``) asked for, in design order."""
+    return ([f"kslope:{k}" for k in kinds if "kslope" in extra]
+            + [f"levelc:{c}" for c in classes if "levelc" in extra])
+
+
 def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
-            reference: float) -> Design:
-    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
+            reference: float, extra: tuple[str, ...] = ()) -> Design:
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
+             + _extra_names(classes, kinds, extra))
     n, p = len(games), len(names)
     Zu, W = np.zeros((n, p)), np.zeros((n, p))
     code = {c: j for j, c in enumerate(classes)}
@@ -68,6 +81,19 @@ def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
     kind = np.array(games.kind, dtype=object)
     for j, k in enumerate(kinds):
         Zu[kind == k, 4 * len(classes) + j] = 1.0
+    col = {nm: j for j, nm in enumerate(names)}
+    on = np.zeros(n, bool)
+    on[rows] = True
+    d_all, x_all = np.zeros(n), np.zeros(n)
+    d_all[rows], x_all[rows] = d, x
+    for k in kinds:
+        if f"kslope:{k}" in col:        # the slope of this kind's games moved by kslope
+            W[(kind == k) & on, col[f"kslope:{k}"]] = d_all[(kind == k) & on]
+    for j, c in enumerate(classes):
+        if f"levelc:{c}" in col:        # the level term on the mean rating clamped to a band
+            sel = np.zeros(n, bool)
+            sel[rows[cls == j]] = True
+            Zu[sel, col[f"levelc:{c}"]] = np.clip(x_all[sel], *LEVEL_CLAMP)
     return Design(names, Zu, W, games.result.astype(np.int64), n)
 
 
@@ -92,7 +118,7 @@ class FitData:
         classes = tuple(c for c in classes if c in set(sel.control))
         kinds = tuple(sorted(set(sel.kind) - {REFERENCE_KIND}))
         code = {c: j for j, c in enumerate(classes)}
-        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference),
+        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference, EXTRA_TERMS),
                    np.array([code[c] for c in sel.control], np.int64),
                    np.array(sel.kind, dtype=object), np.array(sel.date), reference)
 
@@ -225,8 +251,26 @@ def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = T
                     start=start, min_kind_games=min_kind_games, hold=hold)
 
 
-def _fit_kinds(kind_rows, kinds: bool, min_kind_games: int):
-    """The games per kind, the kinds with their own column (enough games) and the rest."""
+def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
+             start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
+             hold: dict | None = None, extra: tuple[str, ...] = (),
+             ridge: dict | None = None) -> FitResult:
+    """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
+    rows and the columns of the classes and kinds those games have, no re-reading.
+    ``extra``: optional terms (``EXTRA_TERMS``); ``ridge`` {"kslope": sd, ...}: a N(0, sd^2)
+    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0)."""
+    hold = dict(hold or {})
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
+
+    rows = np.asarray(rows, bool)
+    file = data.games.file
+    n_cls = np.bincount(data.cls[rows], minlength=len(data.classes))
+    classes = tuple(c for j, c in enumerate(data.classes) if n_cls[j])
+    if not classes:
+        raise ScenarioError("no games of the controls to fit", file=file,
+                            value=", ".join(FIT_CLASSES))
+    kind_rows = data.kind[rows]
     counts: dict[str, int] = {}
     for k in kind_rows:
         counts[k] = counts.get(k, 0) + 1
@@ -234,33 +278,26 @@ def _fit_kinds(kind_rows, kinds: bool, min_kind_games: int):
                               if kinds and k != REFERENCE_KIND and n >= min_kind_games))
     fixed_kinds = {k: n for k, n in sorted(counts.items())
                    if k != REFERENCE_KIND and k not in free_kinds}
-    return counts, free_kinds, fixed_kinds
-
-
-def _start_point(names, start: FitResult | None, level: bool, hold: dict):
-    """The starting parameters (``start``'s where it has them, held values fixed), which are
-    free, and the scale each free one is optimised in."""
-    theta0 = np.array([START[nm.split(":")[0]] if not nm.startswith("kappa") else 0.0
-                       for nm in names])
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
+                                                                  for k in free_kinds]
+             + _extra_names(classes, free_kinds, extra))
+    pos = {nm: j for j, nm in enumerate(data.des.names)}
+    cols = np.array([pos[nm] for nm in names])
+    full = data.des
+    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
+                 full.y[rows], int(rows.sum()))
+    p = len(des.names)
+    theta0 = np.array([START.get(nm.split(":")[0], 0.0) for nm in des.names])
     if start is not None:
-        for j, nm in enumerate(names):
+        for j, nm in enumerate(des.names):
             if nm in start.names:
                 theta0[j] = start.theta[start.names.index(nm)]
     free = np.array([(level or not nm.startswith("level:")) and nm not in hold
-                     for nm in names], bool)
-    for j, nm in enumerate(names):
+                     for nm in des.names], bool)
+    for j, nm in enumerate(des.names):
         if not free[j]:
             theta0[j] = hold.get(nm, 0.0)
-    scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in names])[free]
-    return theta0, free, scale
-
-
-def _maximise(des: Design, theta0, free, scale):
-    """Maximise the likelihood over the free parameters (trust-exact with the exact Hessian):
-    the optimiser's result, the parameters, and the log-likelihood, gradient and Hessian
-    there."""
-    from scipy.optimize import minimize
-    from threadpoolctl import threadpool_limits
+    scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in des.names])[free]
 
     def full_theta(z):
         th = theta0.copy()
@@ -274,13 +311,17 @@ def _maximise(des: Design, theta0, free, scale):
             last[0], last[1] = np.array(z), loglik(full_theta(z), des, 2)
         return last[1]
 
+    pen = np.array([1.0 / (ridge or {}).get(nm.split(":")[0], math.inf) ** 2
+                    for nm in des.names])          # 1 / prior variance (0: no prior)
+
     def f(z):
         ll, g, _ = at(z)
-        return -ll, -g[free] * scale
+        th = full_theta(z)
+        return -ll + 0.5 * float(np.sum(pen * th * th)), (-g + pen * th)[free] * scale
 
     def h(z):
         hh = at(z)[2]
-        return -hh[np.ix_(free, free)] * np.outer(scale, scale)
+        return (-hh + np.diag(pen))[np.ix_(free, free)] * np.outer(scale, scale)
 
     # the products are small and dense: BLAS threads would only spin (30x the CPU, measured)
     with threadpool_limits(1):
@@ -288,12 +329,7 @@ def _maximise(des: Design, theta0, free, scale):
                        options={"gtol": 1e-8, "maxiter": 200})
         theta = full_theta(res.x)
         ll, grad, hess = loglik(theta, des, 2)
-    return res, theta, ll, grad, hess
-
-
-def _covariance(theta, hess, free, file) -> np.ndarray:
-    """The parameters' covariance: the inverse information over the free ones, 0 for held."""
-    info = -hess[np.ix_(free, free)]
+    info = (-hess + np.diag(pen))[np.ix_(free, free)]
     if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
         raise ScenarioError("the fit did not converge to finite values", file=file)
     try:
@@ -301,52 +337,20 @@ def _covariance(theta, hess, free, file) -> np.ndarray:
     except np.linalg.LinAlgError:
         raise ScenarioError("the data do not identify every parameter (singular information)",
                             file=file) from None
-    p = len(theta)
     cov = np.zeros((p, p))
     cov[np.ix_(free, free)] = cov_free
-    return cov
-
-
-def _level_band(data: FitData, rows, classes) -> tuple:
-    """The percentiles ``BAND_PCT`` of the games' mean rating (classical games if any)."""
+    notes = []
+    if np.max(np.abs((grad - pen * theta)[free] * scale)) > 1e-3:
+        notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
+    dates = data.date[rows]
     g = data.games
     mean = ((g.white_rating + g.black_rating) / 2.0)[rows]
     on = data.cls[rows] == (data.classes.index("classical") if "classical" in classes else -1)
-    return tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
-
-
-def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
-             start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
-             hold: dict | None = None) -> FitResult:
-    """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
-    rows and the columns of the classes and kinds those games have, no re-reading."""
-    hold = dict(hold or {})
-    rows = np.asarray(rows, bool)
-    file = data.games.file
-    n_cls = np.bincount(data.cls[rows], minlength=len(data.classes))
-    classes = tuple(c for j, c in enumerate(data.classes) if n_cls[j])
-    if not classes:
-        raise ScenarioError("no games of the controls to fit", file=file,
-                            value=", ".join(FIT_CLASSES))
-    counts, free_kinds, fixed_kinds = _fit_kinds(data.kind[rows], kinds, min_kind_games)
-    names = [f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
-                                                                 for k in free_kinds]
-    pos = {nm: j for j, nm in enumerate(data.des.names)}
-    cols = np.array([pos[nm] for nm in names])
-    full = data.des
-    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
-                 full.y[rows], int(rows.sum()))
-    theta0, free, scale = _start_point(des.names, start, level, hold)
-    res, theta, ll, grad, hess = _maximise(des, theta0, free, scale)
-    cov = _covariance(theta, hess, free, file)
-    notes = []
-    if np.max(np.abs(grad[free] * scale)) > 1e-3:
-        notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
-    dates = data.date[rows]
+    band = tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
     return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
                      names=des.names, theta=theta, cov=cov, loglik=ll,
                      held={nm: v for nm, v in hold.items() if nm in des.names},
-                     level_band=_level_band(data, rows, classes),
+                     level_band=band,
                      n_games={c: int(n_cls[data.classes.index(c)]) for c in classes},
                      n_kind=counts, window=(str(min(dates)), str(max(dates))),
                      iterations=int(res.nit), reference=data.reference, data=file,

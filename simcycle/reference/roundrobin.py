@@ -1,9 +1,9 @@
 """Plain-Python twin of ``formats.roundrobin.nb``: one replica at a time, written for clarity.
 
 Reads the same :class:`~simcycle.formats.roundrobin.nb.RoundRobinArgs` and draws from
-``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor), the
-remaining games in plan order, then the ranking steps in order (the play-off for first, lots
-of the groups still level, top group first).
+``Stream(seed, replica)`` in the kernel's order: the parameter draw, offsets (player-major,
+class-minor), the remaining games in plan order, then the ranking steps in order (the play-off
+for first, lots of the groups still level, top group first).
 """
 
 from __future__ import annotations
@@ -65,7 +65,38 @@ def _ratings(a, stream):
     return rt
 
 
-def _play_games(a, rt, stream):
+def _drawn_terms(a, stream):
+    """The event's game terms (nu0, level, ref, slope, edge) of one replica: the plan's, plus
+    A z with the parameter draw on (four normals)."""
+    import math
+
+    row = a.params[a.game_ci].tolist()
+    d0 = row[0]
+    terms = [2.0 * d0 / (1.0 - d0), row[3], row[8], row[7] if a.offsets else row[2], row[1]]
+    if a.draw_factor.shape[0]:
+        z = [stream.normal() for _ in range(4)]
+        f = a.draw_factor.tolist()
+        dx = [f[i][0] * z[0] + f[i][1] * z[1] + f[i][2] * z[2] + f[i][3] * z[3]
+              for i in range(4)]
+        terms[0] *= math.exp(dx[0])
+        terms[4] += dx[1]
+        terms[3] += dx[2]
+        terms[1] += dx[3]
+    return terms
+
+
+def _davidson(terms, r_white, r_black):
+    import math
+
+    nu0, level, ref, slope, edge = terms
+    nu = nu0 * math.exp(level * ((r_white + r_black) * 0.5 - ref))
+    delta = (1.0 + 0.5 * nu) * (slope * (r_white - r_black) + edge)
+    s = 10.0 ** (delta / 800.0)
+    norm = s + 1.0 / s + nu
+    return s / norm, nu / norm
+
+
+def _play_games(a, rt, stream, terms):
     """The remaining games in plan order: (half points, wins, results table)."""
     params = a.params.tolist()
     hot = bool(a.hot_k.any())
@@ -76,7 +107,7 @@ def _play_games(a, rt, stream):
     for q in range(len(a.gw)):
         w, b, seg = int(a.gw[q]), int(a.gb[q]), int(a.gseg[q])
         if a.live:
-            pw, pd = games.wdl(params, a.game_ci, rt[seg][w][cls], rt[seg][b][cls], a.offsets)
+            pw, pd = _davidson(terms, rt[seg][w][cls], rt[seg][b][cls])
             tw, td = pw, pw + pd
         else:
             tw, td = float(a.thr[seg, a.game_ci, w, b, 0]), float(a.thr[seg, a.game_ci, w, b, 1])
@@ -156,8 +187,9 @@ def _money(a, order, pts):
 def one_replica(a, seed: int, replica: int):
     """Return (final order, half points, prize money, flags) of one simulated completion."""
     stream = Stream(seed, replica)
+    terms = _drawn_terms(a, stream)
     rt = _ratings(a, stream)
-    pts, wins, res = _play_games(a, rt, stream)
+    pts, wins, res = _play_games(a, rt, stream, terms)
     flags = [0] * 6
     order = _rank(a, rt, pts, wins, res, stream, flags)
     q = a.n_qual

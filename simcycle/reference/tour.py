@@ -161,15 +161,19 @@ def lots(keys, order, stream):
     return final
 
 
-def replica(a, seed: int, r: int):
-    """One simulated season: (member order best first, totals, flags)."""
+def replica(a, seed: int, r: int, events: list | None = None):
+    """One simulated season: (member order best first, totals, flags); ``events``, when
+    given, receives each event's (lo, hi, points) per listed player, in date order."""
     stream = Stream(seed, r)
     season = Season(a, ratings(a, stream), stream)
     nm, best_n = a.base_top.shape
     res = [[int(x) for x in a.base_top[m][: a.base_cnt[m]]] for m in range(nm)]
     for e in range(a.ev.shape[0]):
         fs = int(a.ev[e, EV_FS])
-        for i, (_, _, pts) in enumerate(season.event(e)):
+        places = season.event(e)
+        if events is not None:
+            events.append(places)
+        for i, (_, _, pts) in enumerate(places):
             m = int(a.member_of[a.field[fs + i]])
             if m >= 0 and pts > 0:
                 res[m] = counted(res[m] + [pts], best_n)

@@ -25,7 +25,8 @@ def simulation_json(scn, plan, res, at, model, opts) -> dict:
         "sims": res.sims,
         "seed": res.seed,
         "model": {"name": model.name, "version": model.version, "file": model.path,
-                  "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot)},
+                  "kind": model.kind, "offsets": bool(opts.offsets), "hot_elo": bool(opts.hot),
+                  "param_draw": bool(opts.param_draw)},
         "qualifying_places": plan.info.qualifying_places,
         "points_label": plan.info.points_label,
         "currency": plan.info.currency or None,
@@ -87,8 +88,13 @@ SHOWN_PLACES = 8
 
 
 def simulation_text(d: dict) -> str:
-    q = d["qualifying_places"]
-    cur = d.get("currency") or ""
+    """``simulate``'s text: the table model's ``simulation_table`` (``report/table.py``)
+    with the run in its title and every column in the legend."""
+    from ..api.results import Simulation
+    from .table import simulation_table, to_text
+
+    sim = Simulation.from_json(d)
+    q = sim.qualifying_places
     exact = d.get("method") == "exact"
     how = (f"exact: every one of {d['outcomes']:,} outcomes" if exact
            else f"{d['sims']:,} simulations, seed {d['seed']}")
@@ -96,55 +102,33 @@ def simulation_text(d: dict) -> str:
         how = (f"INTERRUPTED: {d['sims']:,} of {d['sims_requested']:,} simulations finished, "
                f"seed {d['seed']}")
     m = d["model"]
-    lines = [f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
+    title = (f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
              f"{', ' + m['kind'] + ' event' if m.get('kind') else ''}"
              f"{', rating offsets' if m['offsets'] else ''}"
-             f"{', hot Elo' if m.get('hot_elo') else ''})", ""]
-    nplace = len(d["players"][0]["p_place"]) if d["players"] else 0
+             f"{', hot Elo' if m.get('hot_elo') else ''}"
+             f"{', parameters drawn per simulation' if m.get('param_draw') else ''})")
+    t = simulation_table(sim, title=title, places=SHOWN_PLACES, points="exp. pts")
+    nplace = len(sim.players[0].p_place) if sim.players else 0
     shown = min(nplace, SHOWN_PLACES)
-    show_qual = q > 1
-    prize = any(p["expected_prize"] for p in d["players"])
-    se = "" if exact else f"{'±':>6}"
-    head = (f"{'player':<26}{'exp. pts':>9}{'1st %':>8}{se}"
-            + (f"{'qualify %':>10}{se}" if show_qual else "")
-            + (f"{'exp. prize ' + cur:>16}" if prize else "") + "   "
-            + " ".join(f"{ORDINAL.get(k + 1, str(k + 1) + 'th'):>5}" for k in range(shown)))
-    lines += [head, "-" * len(head)]
-    for p in d["players"]:
-        row = f"{p['name'][:25]:<26}{p['expected_points']:9.2f}{percent(p['p_first']):>8}"
-        if not exact:
-            row += f"{100 * p['se_p_first']:6.2f}"
-        if show_qual:
-            row += f"{percent(p['p_qualify']):>10}"
-            if not exact:
-                row += f"{100 * p['se_p_qualify']:6.2f}"
-        if prize:
-            row += f"{p['expected_prize']:16,.0f}"
-        row += "   " + " ".join(f"{percent(x):>5}" for x in p["p_place"][:shown])
-        lines.append(row)
-    label = d.get("points_label") or "points"
-    legend = [
-        "",
+    prize = any(p.expected_prize for p in sim.players)
+    label = sim.points_label or "points"
+    t.legend = [
         f"exp. pts: expected final {label}; 1st %: chance of first place"
-        + (f"; qualify %: chance of a qualifying place (top {q})" if show_qual else
+        + (f"; qualify %: chance of a qualifying place (top {q})" if q > 1 else
            ("; one place qualifies, so qualify % = 1st %" if q == 1 else "")),
         "1st, 2nd, ...: chance of each final place"
         + (f" (places {shown + 1}-{nplace} in --json and --csv)" if nplace > shown else "")
-        + ("; exp. prize: expected prize money" if prize else ""),
-    ]
+        + ("; exp. prize: expected prize money" if prize else "")]
     if exact:
-        legend.append("exact probabilities: 0 = impossible, 100 = certain; <0.1 = below 0.05 %")
+        t.legend.append("exact probabilities: 0 = impossible, 100 = certain; <0.1 = below "
+                        "0.05 %")
     else:
-        legend.append(f"±: one Monte Carlo standard error, in points of %; 0 = never in "
-                      f"{d['sims']:,} runs (possible, but rarer than about 1 in "
-                      f"{d['sims']:,}), 100 = in every run; <0.1 = below 0.05 %")
-    lines += legend
-    if d.get("events"):
-        lines.append("")
-        for k, v in d["events"].items():
-            se = "" if exact else f" (± {100 * v['se']:.2f})"
-            lines.append(f"{k}: {percent(v['p'])} %{se}")
-    return "\n".join(lines)
+        t.legend.append(f"±: one Monte Carlo standard error, in points of %; 0 = never in "
+                        f"{d['sims']:,} runs (possible, but rarer than about 1 in "
+                        f"{d['sims']:,}), 100 = in every run; <0.1 = below 0.05 %")
+    t.notes = [f"{k}: {percent(v.p)} %" + ("" if exact else f" (± {100 * v.se:.2f})")
+               for k, v in (sim.events or {}).items()]
+    return to_text(t)
 
 
 def simulation_csv(d: dict) -> str:

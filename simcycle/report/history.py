@@ -14,7 +14,6 @@ from __future__ import annotations
 import sys
 
 from ..formats.base import CompileOptions
-from . import percent
 
 LATEST = "latest"
 FIELDS = ("p_first", "se_p_first", "p_qualify", "se_p_qualify", "expected_prize",
@@ -111,27 +110,27 @@ def _short(name: str, width: int = 12) -> str:
 
 
 def history_text(d: dict, shown: int = 8) -> str:
-    """Checkpoints down, the players with the most at stake across: P(qualify) in %."""
+    """Checkpoints down, the players with the most at stake across: P(qualify) in %, through
+    the one table model (``report/table.py``)."""
+    from .table import Column, Table, to_text
+
     q = series(d, "p_qualify")
-    key = "p_qualify"
     title = "P(qualify) %" if (d["qualifying_places"] or 1) > 1 else "P(first) = P(qualify) %"
     most = set(sorted(d["players"], key=lambda p: -max(q[p], default=0))[:shown])
     top = [p for p in d["players"] if p in most]          # in the order of the last checkpoint
     where = ("at every checkpoint" if not d.get("interrupted") else
              f"INTERRUPTED: {len(d['checkpoints'])} of {d['checkpoints_requested']} checkpoints "
              "finished")
-    lines = [f"{d['scenario']}: {title} {where} ({d['sims']:,} simulations per "
-             f"checkpoint, seed {d['seed']}, common random numbers; model {d['model']['name']} "
-             f"{d['model']['version']})", ""]
-    width = {p: max(6, len(_short(p))) + 2 for p in top}
-    head = f"{'checkpoint':<16}" + "".join(f"{_short(p):>{width[p]}}" for p in top)
-    lines += [head, "-" * len(head)]
-    vals = series(d, key)
-    for k, c in enumerate(d["checkpoints"]):
-        lines.append(f"{c:<16}" + "".join(f"{percent(vals[p][k]):>{width[p]}}" for p in top))
-    if len(d["players"]) > len(top):
-        lines.append(f"\n({len(d['players']) - len(top)} more players; --json or --csv gives "
-                     "every player, P(first), expected prize and standard errors)")
-    else:
-        lines.append("\n(--json or --csv adds P(first), expected prize and standard errors)")
-    return "\n".join(lines)
+    cols = [Column(key="checkpoint", label="checkpoint", width=14)]
+    cols += [Column(key=f"p{k}", label=_short(p), kind="pct", width=6)
+             for k, p in enumerate(top)]
+    rows = [{"checkpoint": c, **{f"p{k}": q[p][i] for k, p in enumerate(top)}}
+            for i, c in enumerate(d["checkpoints"])]
+    note = (f"({len(d['players']) - len(top)} more players; --json or --csv gives every "
+            "player, P(first), expected prize and standard errors)"
+            if len(d["players"]) > len(top) else
+            "(--json or --csv adds P(first), expected prize and standard errors)")
+    return to_text(Table(
+        title=f"{d['scenario']}: {title} {where} ({d['sims']:,} simulations per checkpoint, "
+              f"seed {d['seed']}, common random numbers; model {d['model']['name']} "
+              f"{d['model']['version']})", columns=cols, rows=rows, notes=[note]))

@@ -17,6 +17,8 @@ import datetime as _dt
 import re
 from html import escape
 
+import msgspec
+
 from ..formats.base import SWING, WHOCAN, CompileOptions
 
 RESULT_WORDS = ("1-0", "1/2-1/2", "0-1")
@@ -52,9 +54,11 @@ def pct(p, digits: int = 1) -> str:
 def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
             progress: bool | None = None, whocan_budget: int | None = None,
             fixed: dict | None = None) -> dict:
-    """Everything the page shows, as JSON-able data.  ``fixed``: what-ifs (the format's
+    """Everything the page shows: the results' JSON (read back as their declared types by the
+    sections) and the run's facts, the model as a ``ModelInfo``.  ``fixed``: what-ifs (the format's
     ``parse_fix`` entries) assumed by the odds, the swing and who-can; the standings and the
     history stay those of the results played."""
+    from ..api.results import ModelInfo
     from . import history
     from .. import report
     from .. import driver
@@ -65,8 +69,8 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
            "after": after_text(fmt, scn, at), "colours": colour_of(history.scn_names(scn)),
            "seed": seed, "swing_sims": swing_sims, "format": fmt.name,
            # the model file by its name: the installed path says nothing to a reader
-           "model": {"name": model.name, "version": model.version,
-                     "file": _file_name(model.path)},
+           "model": ModelInfo(name=model.name, version=model.version,
+                              file=_file_name(model.path)),
            "generated": _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")}
     from .. import __version__
     ctx["version"] = __version__
@@ -162,8 +166,8 @@ def page(ctx: dict) -> str:
         f"<title>{e(ctx['scenario'])} {e(ctx['after'])}: simcycle report</title>",
         f"<style>{CSS}</style></head><body>",
         f"<header><h1>{e(ctx['scenario'])}</h1><p>{e(ctx['after'])} · "
-        f"{ctx['sims']:,} simulations · model {e(ctx['model']['name'])} "
-        f"{e(ctx['model']['version'])} · {e(ctx['generated'])}</p></header><main>",
+        f"{ctx['sims']:,} simulations · model {e(ctx['model'].name)} "
+        f"{e(ctx['model'].version)} · {e(ctx['generated'])}</p></header><main>",
         _assumed(ctx),
         _standings(ctx),
         _odds(ctx),
@@ -226,7 +230,7 @@ def _next(ctx) -> str:
         return _section("next", "Still to play", f"<p class=muted>{e(d['error'])}</p>")
     od = Odds.from_json(d)
     if not od.items:
-        notes = "".join(f"<p class=muted>{e(n)}</p>" for n in d.get("notes") or [])
+        notes = "".join(f"<p class=muted>{e(n)}</p>" for n in od.notes or [])
         return _section("next", "Still to play",
                         notes or "<p class=muted>nothing left to play</p>")
     return to_html(odds_table(od, colours=ctx["colours"]), id_="next")
@@ -235,29 +239,27 @@ def _next(ctx) -> str:
 WHATIF_LIMIT = 60     # results embedded as clickable what-ifs at most (each is one panel)
 
 
+def _typed_swing(ctx):
+    """The swing of the page as a :class:`~simcycle.api.results.Swing` (None: none)."""
+    from ..api.results import Swing
+    d = ctx["swing"]
+    return None if "none" in d else Swing.from_json(d)
+
+
 def whatif_panels(ctx) -> list[tuple[str, str, list]]:
     """The next round's results as (game, result, rows of (player, P now, P if so)), read
     from the swing (each result simulated with common random numbers); [] when there is none
     or when there are more than WHATIF_LIMIT results to embed."""
-    d = ctx["swing"]
-    if "none" in d:
+    sw = _typed_swing(ctx)
+    if sw is None:
         return []
-    q = d.get("qualifying_places") or 1
-    key = "p_qualify" if q > 1 else "p_first"
-    now = {p["name"]: p[key] for p in d.get("now") or []}
+    what = "qualify" if sw.qualifying_places > 1 else "first"
+    now = {p.name: getattr(p, f"p_{what}") for p in sw.now}
     out = []
-    for g in d.get("games") or []:
-        game = f"{g['white']} – {g['black']}"
-        if g.get("group"):
-            game = f"group {g['group']}: {game}"
-        for r in RESULT_WORDS:
-            rows = [(p["name"], now.get(p["name"]), p[key][r]) for p in g["players"]]
-            out.append((game, r, rows))
-    for m in d.get("matches") or []:
-        game = f"{m.get('event', '')} {m.get('round', '')}: {' – '.join(m['players'])}".strip()
-        for k, o in enumerate(m["outcomes"]):
-            rows = [(p["name"], now.get(p["name"]), p[key][k]) for p in m["swing"]]
-            out.append((game, o["result"], rows))
+    for item in sw.items:
+        for k, o in enumerate(item.outcomes):
+            rows = [(p.name, now.get(p.name), p.p(what)[k]) for p in item.rows]
+            out.append((item.title, o.result, rows))
     return out if len(out) <= WHATIF_LIMIT else []
 
 
@@ -267,8 +269,8 @@ def _whatif(ctx) -> str:
     panels = whatif_panels(ctx)
     if not panels:
         return ""
-    q = ctx["swing"].get("qualifying_places") or 1
-    label = "P(qualify)" if q > 1 else "P(1st)"
+    sw = _typed_swing(ctx)
+    label = "P(qualify)" if sw.qualifying_places > 1 else "P(1st)"
     css, inputs, boxes = [], [], []
     inputs.append('<input type=radio name=wi id=wi-0 checked><label for=wi-0>as it stands'
                   '</label>')
@@ -292,7 +294,7 @@ def _whatif(ctx) -> str:
                      "</tbody></table></div>")
         css.append(f"#wi-{k}:checked~#wip-{k}")
     style = (f"<style>.wip{{display:none}}{','.join(css)}{{display:block}}</style>")
-    sims = ctx["swing"].get("sims")
+    sims = sw.sims
     note = (f"<p class=muted>Each result simulated {sims:,} times with the same random "
             "numbers as the others (common random numbers), so the change is the result's."
             "</p>" if sims else "")
@@ -316,13 +318,15 @@ def _delta(a, b) -> str:
 
 
 def _history(ctx) -> str:
-    d = ctx["history"]
-    if len(d["checkpoints"]) < 2:
+    from ..api.results import History
+    h = History.from_json(ctx["history"])
+    if len(h.checkpoints) < 2:
         return _section("history", "History",
                         "<p class=muted>one checkpoint so far: no history to draw yet</p>")
     from . import charts
-    svg = clean_svg(charts.svg_text(charts.history_figure(d, max_width=PAGE_INCHES)))
-    note = (f"<p class=muted>{d['sims']:,} simulations per checkpoint, the same seed at every "
+    svg = clean_svg(charts.svg_text(charts.history_figure(h.to_json(),
+                                                          max_width=PAGE_INCHES)))
+    note = (f"<p class=muted>{h.sims:,} simulations per checkpoint, the same seed at every "
             "checkpoint (common random numbers), so a change between two checkpoints is the "
             "results played in between.</p>")
     return _section("history", "History: the odds after each checkpoint",
@@ -339,90 +343,58 @@ def clean_svg(svg: str) -> str:
 
 
 def _swing(ctx) -> str:
-    d = ctx["swing"]
-    if "none" in d:
-        return _section("swing", "Next round's swing", f"<p class=muted>{e(d['none'])}</p>")
-    items = []
-    for g in d.get("games") or []:
-        outs = [(r, g[k]) for r, k in zip(RESULT_WORDS, ("p_white", "p_draw", "p_black"))]
-        title = f"{g['white']} – {g['black']}"
-        if g.get("group"):
-            title = f"group {g['group']}: " + title
-        rows = [(p["name"], [p["p_first"][r] for r in RESULT_WORDS],
-                 [p["p_qualify"][r] for r in RESULT_WORDS], p["swing_first"],
-                 p["swing_qualify"], p) for p in g["players"]]
-        items.append((title, outs, rows))
-    for m in d.get("matches") or []:
-        outs = [(o["result"], o["p"]) for o in m["outcomes"]]
-        title = f"{m.get('event', '')} {m.get('round', '')}: {' – '.join(m['players'])}"
-        rows = [(p["name"], p["p_first"], p["p_qualify"], p["swing_first"], p["swing_qualify"],
-                 p) for p in m["swing"]]
-        items.append((title, outs, rows))
-    if not items:
+    """The next round's swing through the table model (``table.swing_tables``)."""
+    from .table import swing_tables, to_html
+
+    sw = _typed_swing(ctx)
+    if sw is None:
+        return _section("swing", "Next round's swing",
+                        f"<p class=muted>{e(ctx['swing']['none'])}</p>")
+    if not sw.items:
         return _section("swing", "Next round's swing", "<p class=muted>nothing to swing</p>")
-    q = d.get("qualifying_places") or 1
-    key = 4 if q > 1 else 3
-    label = "P(qualify)" if q > 1 else "P(1st)"
-    which = f"round {e(d['round'])}" if d.get("round") is not None else "the next round"
-    html = [f"<p class=muted>What each result of {which} would make of "
-            f"every player's {label}: {d['sims']:,} simulations per result, common random "
-            "numbers.  Players whose odds move less than half a point are left out; ± the "
-            "swing's standard error from the paired runs, greyed when within noise (less than "
-            "two standard errors).</p>"]
-    for title, outs, rows in items:
-        rows = [r for r in rows if r[key] >= 0.005]
-        rows.sort(key=lambda r: -r[key])
-        head = "".join(f"<th>if {e(o)}<br><span class=se>{pct(p, 0)} % likely</span></th>"
-                       for o, p in outs)
-        body = "".join(
-            f"<tr><td class=l>{e(r[0])}</td>"
-            + "".join(f"<td>{pct(x)} %</td>" for x in (r[2] if q > 1 else r[1]))
-            + _swing_cell(r[5], "qualify" if q > 1 else "first") + "</tr>" for r in rows[:10])
-        html.append(f"<h3>{e(title)}</h3><table class=swing><thead><tr><th class=l>{label}</th>"
-                    f"{head}"
-                    f"<th>swing</th></tr></thead><tbody>{body or ''}</tbody></table>"
-                    + ("" if rows else "<p class=muted>no one's odds move</p>"))
-    title = ("Next round's swing" + (f" (round {d['round']})" if d.get("round") is not None
-                                     else ""))
-    return _section("swing", title, "\n".join(html))
+    label = "P(qualify)" if sw.qualifying_places > 1 else "P(1st)"
+    which = f"round {sw.round}" if sw.round is not msgspec.UNSET else "the next round"
+    title = "Next round's swing" + (f" (round {sw.round})" if sw.round is not msgspec.UNSET
+                                    else "")
+    intro = [f"What each result of {which} would make of every player's {label}: "
+             f"{sw.sims:,} simulations per result, common random numbers.  Players whose odds "
+             "move less than half a point are left out; ± the swing's standard error from the "
+             "paired runs, greyed when within noise (less than two standard errors)."]
+    return to_html(swing_tables(sw, title=title, intro=intro, limit=10), id_="swing")
 
 
-def _swing_cell(p: dict, what: str) -> str:
-    """A swing with its paired standard error, greyed within noise (``shared/swing.py``)."""
-    se = p.get(f"se_swing_{what}")
-    text = pct(p[f"swing_{what}"]) + ("" if se is None else f" <span class=se>±{pct(se)}</span>")
-    if p.get(f"noise_{what}"):
-        return f'<td class=noise title="within noise">{text}</td>'
-    return f"<td>{text}</td>"
+def _set(v):
+    return None if v is msgspec.UNSET else v
 
 
-def step_words(s: dict) -> str:
-    """One step of a whocan path in words."""
-    where = " ".join(str(s[k]) for k in ("event", "stage", "group") if s.get(k) is not None)
-    rnd = s.get("round")
+def step_words(s) -> str:
+    """One step of a whocan path (a :class:`~simcycle.api.results.PathStep`) in words."""
+    where = " ".join(str(v) for v in (_set(s.event), _set(s.stage)) if v is not None)
+    rnd = _set(s.round)
     head = (f"{where}, round {rnd}" if where and rnd is not None else
             where or (f"round {rnd}" if rnd is not None else ""))
-    if "white" in s and s.get("result") in RESULT_WORDS:
-        w, b = s["white"], s["black"]
+    if _set(s.white) is not None and s.result in RESULT_WORDS:
+        w, b = s.white, s.black
         what = {"1-0": f"{w} beats {b}", "0-1": f"{b} beats {w} (with Black)",
-                "1/2-1/2": f"{w} and {b} draw"}[s["result"]]
-    elif isinstance(s.get("result"), str):
-        what = s["result"]
-    elif s.get("stage") == "draw" and isinstance(s.get("groups"), dict):
+                "1/2-1/2": f"{w} and {b} draw"}[s.result]
+    elif isinstance(_set(s.result), str):
+        what = s.result
+    elif s.stage == "draw" and isinstance(_set(s.groups), dict):
         what = "groups drawn as " + "; ".join(f"{g}: {', '.join(v)}"
-                                               for g, v in s["groups"].items())
-        head = f"event {s.get('event')}"
+                                               for g, v in s.groups.items())
+        head = f"event {s.event}"
     else:
-        what = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("event", "round"))
+        what = ", ".join(f"{k} {v}" for k, v in s.to_json().items()
+                         if k not in ("event", "round"))
     return f"{head}: {what}" if head else what
 
 
 def path_words(name: str, path: list) -> str:
-    """A whocan path as sentences: the player's own games first, then the rest."""
+    """A whocan path (PathSteps) as sentences: the player's own games first, then the rest."""
     if not path:
         return f"{name} needs nothing else: it can happen whatever the other results."
-    mine = [s for s in path if name in (s.get("white"), s.get("black"))
-            or name in (s.get("players") or [])]
+    mine = [s for s in path if name in (_set(s.white), _set(s.black))
+            or name in (_set(s.players) or [])]
     rest = [s for s in path if s not in mine]
     out = []
     if mine:
@@ -450,8 +422,8 @@ def _whocan(ctx) -> str:
                     "</thead><tbody>")
         order = {"clinched": 0, "alive": 1, "undetermined": 2, "n/a": 3, "eliminated": 4}
         for r in sorted(rows, key=lambda r: order.get(r.status, 5)):
-            says = r.extra.get("says") or []
-            pts = (w.extra.get("points") or {}).get(r.name)
+            says = r.says or []
+            pts = w.points.get(r.name)
             shown = ("" if pts is None else
                      num(pts) if isinstance(pts, (int, float)) else e(pts))
             how = ""
@@ -460,9 +432,9 @@ def _whocan(ctx) -> str:
                        "only level on points (tiebreaks decide)")
                 if r.at_worst == "tiebreak":
                     how += "; cannot be passed, at worst level"
-                path = [s.to_json() for s in r.path or []]
+                path = r.path or []
                 words = "".join(f"<br>{e(line)}" for line in says)
-                opened = " open" if len(path) <= 24 else ""
+                opened = " open" if len(path) <= 24 and not says else ""   # words said
                 how = (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
                        f"{'s' if len(path) != 1 else ''})</summary>{path_words(r.name, path)}"
                        "</details>")
@@ -476,7 +448,8 @@ def _whocan(ctx) -> str:
                         f"</td><td class=l>{e(r.name)}</td><td>{shown}"
                         f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
         html.append("</tbody></table>")
-    left = w.extra.get("games_left", w.extra.get("matches_left"))
+    left = next((v for v in (w.games_left, w.matches_left, w.events_left)
+                 if v is not msgspec.UNSET), None)
     if left == 0:
         html.insert(0, "<p class=muted>Nothing is left to play: the table is final.</p>")
     elif left is not None:
@@ -489,7 +462,7 @@ def _about(ctx) -> str:
     m = ctx["model"]
     rows = [("scenario file", _file_name(ctx["file"])), ("format", ctx["format"]),
             ("checkpoint", ctx["at"] if ctx["at"] != "latest" else ctx["after"]),
-            ("model", f"{m['name']} {m['version']}" + (f" ({m['file']})" if m.get("file") else "")),
+            ("model", f"{m.name} {m.version}" + (f" ({m.file})" if m.file else "")),
             ("simulations", f"{ctx['sims']:,} for the odds, {ctx['sims']:,} per checkpoint for "
                             f"the history, {ctx['swing_sims']:,} per result for the swing"),
             ("seed", ctx["seed"]), ("generated", ctx["generated"]),

@@ -27,12 +27,23 @@ class Column(msgspec.Struct, frozen=True, kw_only=True):
     kind: Kind = "text"
     se: str | None = None        # the key of this column's standard error, shown as "±"
     wide: bool = False           # may be left out where space is short (the HTML at phone width)
+    align: Literal["left", "right"] | None = None   # None: text left, numbers right
+    width: int = 0               # the text column's least width (characters)
+    flag: str | None = None      # the key of a row's "within noise" flag: "~" after, greyed
+
+
+BELOW = "_below"     # a row's key: lines shown under it (a whocan path in words)
 
 
 class Table(msgspec.Struct, kw_only=True):
+    """A title, lines that introduce the table (``intro``), the columns and rows, a legend and
+    notes.  A table without columns is only its title, intro, legend and notes (the head or
+    the foot of a report made of several tables)."""
+
     title: str
-    columns: list[Column]
-    rows: list[dict[str, Any]]
+    columns: list[Column] = []
+    rows: list[dict[str, Any]] = []
+    intro: list[str] = []
     legend: list[str] = []
     notes: list[str] = []
     colours: dict[str, str] = {}     # a player's colour, by name (the HTML swatches)
@@ -52,6 +63,8 @@ def _pct(p) -> str:
 def cell_text(c: Column, v) -> str:
     if v is None:
         return "-"
+    if isinstance(v, list) and c.kind != "text":
+        return " / ".join(cell_text(c, x) for x in v)
     if c.kind == "pct":
         return _pct(v)
     if c.kind == "num":
@@ -74,24 +87,43 @@ def _se_text(c: Column, row: dict) -> str:
     return f"{100 * se:.2f}" if c.kind == "pct" else f"{se:.3f}"
 
 
-def to_text(t: Table) -> str:
-    """A fixed-width table with its title, legend and notes (a terminal's)."""
+def _left(c: Column) -> bool:
+    return c.align == "left" if c.align else c.kind == "text"
+
+
+def to_text(t: Table | list[Table]) -> str:
+    """A fixed-width table with its title, intro, legend and notes (a terminal's); a list of
+    tables one after another, a blank line between."""
+    if isinstance(t, list):
+        return "\n\n".join(to_text(x) for x in t)
+    out = [t.title] if t.title else []
+    if t.intro:
+        out += t.intro
     cols = t.shown()
-    cells = [[cell_text(c, r.get(c.key)) + (f" ±{_se_text(c, r)}" if c.se else "")
-              for c in cols] for r in t.rows]
-    width = [max([len(c.label)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
-    left = [c.kind == "text" for c in cols]
+    if cols and t.rows:
+        cells = [[cell_text(c, r.get(c.key)) + (f" ±{_se_text(c, r)}" if c.se else "")
+                  + ("~" if c.flag and r.get(c.flag) else " " if c.flag else "")
+                  for c in cols] for r in t.rows]
+        width = [max([len(c.label), c.width] + [len(row[i]) for row in cells])
+                 for i, c in enumerate(cols)]
+        left = [_left(c) for c in cols]
 
-    def line(vals):
-        return "  ".join(v.ljust(w) if lf else v.rjust(w)
-                         for v, w, lf in zip(vals, width, left)).rstrip()
+        def line(vals):
+            return "  ".join(v.ljust(w) if lf else v.rjust(w)
+                             for v, w, lf in zip(vals, width, left)).rstrip()
 
-    head = line([c.label for c in cols])
-    out = [t.title, "", head, "-" * len(head), *(line(row) for row in cells)]
+        head = line([c.label for c in cols])
+        if out:
+            out.append("")
+        out += [head, "-" * len(head)]
+        indent = " " * (width[0] + 2) if len(cols) > 1 else "  "
+        for r, row in zip(t.rows, cells):
+            out.append(line(row))
+            out += [indent + x for x in r.get(BELOW) or []]
     if t.legend:
-        out += ["", *t.legend]
+        out += ["", *t.legend] if out else t.legend
     if t.notes:
-        out += ["", *t.notes]
+        out += ["", *t.notes] if out else t.notes
     return "\n".join(out)
 
 
@@ -133,35 +165,58 @@ def csv_row(values) -> list:
     return neutral(values)
 
 
-def to_html(t: Table, *, id_: str | None = None, heading: str = "h2") -> str:
-    """A ``<section>``: the title, the table (names escaped, standard errors as "±", wide
-    columns marked for narrow screens), the legend and the notes."""
-    cols = t.shown()
+def to_html(t: Table | list[Table], *, id_: str | None = None, heading: str = "h2") -> str:
+    """A ``<section>``: the title, the intro, the table (names escaped, standard errors as
+    "±", within-noise cells greyed, wide columns marked for narrow screens), the legend and
+    the notes; a list of tables in one section, the first one's title its heading and the
+    others' ``h3``."""
+    if isinstance(t, list):
+        first, rest = t[0], t[1:]
+        inner = [_html_body(first)] + [_html_body(x, "h3") for x in rest]
+        ident = f' id="{escape(id_)}"' if id_ else ""
+        return (f"<section{ident}><{heading}>{escape(first.title)}</{heading}>\n"
+                + "\n".join(inner) + "\n</section>")
     ident = f' id="{escape(id_)}"' if id_ else ""
-    head = "".join(f'<th class="{_cls(c)}">{escape(c.label)}</th>' for c in cols)
-    body = []
-    for r in t.rows:
-        tds = []
-        for c in cols:
-            v = r.get(c.key)
-            text = escape(cell_text(c, v)) + (" %" if c.kind == "pct" and v is not None else "")
-            if c.se and r.get(c.se) is not None:
-                text += f' <span class=se>± {escape(_se_text(c, r))}</span>'
-            if c.kind == "text" and isinstance(v, str) and v in t.colours:
-                text = (f'<span class=sw style="background:{escape(t.colours[v])}"></span>'
-                        + text)
-            tds.append(f'<td class="{_cls(c)}">{text}</td>')
-        body.append("<tr>" + "".join(tds) + "</tr>")
-    html = [f"<section{ident}><{heading}>{escape(t.title)}</{heading}>",
-            f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>",
-            "\n".join(body), "</tbody></table></div>"]
+    return (f"<section{ident}><{heading}>{escape(t.title)}</{heading}>\n{_html_body(t)}\n"
+            "</section>")
+
+
+def _html_body(t: Table, heading: str | None = None) -> str:
+    cols = t.shown()
+    html = [f"<{heading}>{escape(t.title)}</{heading}>"] if heading and t.title else []
+    if t.intro:       # the lines that introduce the table, as one paragraph
+        html.append("<p>" + "<br>".join(escape(x) for x in t.intro) + "</p>")
+    if cols and t.rows:
+        head = "".join(f'<th class="{_cls(c)}">{escape(c.label)}</th>' for c in cols)
+        body = []
+        for r in t.rows:
+            tds = []
+            for c in cols:
+                v = r.get(c.key)
+                text = escape(cell_text(c, v)) + (" %" if c.kind == "pct" and v is not None
+                                                  and not isinstance(v, list) else "")
+                if c.se and r.get(c.se) is not None:
+                    text += f' <span class=se>± {escape(_se_text(c, r))}</span>'
+                if c.kind == "text" and isinstance(v, str) and v in t.colours:
+                    text = (f'<span class=sw style="background:{escape(t.colours[v])}">'
+                            '</span>' + text)
+                noise = c.flag and r.get(c.flag)
+                cls = _cls(c) + (" noise" if noise else "")
+                tip = ' title="within noise"' if noise else ""
+                tds.append(f'<td class="{cls.strip()}"{tip}>{text}</td>')
+            body.append("<tr>" + "".join(tds) + "</tr>")
+            if r.get(BELOW):
+                body.append(f'<tr class=below><td></td><td class=l colspan={len(cols) - 1} '
+                            'style="white-space:normal">'
+                            + "<br>".join(escape(x) for x in r[BELOW]) + "</td></tr>")
+        html += [f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>",
+                 "\n".join(body), "</tbody></table></div>"]
     html += [f"<p class=muted>{escape(x)}</p>" for x in t.legend + t.notes]
-    html.append("</section>")
     return "\n".join(html)
 
 
 def _cls(c: Column) -> str:
-    return ("l" if c.kind == "text" else "") + (" wide" if c.wide else "")
+    return ("l" if _left(c) else "") + (" wide" if c.wide else "")
 
 
 # ---- the tables of the results ------------------------------------------------------------
@@ -190,7 +245,7 @@ def history_table(d: dict) -> Table:
 
 
 def simulation_table(sim, *, title: str | None = None, places: int = 8,
-                     colours: dict | None = None) -> Table:
+                     colours: dict | None = None, points: str | None = None) -> Table:
     """``simulate``'s table from a :class:`~simcycle.api.results.Simulation`: expected points,
     P(1st), P(qualify) (only when more than one place qualifies), expected prize (when there
     is prize money) and the first ``places`` places, each probability with its error."""
@@ -200,7 +255,7 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     exact = sim.sims is None
     nplace = len(sim.players[0].p_place) if sim.players else 0
     cols = [Column(key="name", label="player"),
-            Column(key="expected_points", label=f"exp. {label}", kind="num",
+            Column(key="expected_points", label=points or f"exp. {label}", kind="num",
                    se=None if exact else "se_expected_points", wide=True),
             Column(key="p_first", label="1st %", kind="pct", se=None if exact else "se_p_first")]
     if q > 1:
@@ -287,7 +342,7 @@ def standings_table(st, *, colours: dict | None = None, after: str | None = None
     """The standings of a :class:`~simcycle.api.results.Standings` (any format)."""
     rows = [r.to_json() for r in st.players]
     return rows_table(f"Standings {after or 'at ' + st.at}", rows, skip=("shared",),
-                      notes=[st.extra["note"]] if st.extra.get("note") else [],
+                      notes=[st.note] if isinstance(st.note, str) and st.note else [],
                       colours=colours)
 
 
@@ -305,5 +360,131 @@ def odds_table(od, *, colours: dict | None = None, first_round_only: bool = True
         items = shown
         title = f"Next round ({first['round']}): the games and their odds"
     notes = [f"and {rest} more (simcycle odds lists them all)"] if rest > 0 else []
-    notes += list(od.extra.get("notes") or [])
+    notes += list(od.notes or [])
     return rows_table(title, items, notes=notes, colours=colours)
+
+
+# ---- swing ----------------------------------------------------------------------------------
+SWING_LEGEND = ("swing: largest minus smallest probability over the results, ± its standard "
+                "error from the paired (common-random-number) runs, in percentage points; "
+                "~ within noise (less than two standard errors from zero)")
+SHOWN_SWING = 0.005      # a player a swing table lists moves by half a percentage point or more
+
+
+def swing_head(sw) -> str:
+    """The first line of a swing report: what is examined and how precisely."""
+    if sw.games:
+        what = f"what round {sw.round} swings"
+        scenario = (f"{sw.scenario} (event {sw.event}, group round)"
+                    if sw.event is not msgspec.UNSET else sw.scenario)
+    else:
+        what, scenario = "what the next matches swing", sw.scenario
+    tgt = (f", stopped at a swing SE below {100 * sw.target_se:.2g} points"
+           if sw.target_se else "")
+    return (f"{scenario}  at {sw.at}: {what} ({sw.sims:,} simulations per result at most, "
+            f"common random numbers{tgt})")
+
+
+def swing_tables(sw, *, title: str | None = None, intro: list[str] | None = None,
+                 limit: int | None = None) -> list[Table]:
+    """A :class:`~simcycle.api.results.Swing` as tables: a head (``title``, default
+    :func:`swing_head`), one table per game or match (the players one of its results moves
+    by half a point or more: the headline probability under each result, the swing ± its
+    paired SE, within noise marked; with more than one qualifying place also P(1st) under
+    each result and its swing), and the legend.  ``limit``: at most so many players a table."""
+    from ..api.results import SwingGame
+    q = sw.qualifying_places
+    what = "qualify" if q > 1 else "first"
+    label = f"qualify % (top {q})" if q > 1 else "1st %"
+    short = "qualify %" if q > 1 else "1st %"
+    out = [Table(title=title or swing_head(sw), intro=intro or [])]
+    for item in sw.items:
+        outs = item.outcomes
+        game = isinstance(item, SwingGame)
+        names = (["1-0", "draw", "0-1"] if game else [f"({k + 1})" for k in range(len(outs))])
+        cols = [Column(key="name", label="player", width=24)]
+        cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
+                        kind="pct") for k, n in enumerate(names)]
+        cols.append(Column(key="swing", label=f"swing {'qual' if q > 1 else '1st'}",
+                           kind="pct", se="se_swing", flag="noise"))
+        if q > 1:
+            cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
+                            wide=True),
+                     Column(key="swing_first", label="swing 1st", kind="pct",
+                            se="se_swing_first", flag="noise_first", wide=True)]
+        rows = []
+        for p in item.rows:
+            if max(p.swing_first, p.swing_qualify) < SHOWN_SWING:
+                continue
+            r = {"name": p.name, "swing": getattr(p, f"swing_{what}"),
+                 "se_swing": getattr(p, f"se_swing_{what}"),
+                 "noise": getattr(p, f"noise_{what}"), "first": p.p("first"),
+                 "swing_first": p.swing_first, "se_swing_first": p.se_swing_first,
+                 "noise_first": p.noise_first}
+            r.update({f"o{k}": x for k, x in enumerate(p.p(what))})
+            rows.append(r)
+        # in the swing's order: the players most affected (both swings) first
+        if limit is not None:
+            rows = rows[:limit]
+        if game:
+            head = (f"{item.title}   " + "  ".join(
+                f"{n} {100 * o.p:.0f} %" for n, o in zip(names, outs)))
+            lines = []
+        else:
+            head = item.title
+            lines = [f"({k + 1}) {o.result}: {100 * o.p:.1f} %" for k, o in enumerate(outs)]
+        se = [Column(key=k, label=k, kind="pct") for k in ("se_swing", "se_swing_first")
+              if q > 1 or k == "se_swing"]
+        out.append(Table(title=head, intro=lines, columns=cols + se, rows=rows,
+                         notes=[] if rows else
+                         ["(no one's odds move by half a point or more)"]))
+    out.append(Table(title="", legend=[
+        f"{label} if R: the chance under each result R"
+        + ("" if q > 1 else " (one place qualifies: first place is the qualifying place)"),
+        SWING_LEGEND]))
+    return out
+
+
+# ---- whocan ---------------------------------------------------------------------------------
+STATUS_ORDER = ("clinched", "alive", "undetermined", "n/a", "eliminated")
+
+
+def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_lines,
+                  fmt_points=None, notes: list[str] | None = None) -> list[Table]:
+    """A :class:`~simcycle.api.results.Whocan` as tables: the ``head`` lines, then per target
+    (first place, a qualifying place) one row per player (status, points, how), a live
+    player's path under the row (``path_lines(row)``: lines), a clinched or eliminated
+    player's reason in words; ``level`` says what decides between players level on every
+    compared criterion."""
+    fmt_points = fmt_points or (lambda v: f"{v:g}")
+    out = [Table(title=head[0], intro=head[1:])]
+    for target, rows in w.targets.items():
+        title = "first place" if target == "first" else qualify_title
+        trs = []
+        for r in sorted(rows, key=lambda r: STATUS_ORDER.index(r.status)
+                        if r.status in STATUS_ORDER else 9):
+            pts = w.points.get(r.name)
+            tr = {"status": r.status, "name": r.name,
+                  "points": None if pts is None else fmt_points(pts), "how": ""}
+            if r.status == "alive":
+                tr["how"] = ("outright" if r.via == "outright" else f"only level ({level})") + (
+                    f"; cannot be passed, at worst level ({level})"
+                    if r.at_worst == "tiebreak" else "")
+                tr[BELOW] = list(path_lines(r))
+            elif r.status in ("clinched", "eliminated") and r.says:
+                tr[BELOW] = ["in words: " + x if k == 0 else "          " + x
+                             for k, x in enumerate(r.says)]
+            elif r.status == "n/a":
+                tr["how"] = "qualified elsewhere"
+            elif r.status == "undetermined":
+                tr["how"] = (f"(work budget of {w.budget_nodes} "
+                             f"{w.budget_unit or 'solver nodes'} reached)")
+            trs.append(tr)
+        out.append(Table(title=f"Who can still take {title}:", rows=trs, columns=[
+            Column(key="status", label="status", width=12),
+            Column(key="name", label="player", width=24),
+            Column(key="points", label="points", align="right"),
+            Column(key="how", label="how")]))
+    if notes:
+        out.append(Table(title="", notes=notes))
+    return out

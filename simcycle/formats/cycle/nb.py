@@ -3,9 +3,11 @@ order through their formats' per-replica stage functions, the seat allocation, t
 robin with the field this replica produced), with streaming tallies.
 
 Per replica r the stream is ``rng_nb.replica_state_nb(seed, r)`` and is consumed in this
-order: the round-robin events in cycle order (``roundrobin.nb.replica_nb``), the group series
-(``group_series.nb.replica_nb``), then the final (``roundrobin.nb.replica_nb`` on the live
-path, its ratings those of the players seated).  The allocation draws nothing.  The plain-Python
+order: the events in cycle order, each through its stage (``roundrobin.nb.replica_nb``,
+``group_series.nb.replica_nb``, ``knockout_series.nb.replica_nb``), then the final
+(``roundrobin.nb.replica_nb``, its ratings those of the players seated; its games' thresholds
+read from the pool's table, or on the live path with offsets or hot Elo).  The allocation
+draws nothing.  The plain-Python
 twin of the allocation is ``rules.allocate``.
 
 Tallies (rows = pool players): place in the final (nothing when not in it), qualify = in the
@@ -23,7 +25,9 @@ from ...kernels.game_nb import Games, terms_nb
 from ...kernels.rng_nb import replica_state_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
 from ..group_series import nb as gs_nb
+from ..knockout_series import nb as ko_nb
 from ..roundrobin import nb as rr_nb
+from ..roundrobin.nb import RoundRobinArgs
 
 
 class CycleArgs(NamedTuple):
@@ -37,10 +41,14 @@ class CycleArgs(NamedTuple):
     avail     bool [P]: not withdrawn at the checkpoint
     ev_map    int64 [E, N]: pool player of each event player (-1 pads); events in cycle order
     ev_kind   int64 [E]: 0 round robin (its index among the round-robin events), 1 the group
-              series
+              series, 2 the knock-out series
     ev_slot   int64 [E]: that index
     fin_slot  int64 [P]: the final's start number of a pool player the final lists, else -1
     pool_rt   float64 [segments, P, 3]: each pool player's ratings in the final
+    thr       float64 [segments, P, P, 2]: (P white wins, P white wins or draws) of every pool
+              pair at the final's game control (``game_nb.threshold_table_nb`` of pool_rt,
+              once per plan): the final's games read them by player id when the final's
+              record is not ``live``; empty when it is (offsets or hot Elo)
     seat_path int64 [S, L]: the path index of each link (tallied as extra[S + path])
     n_paths   int: paths
     """
@@ -54,6 +62,7 @@ class CycleArgs(NamedTuple):
     ev_slot: np.ndarray
     fin_slot: np.ndarray
     pool_rt: np.ndarray
+    thr: np.ndarray
     seat_path: np.ndarray
     n_paths: int
 
@@ -141,15 +150,40 @@ def gs_stage_nb(a, g, st, s, flat):
     return gs_nb.replica_nb(a, g, st, s, flat)
 
 
+@jit
+def ko_stage_nb(a, g, st, s):
+    """``knockout_series.nb.replica_nb`` as a function of its own."""
+    ko_nb.replica_nb(a, g, st, s)
+
+
+@ijit
+def own_gthr_nb(fa, gthr):
+    """``fa`` with ``gthr`` (a chunk's own array) as its games' thresholds (every field of
+    ``roundrobin.nb.RoundRobinArgs`` in order: a field added there is added here)."""
+    return RoundRobinArgs(
+        fa.params, fa.rt, fa.thr, fa.live, fa.offsets, fa.offset_sd, fa.hot_k, fa.draw_factor,
+        fa.base_pts, fa.base_wins, fa.base_res, fa.gw, fa.gb, fa.gseg, gthr, fa.game_ci,
+        fa.criteria, fa.stages, fa.playoff_seg, fa.forced_first, fa.qualified, fa.n_qual,
+        fa.place_prize, fa.per_half, fa.prize_split)
+
+
 @ijit
 def final_nb(c, fa, g, rt0, slot_of, st, terms, s):
-    """The final round robin with this replica's field: its ratings copied in, then the
-    round-robin stage."""
+    """The final round robin with this replica's field: its ratings copied in (the live path
+    and the play-offs read them), its games' thresholds looked up by player id in the pool's
+    table (``fa.gthr``, the chunk's own, unless ``fa.live``), then the round-robin stage."""
     for q in range(rt0.shape[0]):
         for k in range(slot_of.shape[0]):
             for x in range(3):
                 rt0[q, k, x] = c.pool_rt[q, slot_of[k], x]
                 g.rt[q, k, x] = rt0[q, k, x]
+    if not fa.live:
+        for q in range(fa.gw.shape[0]):
+            sg = fa.gseg[q]
+            w = slot_of[fa.gw[q]]
+            b = slot_of[fa.gb[q]]
+            fa.gthr[q, 0] = c.thr[sg, w, b, 0]
+            fa.gthr[q, 1] = c.thr[sg, w, b, 1]
     rr_stage_nb(fa, g, rt0, st, terms, s)
 
 
@@ -179,7 +213,7 @@ def tally_cycle_nb(t, c, field, via, slot_of, s):
 
 
 @jit
-def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, fa, c, out):
+def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c, out):
     """Replicas lo .. hi-1 (offsets from ``first``) into row ci of ``out``."""
     rrs = (rr0, rr1)
     E = c.ev_map.shape[0]
@@ -206,8 +240,11 @@ def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, fa, c, out):
     g_gs = Games(ga.params, ga.rt.copy(), ga.thr, ga.live, ga.offsets)
     s_gs = gs_nb.scratch_nb(ga.rt.shape[1], 8)
     flat = ga.thr.reshape(ga.thr.size)
+    g_ko = Games(ka.params, ka.rt.copy(), ka.thr, ka.live, ka.offsets)
+    s_ko = ko_nb.scratch_nb(ka)
     rt0 = c.pool_rt[:, :n, :].copy()
-    g_f = Games(fa.params, rt0.copy(), fa.thr, fa.live, fa.offsets)
+    g_f = Games(fa.params, rt0.copy(), fa.thr, True, fa.offsets)   # play-offs: live
+    fl = own_gthr_nb(fa, np.empty((fa.gw.shape[0] if not fa.live else 0, 2)))
     s_f = rr_nb.scratch_nb(n, out.counters.shape[1])
     terms_f = terms_nb(fa.params, fa.game_ci, fa.offsets)
     t = local_tallies_nb(out)
@@ -223,20 +260,26 @@ def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, fa, c, out):
                 for i in range(m):
                     ev_order[e, i] = c.ev_map[e, sr.order[i]]
                 ev_n[e] = m
-            elif n_gs > 0:
+            elif c.ev_kind[e] == 1 and n_gs > 0:
                 m = gs_stage_nb(ga, g_gs, st, s_gs, flat)
                 for i in range(m):
                     ev_order[e, i] = c.ev_map[e, s_gs.order[i]]
                 ev_n[e] = m
+            elif n_ko > 0:
+                ko_stage_nb(ka, g_ko, st, s_ko)
+                m = ka.qual_else.shape[0]
+                for i in range(m):
+                    ev_order[e, i] = c.ev_map[e, s_ko.order[i]]
+                ev_n[e] = m
         allocate_nb(c, ev_order, ev_n, seated, field, via)
         seat_field_nb(c, field, slot_of, taken)
-        final_nb(c, fa, g_f, rt0, slot_of, st, terms_f, s_f)
+        final_nb(c, fl, g_f, rt0, slot_of, st, terms_f, s_f)
         tally_cycle_nb(t, c, field, via, slot_of, s_f)
     store_nb(t, out, ci)
 
 
 @pjit
-def simulate_nb(seed, first, nrep, rr0, rr1, n_rr, ga, n_gs, fa, c, out):
+def simulate_nb(seed, first, nrep, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c, out):
     """Replicas first .. first+nrep-1 of the cycle.
 
     seed   uint64: the run's seed; replica r draws from ``rng_nb.replica_state_nb(seed, r)``
@@ -246,11 +289,16 @@ def simulate_nb(seed, first, nrep, rr0, rr1, n_rr, ga, n_gs, fa, c, out):
            the final's record stands in for a missing one), separate arguments because
            numba's parallel loops take no nested tuples
     ga     ``group_series.nb.GroupSeriesArgs`` of the group series (n_gs = 1) or a placeholder
-    fa     ``RoundRobinArgs`` of the final (live path: its field changes replica by replica)
+    ka     ``knockout_series.nb.KnockoutArgs`` of the knock-out series (n_ko = 1) or a
+           placeholder of the same numba type (``plan._ko_placeholder``)
+    fa     ``RoundRobinArgs`` of the final (its field changes replica by replica: ``live`` with
+           offsets or hot Elo, else its games' thresholds come from ``c.thr`` per replica)
     c      :class:`CycleArgs`
     out    :class:`~simcycle.kernels.tally_nb.Tallies` with a leading chunk axis
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for ci in prange(n_chunks):
-        chunk_nb(ci, ci * CHUNK, min(nrep, (ci + 1) * CHUNK), seed, first, rr0, rr1, n_rr, ga,
-                 n_gs, fa, c, out)
+        # the chunk index as int64: prange's is uint64 in the parallel body and int64 while
+        # the loop is typed, which compiled chunk_nb twice
+        chunk_nb(np.int64(ci), ci * CHUNK, min(nrep, (ci + 1) * CHUNK), seed, first, rr0, rr1,
+                 n_rr, ga, n_gs, ka, n_ko, fa, c, out)

@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from ...enums import CY_LINKS, RR_COUNTER_NAMES
+from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from . import rules
 from .nb import CycleArgs
@@ -32,12 +33,28 @@ def _gs_placeholder(params):
         ko_lots=False, eligible=np.zeros(1, np.bool_), criteria=np.zeros(0, i8), n_qual=0)
 
 
+def _ko_placeholder(params):
+    """A ``KnockoutArgs`` of the same numba type as a real one (so a cycle without a knock-out
+    series runs the same kernel specialisation); no event, no player."""
+    from ..knockout_series.nb import KnockoutArgs
+    i8 = np.int64
+    z1, z2, z3 = np.zeros(1, i8), np.zeros((1, 1), i8), np.zeros((1, 1, 2), i8)
+    return KnockoutArgs(
+        params=params, rt=np.zeros((1, 1, 3)), thr=np.zeros((0, 0, 0, 0, 2)), live=False,
+        offsets=False, offset_sd=np.zeros(3), steps=np.zeros((1, 3), i8), ev_size=z1,
+        ev_rounds=z1.copy(), pos=np.full((1, 2), -1, i8), kstat=z2, kwin=z2.copy(),
+        kstep=z2.copy(), kcls=z3, kwhite=z2.copy(), kfixed=np.full((1, 1, 1), -1, i8),
+        place_pts=z1.copy(), place_prize=np.zeros(1), bonus=0, overall=np.zeros(0),
+        criteria=np.zeros(0, i8), n_packed=0, plan_index=np.zeros(0, i8),
+        qual_else=np.zeros(0, i8), n_qual=0, n_matches=0, fast=False)
+
+
 class CyclePlan(Plan):
     def __init__(self, scn: Cycle, model, opts: CompileOptions):
         ev_at, fin_at = rules.part_at(scn, opts.at)
         pool = {p.name: i for i, p in enumerate(scn.players)}
         P = len(scn.players)
-        rrs, gss, kinds, slots, maps = [], [], [], [], []
+        rrs, gss, kos, kinds, slots, maps = [], [], [], [], [], []
         fixed = [{pk: v for (i, pk), v in opts.fixed.items() if i == k}
                  for k in range(len(scn.events) + 1)]     # each part's own what-ifs
         for k, (part, at) in enumerate(zip(scn.events, ev_at)):
@@ -48,15 +65,25 @@ class CyclePlan(Plan):
                 kinds.append(0)
                 slots.append(len(rrs))
                 rrs.append(plan.args)
-            else:
+            elif part.fmt.name == "group-series":
                 kinds.append(1)
                 slots.append(len(gss))
                 gss.append(plan.args)
+            else:
+                kinds.append(2)
+                slots.append(len(kos))
+                kos.append(plan.args)
         fmodel = model.for_kind(scn.final.scn.kind)
         fplan = scn.final.fmt.compile(scn.final.scn, fmodel,
                                       CompileOptions(at=fin_at, offsets=opts.offsets,
                                                      hot=opts.hot, fixed=fixed[-1]))
-        fa = fplan.args._replace(live=True, thr=np.zeros((0, 0, 0, 0, 2)), gthr=np.zeros((0, 2)))
+        # the final's games read their thresholds by player id from the pool's table (CycleArgs
+        # .thr), unless offsets, hot Elo or a parameter draw move them inside a replica (the
+        # live path)
+        live = bool(fplan.args.offsets or np.any(fplan.args.hot_k != 0.0)
+                    or fplan.args.draw_factor.shape[0] > 0)
+        fa = fplan.args._replace(live=live, thr=np.zeros((0, 0, 0, 0, 2)),
+                                 gthr=np.zeros((0, 2)))
         n = len(scn.final.scn.players)
         fin_slot = np.full(P, -1, np.int64)
         pool_rt = np.zeros((fa.rt.shape[0], P, 3))
@@ -72,10 +99,13 @@ class CyclePlan(Plan):
         ev_map = np.full((len(maps), width), -1, np.int64)
         for e, m in enumerate(maps):
             ev_map[e, :len(m)] = m
-        c = self._cycle_args(scn, gone, ev_map, kinds, slots, fin_slot, pool_rt)
+        thr = (np.zeros((0, 0, 0, 2)) if live else np.ascontiguousarray(
+            threshold_table_nb(fa.params, pool_rt)[:, fa.game_ci]))
+        c = self._cycle_args(scn, gone, ev_map, kinds, slots, fin_slot, pool_rt, thr)
         self.rrs = (tuple(rrs) + (fa, fa))[:2]
         self.ga = gss[0] if gss else _gs_placeholder(fa.params)
-        self.n_rr, self.n_gs = len(rrs), len(gss)
+        self.ka = kos[0] if kos else _ko_placeholder(fa.params)
+        self.n_rr, self.n_gs, self.n_ko = len(rrs), len(gss), len(kos)
         self.fa, self.c = fa, c
         self.info = PlanInfo(
             names=tuple(p.name for p in scn.players),
@@ -85,7 +115,8 @@ class CyclePlan(Plan):
             counter_names=tuple(f"{scn.final.id}: {x}" for x in RR_COUNTER_NAMES),
             extra_probabilities=tuple(f"seat_{slug(s.id)}" for s in scn.seats)
             + tuple(f"via_{slug(x)}" for x in self.paths),
-            player_extra=tuple({"withdrawn": i in gone} for i in range(P)))
+            player_extra=tuple({"withdrawn": i in gone} for i in range(P)),
+            field_measures=True)
 
     @staticmethod
     def _pool_index(scn, pool, name) -> int:
@@ -97,7 +128,8 @@ class CyclePlan(Plan):
                 return i
         raise KeyError(name)
 
-    def _cycle_args(self, scn, gone, ev_map, kinds, slots, fin_slot, pool_rt) -> CycleArgs:
+    def _cycle_args(self, scn, gone, ev_map, kinds, slots, fin_slot, pool_rt,
+                    thr) -> CycleArgs:
         P = len(scn.players)
         S = len(scn.seats)
         L = max(len(s.links) for s in scn.seats)
@@ -132,7 +164,7 @@ class CyclePlan(Plan):
                          avail=np.array([i not in gone for i in range(P)], np.bool_),
                          ev_map=ev_map, ev_kind=np.array(kinds, np.int64),
                          ev_slot=np.array(slots, np.int64), fin_slot=fin_slot,
-                         pool_rt=pool_rt, seat_path=seat_path, n_paths=len(paths))
+                         pool_rt=pool_rt, thr=thr, seat_path=seat_path, n_paths=len(paths))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
         from ...driver import ChunkTallies
@@ -140,5 +172,6 @@ class CyclePlan(Plan):
 
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.rrs[0], self.rrs[1],
-                    np.int64(self.n_rr), self.ga, np.int64(self.n_gs), self.fa, self.c, t.out)
+                    np.int64(self.n_rr), self.ga, np.int64(self.n_gs), self.ka,
+                    np.int64(self.n_ko), self.fa, self.c, t.out)
         return t.summed()

@@ -2,36 +2,58 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def standings(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}", "",
-             f"{'seat':<22}{'path':<28}chain (first that yields a player not seated)"]
-    lines.append("-" * 100)
-    for s in d["seats"]:
-        lines.append(f"{s['id'][:21]:<22}{s['path'][:27]:<28}" + " -> ".join(s["chain"]))
-    lines += ["", "parts, in playing order (checkpoint each is at):"]
-    for p in d["parts"]:
-        lines.append(f"  {p['id']}: {p['name']} ({p['format']}) at {p['at']}")
-    if d["withdrawn"]:
-        lines.append("withdrawn (their seats pass down): " + ", ".join(d["withdrawn"]))
-    for nm in d["nominees"]:
-        lines.append(f"nominee rule {nm['id']}: reading {nm['reading']}"
+from ...report.table import Column, Table, to_text
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings
+
+
+def standings_tables(st: Standings) -> Table | list[Table]:
+    """The seats and their chains, the parts in playing order, through the table model."""
+    x = st.extra
+    seats = Table(title=f"{st.scenario}  at {st.at}", columns=[
+        Column(key="id", label="seat", width=20), Column(key="path", label="path", width=26),
+        Column(key="chain", label="chain (first that yields a player not seated)")],
+        rows=[{"id": s["id"], "path": s["path"], "chain": " -> ".join(s["chain"])}
+              for s in x["seats"]])
+    parts = Table(title="parts, in playing order (checkpoint each is at):", columns=[
+        Column(key="id", label="part"), Column(key="name", label="event"),
+        Column(key="format", label="format"), Column(key="at", label="at")],
+        rows=[dict(p) for p in x["parts"]])
+    notes = []
+    if x["withdrawn"]:
+        notes.append("withdrawn (their seats pass down): " + ", ".join(x["withdrawn"]))
+    for nm in x["nominees"]:
+        notes.append(f"nominee rule {nm['id']}: reading {nm['reading']}"
                      + (f", pick {nm['pick']}" if nm["pick"] else "")
                      + (f", best of {nm['event']}" if nm["event"] else "")
                      + (f"; picks: {nm['picker']}" if nm["picker"] else ""))
-    lines += ["", "A player qualifying twice takes the first seat he reaches (seats in priority "
-              "order); the other seat passes down its chain."]
-    return "\n".join(lines)
+    foot = Table(title="", notes=notes + [
+        "A player qualifying twice takes the first seat they reach (seats in priority "
+        "order); the other seat passes down its chain."])
+    return [seats, parts, foot]
+
+
+def standings(d: dict) -> str:
+    from ...api.results import Standings
+    return to_text(standings_tables(Standings.from_json(d)))
+
+
+def odds_tables(od: Odds) -> Table | list[Table]:
+    return (Table(
+        title=f"{od.scenario}  at {od.at}: the parts still to play",
+        columns=[Column(key="id", label="part"), Column(key="name", label="event"),
+                 Column(key="at", label="at"), Column(key="still", label="still to play")],
+        rows=[e.to_json() for e in od.items],
+        notes=["simcycle odds on each part's own scenario file lists its games and matches."]))
+
 
 
 def odds(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}: the parts still to play", ""]
-    for p in d["events"]:
-        lines.append(f"  {p['id']}: {p['name']} at {p['at']}"
-                     f" ({p['still']} still to play)")
-    lines.append("")
-    lines.append("simcycle odds on each part's own scenario file lists its games and matches.")
-    return "\n".join(lines)
+    from ...api.results import Odds
+    return to_text(odds_tables(Odds.from_json(d)))
 
 
 def whocan(d: dict) -> str:

@@ -14,7 +14,7 @@ from ...schema import convert
 from ..shared.scenario import FromSource, Source, head_of
 from .schema import CycleFile
 
-EVENT_FORMATS = ("round-robin", "group-series")   # knockout-series: not yet a cycle stage
+EVENT_FORMATS = ("round-robin", "group-series", "knockout-series")
 
 # kinds of a chain link (``Link.kind``); the kernel's codes are ``enums.CY_*``
 FIXED, PLACE, BEST, LIST = "fixed", "place", "best", "list"
@@ -150,8 +150,35 @@ def _checkpoints(events, final) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _events(f, file) -> tuple[list, dict[str, int]]:
-    """The cycle's events before its final, and their ids' positions."""
+def load(raw: dict, file: str) -> Cycle:
+    f = convert(raw, CycleFile, file)
+    head = head_of(f.scenario, file, REFERENCE_KIND)
+    pool = _Pool(file)
+    ids, events = _events(f, file)
+    final = _part(f.final.id, "", f.final.scenario, file, "final.scenario", ("round-robin",))
+    if len(final.scn.players) != len(f.seats):
+        raise ScenarioError(f"the final has {len(final.scn.players)} players but the cycle "
+                            f"{len(f.seats)} seats", file=file, key="seats", value=len(f.seats))
+    for p in final.scn.players:
+        pool.add(p.name, *_facts("round-robin", p))
+    for p in f.players:
+        pool.add(p.name, p.aliases, p.ratings())
+    for part in reversed(events):   # the latest event's rating of a player counts
+        for p in part.scn.players:
+            pool.add(p.name, *_facts(part.fmt.name, p))
+    members = tuple(frozenset(pool.get(p.name) for p in part.scn.players) for part in events)
+    lists, list_ids = _rating_lists(f, file, pool)
+    cps = _checkpoints(events, final)
+    withdrawals = _withdrawals(f, file, pool, cps)
+    nominees = _nominees(f, file, pool, ids)
+    seats = _seats(f, file, pool, ids, list_ids, nominees, events)
+    _check_fixed(seats, file, withdrawals, members, lists)
+    return Cycle(head, tuple(pool.players), tuple(events), final, tuple(seats), tuple(lists),
+                 tuple(withdrawals), tuple(v[1] for v in nominees.values()), cps)
+
+
+def _events(f, file) -> tuple[dict, list]:
+    """The events' ids (index by id) and parts, each read from its own scenario file."""
     ids: dict[str, int] = {}
     events = []
     for k, e in enumerate(f.events):
@@ -162,17 +189,19 @@ def _events(f, file) -> tuple[list, dict[str, int]]:
         events.append(_part(e.id, e.label, e.scenario, file, f"events[{k}].scenario",
                             EVENT_FORMATS))
     kinds = [e.fmt.name for e in events]
-    if kinds.count("round-robin") > 2 or kinds.count("group-series") > 1:
-        raise ScenarioError("a cycle plays at most two round-robin events and one group series "
-                            "before its final", file=file, key="events", value=", ".join(kinds))
-    return events, ids
+    if (kinds.count("round-robin") > 2 or kinds.count("group-series") > 1
+            or kinds.count("knockout-series") > 1):
+        raise ScenarioError("a cycle plays at most two round-robin events, one group series "
+                            "and one knock-out series before its final", file=file,
+                            key="events", value=", ".join(kinds))
+    return ids, events
 
 
-def _rating_lists(f, file, pool) -> tuple[list, dict[str, int]]:
-    """The rating lists (each its eligible players, highest-rated first) and their ids'
-    positions."""
+def _rating_lists(f, file, pool) -> tuple[list, dict]:
+    """Each rating list's eligible pool players, highest-rated first (excluded players and
+    those short of ``min_games`` left out), and the lists' index by id."""
     lists = []
-    list_ids = {}
+    list_ids: dict[str, int] = {}
     for k, rl in enumerate(f.rating_lists):
         if rl.id in list_ids:
             raise ScenarioError("rating list id used twice", file=file,
@@ -193,67 +222,45 @@ def _rating_lists(f, file, pool) -> tuple[list, dict[str, int]]:
     return lists, list_ids
 
 
-def _withdrawals(f, file, pool, cps) -> list:
-    """The withdrawals, each known at a checkpoint of the cycle."""
-    withdrawals = []
+def _withdrawals(f, file, pool, cps) -> list[WithdrawalRule]:
+    out = []
     for k, w in enumerate(f.withdrawals):
         if w.known_at not in cps:
             raise ScenarioError("no such checkpoint of the cycle (simcycle checkpoints lists "
                                 "them)", file=file, key=f"withdrawals[{k}].known_at",
                                 value=w.known_at)
-        withdrawals.append(WithdrawalRule(pool.find(w.player, f"withdrawals[{k}].player"),
-                                          w.known_at, w.replaced_by))
-    return withdrawals
+        out.append(WithdrawalRule(pool.find(w.player, f"withdrawals[{k}].player"),
+                                  w.known_at, w.replaced_by))
+    return out
 
 
-def _nominee(nm, key, file, pool, ids) -> Link:
-    """A nominee rule's link: the named pick, or the best of an event not seated."""
-    elig = tuple(pool.find(n, f"{key}.eligible") for n in nm.eligible)
-    if nm.reading == "named":
-        if nm.pick is None:
-            raise ScenarioError('reading "named" needs a pick', file=file,
-                                key=f"{key}.pick")
-        i = pool.find(nm.pick, f"{key}.pick")
-        if elig and i not in elig:
-            raise ScenarioError("the pick is not among the eligible", file=file,
-                                key=f"{key}.pick", value=nm.pick)
-        return Link(FIXED, player=i, text=f"nominee ({nm.id}): {nm.pick}")
-    if nm.event not in ids:
-        raise ScenarioError("no such event in the cycle", file=file,
-                            key=f"{key}.event", value=nm.event)
-    return Link(BEST, event=ids[nm.event], among=elig,
-                text=f"nominee ({nm.id}): the best of {nm.event} not seated")
-
-
-def load(raw: dict, file: str) -> Cycle:
-    f = convert(raw, CycleFile, file)
-    head = head_of(f.scenario, file, REFERENCE_KIND)
-    pool = _Pool(file)
-    events, ids = _events(f, file)
-    final = _part(f.final.id, "", f.final.scenario, file, "final.scenario", ("round-robin",))
-    if len(final.scn.players) != len(f.seats):
-        raise ScenarioError(f"the final has {len(final.scn.players)} players but the cycle "
-                            f"{len(f.seats)} seats", file=file, key="seats", value=len(f.seats))
-    for p in final.scn.players:
-        pool.add(p.name, *_facts("round-robin", p))
-    for p in f.players:
-        pool.add(p.name, p.aliases, p.ratings())
-    for part in reversed(events):   # the latest event's rating of a player counts
-        for p in part.scn.players:
-            pool.add(p.name, *_facts(part.fmt.name, p))
-    members = tuple(frozenset(pool.get(p.name) for p in part.scn.players) for part in events)
-    lists, list_ids = _rating_lists(f, file, pool)
-    cps = _checkpoints(events, final)
-    withdrawals = _withdrawals(f, file, pool, cps)
+def _nominees(f, file, pool, ids) -> dict:
+    """Each nominee rule's link (what its reading yields) and its description, by id."""
     nominees = {}
     for k, nm in enumerate(f.nominees):
-        link = _nominee(nm, f"nominees[{k}]", file, pool, ids)
+        key = f"nominees[{k}]"
+        elig = tuple(pool.find(n, f"{key}.eligible") for n in nm.eligible)
+        if nm.reading == "named":
+            link = _named_pick(nm, key, file, pool, elig)
+        else:
+            if nm.event not in ids:
+                raise ScenarioError("no such event in the cycle", file=file,
+                                    key=f"{key}.event", value=nm.event)
+            link = Link(BEST, event=ids[nm.event], among=elig,
+                        text=f"nominee ({nm.id}): the best of {nm.event} not seated")
         nominees[nm.id] = (link, {"id": nm.id, "reading": nm.reading, "picker": nm.picker,
                                   "pick": nm.pick, "event": nm.event, "source": nm.source})
-    seats = _seats(f, file, pool, ids, list_ids, nominees, events)
-    _check_fixed(seats, file, withdrawals, members, lists)
-    return Cycle(head, tuple(pool.players), tuple(events), final, tuple(seats), tuple(lists),
-                 tuple(withdrawals), tuple(v[1] for v in nominees.values()), cps)
+    return nominees
+
+
+def _named_pick(nm, key, file, pool, elig) -> Link:
+    if nm.pick is None:
+        raise ScenarioError('reading "named" needs a pick', file=file, key=f"{key}.pick")
+    i = pool.find(nm.pick, f"{key}.pick")
+    if elig and i not in elig:
+        raise ScenarioError("the pick is not among the eligible", file=file,
+                            key=f"{key}.pick", value=nm.pick)
+    return Link(FIXED, player=i, text=f"nominee ({nm.id}): {nm.pick}")
 
 
 def _link(src, key, file, pool, ids, list_ids, nominees) -> Link:

@@ -10,14 +10,12 @@ named readings are documented in ``docs/format-group-series.md``.
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
-from ..shared import swing as swing_
+from ..base import FIX, SWING, WHOCAN, CompileOptions, Format, render_from
 from ..shared.matches import match_probability
 from ..shared.whatif import halves_text
-from . import render, rules
+from . import rules
 from .scenario import DEFAULT_KIND, GroupSeries, Match, load
 from .schema import KO_ROUNDS
-from .whocan import whocan as whocan_rows
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
@@ -89,6 +87,8 @@ class GroupSeriesFormat(Format):
         every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
         random numbers.  After the group stage: the next knock-out matches.  ``fixed``
         (what-ifs) holds for every run."""
+        from ..shared import swing as swing_
+
         fixed = dict(fixed or {})
         target = _next_group_round(scn, at, round_no, fixed)
         if target is None and round_no is None:
@@ -127,6 +127,8 @@ class GroupSeriesFormat(Format):
         """The next knock-out matches whose players are known (once the what-ifs ``fixed``
         are assumed), each under its six results (either player winning 2-0 or 1.5-0.5 in
         the classical games, or on tiebreaks after 1-1)."""
+        from ..shared import swing as swing_
+
         todo = _next_matches(scn, at, fixed)
         if todo is None:
             raise ScenarioError("no group game or knock-out match with known players is left "
@@ -162,6 +164,7 @@ class GroupSeriesFormat(Format):
             raise ScenarioError("whocan does not model points for classical wins yet "
                                 "([points] classical_win)", file=scn.file,
                                 key="points.classical_win", value=scn.win_points)
+        from .whocan import whocan as whocan_rows
         return whocan_rows(scn, self.check_at(scn, at), budget, draws, fixed=fixed)
 
     def parse_fix(self, scn: GroupSeries, text: str, at, key: str, earlier=None) -> dict:
@@ -226,10 +229,10 @@ class GroupSeriesFormat(Format):
                        f"{scn.names[b]} {RESULT_TEXT[v]}")
         return out
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
-    render_swing = staticmethod(render.swing)
-    render_whocan = staticmethod(render.whocan)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
+    render_swing = render_from("swing")
+    render_whocan = render_from("whocan")
 
 
 def _next_group_round(scn: GroupSeries, at, round_no, fixed=None):

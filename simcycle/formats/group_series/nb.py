@@ -195,7 +195,7 @@ def three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode,
         pl[i] = players[tied[i]]
     win = -1
     for stp in range(2):
-        round_robin_nb(g, seg, steps[1 + stp, 1], pl, 3, sc, st)
+        round_robin_nb(g, seg, steps[1 + stp, 1], pl, np.int64(3), sc, st)
         m = max(sc[0], max(sc[1], sc[2]))
         nw = 0
         for i in range(3):
@@ -249,7 +249,7 @@ def three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode,
     idx = wk[28:31]
     for i in range(3):
         idx[i] = i
-    shuffle_nb(idx, 3, st)
+    shuffle_nb(idx, np.int64(3), st)
     flags[GS_C_ARMAGEDDON] = 1
     w = armageddon_nb(g, seg, steps[3, 1], pl[idx[0]], pl[idx[1]], st)
     wi = idx[0] if w == pl[idx[0]] else idx[1]
@@ -312,7 +312,8 @@ def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode,
         return tied[0]
     flags[GS_C_GROUP_PLAYOFF] = 1
     if k == 2:
-        r = two_player_nb(g, seg, steps, 1, players[tied[0]], players[tied[1]], st, mout,
+        r = two_player_nb(g, seg, steps, np.int64(1), players[tied[0]], players[tied[1]], st,
+                          mout,
                           flags)
         win = tied[r]
         out[win] = gp6[0]
@@ -328,14 +329,15 @@ def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode,
     idx = wk[28:32]
     for i in range(4):
         idx[i] = i
-    shuffle_nb(idx, 4, st)
-    r1 = two_player_nb(g, seg, steps, 1, players[idx[0]], players[idx[1]], st, mout, flags)
-    r2 = two_player_nb(g, seg, steps, 1, players[idx[2]], players[idx[3]], st, mout, flags)
+    shuffle_nb(idx, np.int64(4), st)
+    one = np.int64(1)   # typed, not a literal (a literal argument compiles the callee again)
+    r1 = two_player_nb(g, seg, steps, one, players[idx[0]], players[idx[1]], st, mout, flags)
+    r2 = two_player_nb(g, seg, steps, one, players[idx[2]], players[idx[3]], st, mout, flags)
     w1 = idx[r1]
     l1 = idx[1 - r1]
     w2 = idx[2 + r2]
     l2 = idx[3 - r2]
-    r = two_player_nb(g, seg, steps, 1, players[w1], players[w2], st, mout, flags)
+    r = two_player_nb(g, seg, steps, one, players[w1], players[w2], st, mout, flags)
     win = w1 if r == 0 else w2
     out[win] = gp6[0]
     out[w2 if r == 0 else w1] = gp6[1]
@@ -440,7 +442,7 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
         ros[i] = a.roster[e, i]
     d = a.draw[e]
     if d == DRAW_LOTS:
-        shuffle_nb(ros, 16, st)
+        shuffle_nb(ros, np.int64(16), st)
     elif d == DRAW_BASKETS:
         for q in range(4):   # shuffle_nb of basket q, by index (no view per basket)
             for i in range(3, 0, -1):
@@ -669,7 +671,7 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
 
 
 @pjit
@@ -678,6 +680,7 @@ def simulate_group_nb(seed, first, nrep, params, thr, steps, players, games, gp6
     """One group alone (no offsets, segment 0 of ``thr``): its unplayed games then its
     places; hist_out[c, s, v] counts replicas where slot s got v sixths (tests)."""
     n_chunks = (nrep + CHUNK - 1) // CHUNK
+    zero = np.int64(0)   # typed, not a literal 0 (which compiles every callee once more)
     for c in prange(n_chunks):
         g = Games(params, np.zeros((1, players.shape[0], 3)), thr, False, False)
         st = np.empty(1, np.uint64)
@@ -691,8 +694,8 @@ def simulate_group_nb(seed, first, nrep, params, thr, steps, players, games, gp6
         flat = thr.reshape(thr.size)
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-            group_games_nb(g, 0, steps[0, 1], gm, 0, 0, players, score, cp, cw, st, flat)
-            group_places_nb(g, 0, steps, players, score, gp6, places_mode, reduced_mode, st,
+            group_games_nb(g, zero, steps[0, 1], gm, zero, zero, players, score, cp, cw, st, flat)
+            group_places_nb(g, zero, steps, players, score, gp6, places_mode, reduced_mode, st,
                             out, wk, flags)
             for s in range(4):
                 hist_out[c, s, out[s]] += 1

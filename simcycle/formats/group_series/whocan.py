@@ -45,6 +45,7 @@ from ...errors import ScenarioError
 from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, Work, holds
 from ...whocan.core import analyse as analyse_rows
 from ...whocan.milp import Lin, Model, question_rows
+from ...whocan.words import bound_words, points_words
 from . import rules
 from .rules import POINT, group_places, group_scores, group_winner, schedule, snake
 from .scenario import Group, GroupSeries, Match
@@ -870,6 +871,20 @@ class SeriesBackend:
         t, _ = rules.tally(witness, None)
         return rules.keys(witness, t)
 
+    def extremes(self, p: int) -> tuple[float, float]:
+        """(most, fewest) series points of player p: p wins every game, play-off and match
+        left, or loses every one (``Greedy``), each replayed through the standings code
+        (``rules.tally``); both are reached, and no results give p more or fewer (group
+        places and knock-out rounds pay more the higher they are)."""
+        memo = self.__dict__.setdefault("_extremes", {})
+        if p not in memo:
+            got = []
+            for best in (True, False):
+                t, _ = rules.tally(Greedy(self.model, p, best).run(), None)
+                got.append(t.pts[p] / rules.POINT)
+            memo[p] = (got[0], got[1])
+        return memo[p]
+
     def path(self, witness, x) -> list[dict]:
         return self.model.entries(witness)
 
@@ -929,6 +944,16 @@ def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUEST
         targets["qualify"] = (scn.qualifying_places, rivals)
     rows = analyse_rows(backend, scn.names, order, targets,
                         DEFAULT_BUDGET if budget is None else budget, question_limit)
+    crit = rules.criteria(scn)
+    words = "series points" + (f" and then {', '.join(c.replace('-', ' ') for c in crit)}"
+                               if crit else "")
+    for tname, (q, _) in targets.items():
+        for x, row in zip(order, rows[tname]):
+            if row["status"] in ("clinched", "eliminated"):
+                row["says"] = bound_words(
+                    row["status"], tname, q, x, rivals[x], lambda j: backend.extremes(j)[0],
+                    lambda j: backend.extremes(j)[1], scn.names, points_words,
+                    lambda j: backend.extremes(j)[0] != backend.extremes(j)[1], words)
     undrawn = [e + 1 for e, s in enumerate(model.states) if not s.groups_known]
     reading = None
     if undrawn:

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from ...enums import SERIES_CRITERIA, UNKNOWN_TB_STEP
 from ...errors import ScenarioError
-from ...whocan.core import NA, analyse
-from ..base import FIX, SWING, WHOCAN, CompileOptions, Format
-from ..shared import swing as swing_
+from ..base import FIX, SWING, WHOCAN, CompileOptions, Format, render_from
 from ..shared.brackets import round_name
 from ..shared.matches import match_probability
 from ..shared.whatif import halves_text
-from . import render, rules
+from . import rules
 from .scenario import DEFAULT_KIND, KnockoutSeries, Match, load
-from .whocan import SeriesBackend
 
 WHOCAN_BUDGET = 20000  # work units (solver nodes) per whocan call; rows not settled within it
                        # are "undetermined"
@@ -68,6 +65,8 @@ class KnockoutSeriesFormat(Format):
         or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
         (event, round, slot) -> a complete ``Match``; ``fixed`` (what-ifs) holds for every
         run."""
+        from ..shared import swing as swing_
+
         if round_no is not None:
             raise ScenarioError("--round is for round robins; knock-out series swing the next "
                                 "matches", key="--round", value=round_no)
@@ -97,6 +96,10 @@ class KnockoutSeriesFormat(Format):
         """Exact clinched / alive / eliminated for first place and the qualifying places
         (``whocan.py``); rows follow the standings order.  ``heuristics`` off: no candidate
         result sets tried before a MILP (same answers, slower: used by the tests)."""
+        from ...whocan.core import NA, analyse
+        from ...whocan.words import bound_words, points_words
+        from .whocan import SeriesBackend
+
         budget = WHOCAN_BUDGET if budget is None else budget
         st = rules.standings(scn, at, fixed)
         idx = {p.name: i for i, p in enumerate(scn.players)}
@@ -113,6 +116,17 @@ class KnockoutSeriesFormat(Format):
             if r["status"] == NA:
                 r["qualified_elsewhere"] = True
         det = rules.det_criteria(scn)
+        crit = [k for k, v in SERIES_CRITERIA.items() if v in det]
+        words = "GP points" + (f" and then {', '.join(c.replace('-', ' ') for c in crit)}"
+                               if crit else "")
+        for tname, (q, rivals) in targets.items():
+            for x, r in zip(order, rows[tname]):
+                if r["status"] in ("clinched", "eliminated"):
+                    r["says"] = bound_words(
+                        r["status"], tname, q, x, rivals[x],
+                        lambda j: backend.extremes(j)[0], lambda j: backend.extremes(j)[1],
+                        scn.names, points_words,
+                        lambda j: backend.extremes(j)[0] != backend.extremes(j)[1], words)
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "matches_left": len(rules.remaining_slots(scn, backend.known)),
                 "qualifying_places": scn.qualifying_places,
@@ -142,10 +156,10 @@ class KnockoutSeriesFormat(Format):
                        f"{scn.players[w].name} beats {scn.players[lo].name} {how}")
         return out
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
-    render_swing = staticmethod(render.swing)
-    render_whocan = staticmethod(render.whocan)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
+    render_swing = render_from("swing")
+    render_whocan = render_from("whocan")
 
 
 def _six_results(scn: KnockoutSeries, model, e, r, j, up, lo) -> list[tuple]:

@@ -21,6 +21,7 @@ from ...enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, KO_IN_PROGRESS, 
                       SER_H2H, SER_LOTS, SER_SECOND)
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, fmatch_nb, match_nb
+from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
@@ -150,18 +151,7 @@ def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la,
 @ijit
 def overall_prizes_nb(overall, n, order, pts, prize):
     """Overall money: players level on GP points share the prizes of their places."""
-    k = 0
-    while k < n:
-        e = k + 1
-        while e < n and pts[order[e]] == pts[order[k]]:
-            e += 1
-        s = 0.0
-        for i in range(k, e):
-            s += overall[i]
-        s /= e - k
-        for i in range(k, e):
-            prize[order[i]] += s
-        k = e
+    share_by_points_nb(overall, n, order, pts, prize, True)
 
 
 @ijit
@@ -409,4 +399,4 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)

@@ -291,6 +291,20 @@ class SeriesBackend:
         them cheap)."""
         return None
 
+    def extremes(self, p: int) -> tuple[float, float]:
+        """(most, fewest) series points of counting player p: p wins every open match in
+        classical by the widest margin allowed, or loses every one at once (the others by
+        index), each replayed through the standings code; both are reached, and no results
+        give p more or fewer (place points grow with the round reached, the bonus with
+        classical wins)."""
+        memo = self.__dict__.setdefault("_extremes", {})
+        if p not in memo:
+            others = [j for j in range(len(self.scn.players)) if j != p]
+            rows_best = replay(self.scn, self.known, self.priority_outcomes([p] + others))
+            rows_worst = replay(self.scn, self.known, self.priority_outcomes(others + [p]))
+            memo[p] = (rows_best[p]["points"], rows_worst[p]["points"])
+        return memo[p]
+
     # ---- witnesses ---------------------------------------------------------------------------
     def outcomes(self, sol) -> dict:
         """The open matches' results in a solution: {(e, r, j): (upper, lower, winner, U)}."""

@@ -8,9 +8,9 @@ kernel), ``exact.py`` (exact enumeration), ``whocan.py`` (backend), ``render.py`
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import EXACT, FIX, HOT_ELO, RESULTS, SWING, WHOCAN, CompileOptions, Format
-from ..shared import swing as swing_
-from . import render, rules
+from ..base import (EXACT, FIX, HOT_ELO, PARAM_DRAW, RESULTS, SWING, WHOCAN, CompileOptions,
+                    Format, render_from)
+from . import rules
 from .scenario import DEFAULT_KIND, RoundRobin, load
 
 RESULT_LABELS = ("1-0", "1/2-1/2", "0-1")
@@ -18,7 +18,7 @@ RESULT_LABELS = ("1-0", "1/2-1/2", "0-1")
 
 class RoundRobinFormat(Format):
     name = "round-robin"
-    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX, RESULTS})
+    features = frozenset({SWING, WHOCAN, EXACT, HOT_ELO, FIX, RESULTS, PARAM_DRAW})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> RoundRobin:
@@ -96,6 +96,7 @@ class RoundRobinFormat(Format):
         P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers (the
         game's result forced while its random number is still drawn, so every other game
         sees the same numbers in every run), each difference with its paired SE."""
+        from ..shared import swing as swing_
         from .exact import game_probabilities
 
         fixed = dict(fixed or {})
@@ -170,10 +171,10 @@ class RoundRobinFormat(Format):
         from .live import render_results
         return render_results(d)
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
-    render_swing = staticmethod(render.swing)
-    render_whocan = staticmethod(render.whocan)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
+    render_swing = render_from("swing")
+    render_whocan = render_from("whocan")
 
 
 def aligned_compile(fmt: RoundRobinFormat, scn: RoundRobin, model, at, offsets: bool,

@@ -3,10 +3,12 @@ criteria, replica-parallel with streaming tallies.
 
 Units: points in half points, Sonneborn-Berger in quarter points, money in the currency.
 Rating uncertainty is either per-event strength offsets or "hot" Elo (ratings updated after
-each simulated game, K per rating class), never both.  The plain-Python twin is
-``simcycle.reference.roundrobin``; both draw the same numbers in the same order: offsets
-(player-major, class-minor), the remaining games in plan order, then the ranking steps in
-order (the play-off, lots of the groups still level, top group first).
+each simulated game, K per rating class), never both; parameter uncertainty is the parameter
+draw (``RoundRobinArgs.draw_factor``).  The plain-Python twin is
+``simcycle.reference.roundrobin``; both draw the same numbers in the same order: the
+parameter draw (four normals), offsets (player-major, class-minor), the remaining games in
+plan order, then the ranking steps in order (the play-off, lots of the groups still level, top
+group first).
 """
 
 from typing import NamedTuple
@@ -21,6 +23,7 @@ from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
                                 round_robin_nb, sudden_death_knockout_nb, terms_nb)
+from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
                                 sort_segment_nb, start_order_nb)
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
@@ -38,6 +41,9 @@ class RoundRobinArgs(NamedTuple):
                  because numba's parallel loops take no nested tuples
     offset_sd    float64 [3]: strength-offset SD per rating class (Elo), used with offsets
     hot_k        float64 [3]: hot-Elo K per rating class; all zero = off
+    draw_factor  float64 [4, 4] or [0, 0] (off): the parameter draw, A of
+                 ``OutcomeModel.draw_factor``: each replica first draws z ~ N(0, I_4) and
+                 plays the event's games with (ln nu0, edge, slope, level) + A z (live path)
     base_pts     int64 [n]: half points from the games played
     base_wins    int64 [n]: wins so far
     base_res     int64 [n, n]: half points scored by i against j so far
@@ -65,6 +71,7 @@ class RoundRobinArgs(NamedTuple):
     offsets: bool
     offset_sd: np.ndarray
     hot_k: np.ndarray
+    draw_factor: np.ndarray
     base_pts: np.ndarray
     base_wins: np.ndarray
     base_res: np.ndarray
@@ -208,18 +215,7 @@ def prizes_nb(a, n, order, pts, prize):
         for p in range(n):
             prize[order[p]] = a.place_prize[p]
     else:
-        k = 0
-        while k < n:
-            e = k + 1
-            while e < n and pts[order[e]] == pts[order[k]]:
-                e += 1
-            s = 0.0
-            for p in range(k, e):
-                s += a.place_prize[p]
-            s /= e - k
-            for p in range(k, e):
-                prize[order[p]] = s
-            k = e
+        share_by_points_nb(a.place_prize, n, order, pts, prize, False)
     for i in range(n):
         prize[i] += a.per_half * np.float64(pts[i])
 
@@ -311,6 +307,16 @@ def replica_nb(a, g, rt0, st, terms, s):
     hot = a.hot_k[0] != 0.0 or a.hot_k[1] != 0.0 or a.hot_k[2] != 0.0
     cls = np.int64(a.params[a.game_ci, P_CLASS])
     nu0, level, ref, slope, edge = terms
+    if a.draw_factor.shape[0] > 0:     # the parameter draw: four normals, before the offsets
+        z0 = normal_nb(st)
+        z1 = normal_nb(st)
+        z2 = normal_nb(st)
+        z3 = normal_nb(st)
+        f = a.draw_factor
+        nu0 = nu0 * np.exp(f[0, 0] * z0 + f[0, 1] * z1 + f[0, 2] * z2 + f[0, 3] * z3)
+        edge = edge + (f[1, 0] * z0 + f[1, 1] * z1 + f[1, 2] * z2 + f[1, 3] * z3)
+        slope = slope + (f[2, 0] * z0 + f[2, 1] * z1 + f[2, 2] * z2 + f[2, 3] * z3)
+        level = level + (f[3, 0] * z0 + f[3, 1] * z1 + f[3, 2] * z2 + f[3, 3] * z3)
     pts = s.pts
     wins = s.wins
     res = s.res
@@ -389,7 +395,7 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
 
 
 # ---- whocan: every outcome of the remaining games ------------------------------------------

@@ -30,7 +30,7 @@ class RoundRobinPlan(Plan):
         played, remaining = split_games(scn, opts.at, opts.fixed)
         pts, wins, res = tally(n, played)
         rt = rating_table(scn, model)
-        live = bool(opts.offsets or opts.hot)
+        live = bool(opts.offsets or opts.hot or opts.param_draw)
         thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
         game_ci = model.index(scn.control, file=scn.file, key="event.control")
         gw = np.array([g.white for g in remaining], np.int64)
@@ -50,10 +50,12 @@ class RoundRobinPlan(Plan):
         place_prize = np.zeros(n)
         place_prize[: len(scn.prize_places)] = scn.prize_places
         hot_k = np.array([model.hot_k[c] if opts.hot else 0.0 for c in RATING_CLASSES])
+        draw_factor = (model.draw_factor(scn.control) if opts.param_draw
+                       else np.zeros((0, 0)))
         self.args = RoundRobinArgs(
             params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
             offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]),
-            hot_k=hot_k,
+            hot_k=hot_k, draw_factor=draw_factor,
             base_pts=np.array(pts, np.int64), base_wins=np.array(wins, np.int64),
             base_res=np.array(res, np.int64).reshape(n, n),
             gw=gw, gb=gb, gseg=gseg, gthr=gthr,

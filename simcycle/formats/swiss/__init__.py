@@ -12,14 +12,17 @@ criteria list) and shares the game model, the tallies and the report machinery.
 
 from __future__ import annotations
 
-from ..base import RESULTS, WHOCAN, CompileOptions, Format
+from ...errors import ScenarioError
+from ..base import FIX, RESULTS, SWING, WHOCAN, CompileOptions, Format, render_from
 from . import render, rules
 from .scenario import DEFAULT_KIND, Swiss, load
+
+SWING_BOARDS = 10     # swing examines the next round's top boards (each: three runs)
 
 
 class SwissFormat(Format):
     name = "swiss"
-    features = frozenset({WHOCAN, RESULTS})
+    features = frozenset({FIX, RESULTS, SWING, WHOCAN})
     default_kind = DEFAULT_KIND
 
     def load(self, raw: dict, file: str) -> Swiss:
@@ -79,17 +82,107 @@ class SwissFormat(Format):
         from .whocan import whocan
         return whocan(scn, at, budget, fixed)
 
+    def parse_fix(self, scn: Swiss, text: str, at, key: str, earlier=None) -> dict:
+        """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a board of the
+        round after ``at`` (the only one paired before it is played: later rounds' pairings
+        depend on its results), a game over the board, with these colours."""
+        from ..shared.whatif import parse_game
+
+        idx = {a.casefold(): i for i, p in enumerate(scn.players)
+               for a in (p.name, *p.aliases)}
+        rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
+        nxt = rules.last_round(scn, at) + 1
+        names = scn.names
+        if rnd is not None and rnd != nxt:
+            raise ScenarioError(f"only round {nxt}'s boards can be fixed from this checkpoint "
+                                "(a Swiss pairs each round from the results before it)",
+                                file=scn.file, key=key, value=text)
+        boards = [g for g in scn.games if g.round == nxt]
+        if not boards:
+            raise ScenarioError(f"round {nxt} is not paired yet" if nxt <= scn.n_rounds
+                                else "the event is over", file=scn.file, key=key, value=text)
+        games = [g for g in boards if {g.white, g.black} == {w, b}]
+        if not games:
+            raise ScenarioError(f"{names[w]} and {names[b]} are not paired in round {nxt}",
+                                file=scn.file, key=key, value=text)
+        g = games[0]
+        if g.white != w:
+            raise ScenarioError(f"{names[g.white]} has White against {names[g.black]} in "
+                                f"round {nxt}", file=scn.file, key=key, value=text)
+        if g.forfeit:
+            raise ScenarioError(f"round {nxt}: {names[w]} - {names[b]} is a forfeit, not a "
+                                "game", file=scn.file, key=key, value=text)
+        return {(g.round, g.white, g.black): res}
+
+    def describe_fix(self, scn: Swiss, fixed: dict) -> list[str]:
+        from ...enums import RESULT_TEXT
+        return [f"round {r}: {scn.players[w].name} - {scn.players[b].name} {RESULT_TEXT[res]}"
+                for (r, w, b), res in sorted(fixed.items())]
+
     def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
-        """What a TRF-16 or PGN file adds to the scenario's rounds (``simcycle results``)."""
+        """What a TRF-16 or broadcast PGN file adds to the scenario's rounds (``simcycle
+        results``), every cell checked with its line and column (``results.py``); ``--write``
+        appends the new rounds to the scenario file (``live.py``)."""
+        if write:
+            from ...scenario import load_scenario
+            from .live import file_results, write_new_rounds
+            _, scn = load_scenario(scenario_file)
+            d = file_results(scn, path, kind)
+            d["written"] = bool(d["new"])
+            if d["written"]:
+                write_new_rounds(scenario_file, d)
+            return d
         from .results import read_results
-        return read_results(scenario_file, kind, path, write=write)
+        return read_results(scenario_file, kind, path)
 
     def render_results(self, d: dict) -> str:
-        from .results import render_results
+        if "games_in_file" in d:
+            from .results import render_results
+        else:
+            from .live import render_results
         return render_results(d)
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
+    def swing(self, scn: Swiss, model, at, *, sims, seed, offsets=False, round_no=None,
+              fixed=None, target_se=None) -> dict:
+        """What each of the top ``SWING_BOARDS`` boards of the next round (published
+        pairings only) swings: every player's P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or
+        0-1, on common random numbers (a board's number is drawn whatever its result), each
+        difference with its paired SE."""
+        from ..shared import swing as swing_
+        fixed = dict(fixed or {})
+        nxt = rules.last_round(scn, at) + 1
+        if round_no is not None and round_no != nxt:
+            raise ScenarioError(f"only round {nxt}'s boards are paired at this checkpoint",
+                                file=scn.file, key="--round", value=str(round_no))
+        boards = [g for g in scn.games if g.round == nxt and not g.forfeit
+                  and (g.round, g.white, g.black) not in fixed][:SWING_BOARDS]
+        if not boards:
+            raise ScenarioError(f"round {nxt} is not paired yet" if nxt <= scn.n_rounds
+                                else "the event is over", file=scn.file, key="--at",
+                                value=at or "latest")
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se)
+        labels = ("1-0", "1/2-1/2", "0-1")
+        out = []
+        for g in boards:
+            pw, pd, pb = model.wdl(scn.control, scn.players[g.white].rating,
+                                   scn.players[g.black].rating)
+            players = run.rows([[({(g.round, g.white, g.black): c}, 1.0)] for c in range(3)])
+            for p in players:
+                p["p_first"] = dict(zip(labels, p["p_first"]))
+                p["p_qualify"] = dict(zip(labels, p["p_qualify"]))
+            out.append({"round": g.round, "white": scn.players[g.white].name,
+                        "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
+                        "p_black": pb, "players": players})
+        out.sort(key=lambda x: -swing_.weight(x["players"]))
+        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": nxt,
+                "sims": run.sims, "seed": seed, "target_se": target_se,
+                "qualifying_places": scn.qualifying_places, "results": list(labels),
+                "now": run.now(), "games": out}
+
+    render_swing = render_from("swing")
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
     render_whocan = staticmethod(render.whocan)
 
 

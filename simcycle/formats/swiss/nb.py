@@ -5,7 +5,9 @@ tallies P(place), P(qualify) with passing-down, P(top 10), points and prizes.
 
 Each replica draws, in this order: one uniform per board of every simulated round (boards in
 pairing order), then the lots for what the tie-breaks leave level (groups from the top).
-The plain-Python twin is ``simcycle.reference.swiss``.
+The plain-Python twin is ``simcycle.reference.swiss``.  Rounds are paired by
+``kernels.dutch_nb.pair_round_nb``; numba's cache of these functions is keyed by this file, so
+a change to the pairing kernel alone leaves a stale compiled copy here: edit this file with it.
 """
 
 from typing import NamedTuple
@@ -19,6 +21,7 @@ from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
 from ...kernels.dutch_nb import pair_round_nb, pair_scratch_nb
 from ...kernels.game_nb import result_of_nb
+from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb
 from ...kernels.rng_nb import replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
@@ -162,8 +165,9 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
                 score_board_nb(t, r, x, y, WHITE_WINS, RK_FORFEIT_WIN)
                 continue
             res = a.fixed_res[j] if fixed else -1
+            u = u01_nb(st)   # drawn for a known result too: what-ifs share the other numbers
             if res < 0:
-                res = result_of_nb(u01_nb(st), rt_thr[x, y, 0], rt_thr[x, y, 1])
+                res = result_of_nb(u, rt_thr[x, y, 0], rt_thr[x, y, 1])
             score_board_nb(t, r, x, y, res, RK_PLAYED)
     adjusted_nb(t, R)
     rank_criteria_nb(t, R, a.criteria, w.order, w.brk, w.val, w.group, w.lots, st, False)
@@ -205,18 +209,7 @@ def prizes_nb(a, n, order, pts, prize):
         for p in range(n):
             prize[order[p]] = a.place_prize[p]
         return
-    k = 0
-    while k < n:
-        e = k + 1
-        while e < n and pts[order[e]] == pts[order[k]]:
-            e += 1
-        s = 0.0
-        for p in range(k, e):
-            s += a.place_prize[p]
-        s /= e - k
-        for p in range(k, e):
-            prize[order[p]] = s
-        k = e
+    share_by_points_nb(a.place_prize, n, order, pts, prize, False)
 
 
 @jit
@@ -262,7 +255,7 @@ def simulate_nb(seed, first, n, a, out):
     for c in prange(nc):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        chunk_nb(c, lo, hi, seed, first, a, out)
+        chunk_nb(np.int64(c), lo, hi, seed, first, a, out)
 
 
 __all__ = ["SwissArgs", "simulate_nb", "play_swiss_nb", "BLACK_WINS", "RK_NONE"]

@@ -12,6 +12,10 @@ from .nb import SwissArgs
 from .scenario import Swiss
 
 TOP = 10
+# replicas per driver batch: a whole 116-player event costs about 2 ms of CPU
+# (benchmarks/README.md), so the default 65,536 would mean a minute or more between progress
+# updates and Ctrl-C checks; 1,024 is two chunks (both threads busy) and about a second a batch
+SWISS_BATCH = 1024
 COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)
 
 
@@ -94,12 +98,16 @@ class SwissPlan(Plan):
             names=tuple(scn.names), ratings=np.array([p.rating for p in scn.players]),
             n_places=n, points_scale=2.0, qualifying_places=scn.qualifying_places,
             currency=scn.currency, counter_names=COUNTER_NAMES,
-            extra_probabilities=(f"top{min(TOP, n)}",))
+            extra_probabilities=(f"top{min(TOP, n)}",),
+            batch=SWISS_BATCH)
 
-    def run_batch(self, seed: int, first: int, n: int) -> dict:
+    def run_chunks(self, seed: int, first: int, n: int):
         from ...driver import ChunkTallies
         from .nb import simulate_nb
 
         t = ChunkTallies(n, self.info)
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.args, t.out)
-        return t.summed()
+        return t
+
+    def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()

@@ -1,8 +1,15 @@
-"""Text of the Swiss reports: standings (every tie-break value), odds, whocan."""
+"""Text of the Swiss reports: standings (every tie-break value), odds, whocan, swing (the round
+robin's table: a board swings the same way as a game)."""
 
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
+
+from ...report.table import Column, Table, to_text
+
+if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
+    from ...api.results import Odds, Standings
 
 
 def fmt_points(x: float) -> str:
@@ -14,57 +21,74 @@ def _fmt(v: float) -> str:
     return f"{v:g}" if v == int(v) else f"{v:.2f}".rstrip("0")
 
 
-def standings(d: dict) -> str:
-    lines = [f"{d['scenario']}  at {d['at']}  (rounds played: {d['rounds_played']} of "
-             f"{d['rounds']}{', final' if d['final'] else ''})", ""]
-    cols = d["criteria_c07"]
-    head = f"{'rank':>5}  {'player':<28}{'rating':>7}{'pts':>6}" + "".join(
-        f"{c:>9}" for c in cols) + "  "
-    lines += [head, "-" * len(head)]
-    for p in d["players"]:
-        rank = ("=" if p["shared"] else "") + str(p["rank"])
-        name = (p["title"] + " " if p["title"] else "") + p["name"]
-        mark = " Q" if p["in_qualifying_place"] else ("  (qualified)" if p["qualified_before"]
-                                                       else "")
-        line = (f"{rank:>5}  {name[:27]:<28}{p['rating']:7.0f}{fmt_points(p['points']):>6}"
-                + "".join(f"{_fmt(p['tiebreaks'][c]):>9}" for c in d["criteria"]) + mark)
-        if d["final"] and p.get("prize") is not None:
-            line += f"  {p['prize']:,.0f} {d['currency']}"
-        lines.append(line)
-    lines += ["", "pts points; " + "; ".join(f"{k} {v}" for k, v in
-                                             d["criteria_legend"].items()),
+def standings_tables(st: Standings) -> Table | list[Table]:
+    """The Swiss table through the table model: every tie-break value in the scenario's order,
+    the qualifying marks, the prize once final."""
+    x = st.extra
+    cols = [Column(key="rank", label="rank", align="right", width=5),
+            Column(key="name", label="player", width=27),
+            Column(key="rating", label="rating", align="right"),
+            Column(key="pts", label="pts", align="right")]
+    cols += [Column(key=f"c{k}", label=c, align="right")
+             for k, c in enumerate(x["criteria_c07"])]
+    cols.append(Column(key="mark", label=""))
+    rows = []
+    for p in st.players:
+        mark = ("Q" if p.extra["in_qualifying_place"] else
+                "(qualified)" if p.extra["qualified_before"] else "")
+        if x["final"] and p.extra.get("prize") is not None:
+            mark += f"  {p.extra['prize']:,.0f} {x['currency']}"
+        r = {"rank": ("=" if p.extra["shared"] else "") + str(p.rank),
+             "name": (p.extra["title"] + " " if p.extra["title"] else "") + p.name,
+             "rating": f"{p.extra['rating']:.0f}", "pts": fmt_points(p.points), "mark": mark}
+        r.update({f"c{k}": _fmt(p.extra["tiebreaks"][c]) for k, c in enumerate(x["criteria"])})
+        rows.append(r)
+    legend = ["pts points; " + "; ".join(f"{k} {v}" for k, v in x["criteria_legend"].items()),
               "=k a rank level on points and every tie-break (lots would decide); "
-              f"Q a qualifying place (top {d['qualifying_places']}"
+              f"Q a qualifying place (top {x['qualifying_places']}"
               + (", a place whose holder is already qualified passing down)"
-                 if d["pass_down"] else ")"),
-              "tie-breaks in order: " + ", ".join(cols) + " (FIDE C.07; unplayed rounds by "
-              "its Article 16)"]
-    return "\n".join(lines)
+                 if x["pass_down"] else ")"),
+              "tie-breaks in order: " + ", ".join(x["criteria_c07"]) + " (FIDE C.07; unplayed "
+              "rounds by its Article 16)"]
+    return (Table(title=f"{st.scenario}  at {st.at}  (rounds played: "
+                               f"{x['rounds_played']} of {x['rounds']}"
+                               f"{', final' if x['final'] else ''})",
+                         columns=cols, rows=rows, legend=legend))
+
+
+def standings(d: dict) -> str:
+    from ...api.results import Standings
+    return to_text(standings_tables(Standings.from_json(d)))
+
+
+def odds_tables(od: Odds) -> Table | list[Table]:
+    """The next round's boards: published, or (not yet published) predicted by the Dutch
+    pairing kernel from the results so far, with the note that says so."""
+    x = od.extra
+    predicted = bool(x.get("predicted"))
+    state = ("published pairings" if x["published"] else
+             "predicted pairings" if predicted else "not paired yet")
+    title = (f"{od.scenario}  at {od.at}: round {x['round']} "
+             f"({state}; model {x['model']['name']} {x['model']['version']})")
+    if not (x["published"] or predicted):
+        return Table(title=title, notes=[x["note"]])
+    notes = ([f"bye: {x['bye']} (pairing-allocated bye)"] if x.get("bye") else []) + (
+        [x["note"]] if predicted else [])
+    return (Table(title=title, columns=[
+        Column(key="board", label="board", kind="int", width=5),
+        Column(key="white", label="White", width=24), Column(key="black", label="Black",
+                                                             width=24),
+        Column(key="p_white", label="1-0 %", kind="pct"),
+        Column(key="p_draw", label="draw %", kind="pct"),
+        Column(key="p_black", label="0-1 %", kind="pct")],
+        rows=[{"board": k, **g.to_json()} for k, g in enumerate(od.items, 1)],
+        legend=["1-0 %, draw %, 0-1 %: the chance of each result (the outcome model)"],
+        notes=notes))
 
 
 def odds(d: dict) -> str:
-    state = ("published pairings" if d["published"] else
-             "predicted pairings" if d.get("predicted") else "not paired")
-    lines = [f"{d['scenario']}  at {d['at']}: round {d['round']} "
-             f"({state}; model {d['model']['name']} {d['model']['version']})", ""]
-    if d.get("predicted"):
-        import textwrap
-        lines += textwrap.wrap(d["note"], 92) + [""]
-    if d["games"]:
-        head = (f"{'board':>5}  {'White':<26}{'Black':<26}{'1-0 %':>7}{'draw %':>8}"
-                f"{'0-1 %':>7}")
-        lines += [head, "-" * len(head)]
-        for k, g in enumerate(d["games"], 1):
-            lines.append(f"{k:>5}  {g['white'][:25]:<26}{g['black'][:25]:<26}"
-                         f"{100 * g['p_white']:7.1f}{100 * g['p_draw']:8.1f}"
-                         f"{100 * g['p_black']:7.1f}")
-        if d.get("bye"):
-            lines.append(f"{'bye':>5}  {d['bye']} (pairing-allocated bye)")
-        lines += ["", "1-0 % / draw % / 0-1 %: the outcome model's probabilities of each "
-                  "board's result"]
-    else:
-        lines.append(d["note"])
-    return "\n".join(lines)
+    from ...api.results import Odds
+    return to_text(odds_tables(Odds.from_json(d)))
 
 
 def whocan(d: dict) -> str:
@@ -100,3 +124,14 @@ def whocan(d: dict) -> str:
               "(never a guess).",
               f"Level on points: the tie-breaks decide, in order: {d['tiebreaks']}."]
     return "\n".join(lines)
+
+
+def swing_tables(sw):
+    """The next round's boards, each with the players it moves (the round robin's table)."""
+    from ..roundrobin.render import swing_tables as rr_swing_tables
+    return rr_swing_tables(sw)
+
+
+def swing(d: dict) -> str:
+    from ..roundrobin.render import swing as rr_swing
+    return rr_swing(d)

@@ -23,15 +23,12 @@ def _game_text(g) -> str:
     return RESULT_TEXT.get(g.result, "*")
 
 
-def read_results(scenario_file: str, kind: str, path: str, *, write: bool = False) -> dict:
+def read_results(scenario_file: str, kind: str, path: str) -> dict:
+    """The new results of the file, read and checked (``--write``: ``live.write_new_rounds``)."""
     from ...files import read_toml
     from . import rules
     from .scenario import load
 
-    if write:
-        raise ScenarioError("--write is not available for the swiss format yet: add the "
-                            "new rounds to [[rounds]] by hand (docs/format-swiss.md)",
-                            key="--write")
     scn = load(read_toml(scenario_file, "scenario file"), scenario_file)
     boards = _trf_boards(scn, path) if kind == "trf" else _pgn_boards(scn, path)
     known = {(g.round, g.white, g.black): g for g in scn.games}

@@ -11,8 +11,8 @@ refuses them in one line.
 
 from __future__ import annotations
 
-from ..base import WHOCAN, CompileOptions, Format
-from . import plan, render, rules
+from ..base import WHOCAN, CompileOptions, Format, render_from
+from . import plan, rules
 from .scenario import DEFAULT_KIND, Tour, load
 
 
@@ -43,9 +43,9 @@ class TourFormat(Format):
         from .whocan import whocan
         return whocan(scn, at, budget)
 
-    render_standings = staticmethod(render.standings)
-    render_odds = staticmethod(render.odds)
-    render_whocan = staticmethod(render.whocan)
+    render_standings = render_from("standings")
+    render_odds = render_from("odds")
+    render_whocan = render_from("whocan")
 
 
 FORMAT = TourFormat()

@@ -243,7 +243,10 @@ def knockout_event_nb(a, g, e, s, st):
             elif y < 0:
                 w = x
             else:
-                match_nb(g, SEG, a.field[fs + x], a.field[fs + y], steps, s.fixed, st, s.mout)
+                # the segment typed (a literal 0 compiled armageddon_nb and sudden_death_nb
+                # once more)
+                match_nb(g, np.int64(SEG), a.field[fs + x], a.field[fs + y], steps, s.fixed, st,
+                         s.mout)
                 w = x if s.mout[0] == 0 else y
                 s.work[nloss] = y if s.mout[0] == 0 else x
                 nloss += 1
@@ -344,7 +347,7 @@ def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
     nbest = top.shape[1]
     start_order_nb(order, brk, nm)
     sort_segment_nb(order, brk, tot, 0, nm)
-    k = 0
+    k = np.int64(0)     # typed, not a literal 0 (which compiles refine_nb once more)
     while k < nbest and level_left_nb(brk, nm):
         refine_nb(order, brk, val, nm, top, cnt, k)
         k += 1
@@ -362,6 +365,50 @@ def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
         if j - i > 1:
             lots_segment_nb(order, brk, work, i, j, st)
         i = j
+
+
+@ijit
+def season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
+                      ev_lo, ev_hi):
+    """One replica of the rest of the season, drawing from ``st`` (its stream, already set):
+    the rating offsets when ``a.offsets``, every event still to play in order, then the
+    members' ranking.  The one season step of ``chunk_nb`` and of ``needs_nb``.
+
+    rt, rt0  float64 [segments, players, 3]: the ratings this replica plays with (written) and
+             the scenario's (read)
+    top, cnt, tot  the members' best results, their count and their sum (written)
+    order  int64 [members]: member at each final place, 0 = first (written)
+    brk, val, work, flags  the ranking's scratch and its "how decided" flags (written)
+    ev_lo, ev_hi  int64 [listed players of the first event to play, or 0]: each one's first
+             and last place in that event (written when not empty)
+    """
+    nm = a.base_top.shape[0]
+    nbest = a.base_top.shape[1]
+    if a.offsets:
+        for i in range(a.n_real):
+            for k in range(3):
+                rt[SEG, i, k] = rt0[SEG, i, k] + normal_nb(st) * a.offset_sd[k]
+    for m in range(nm):
+        cnt[m] = a.base_cnt[m]
+        for k in range(nbest):
+            top[m, k] = a.base_top[m, k]
+    for e in range(a.ev.shape[0]):
+        play_event_nb(a, g, e, s, st)
+        fs = a.ev[e, EV_FS]
+        if e == 0 and ev_lo.shape[0] > 0:
+            for i in range(a.ev[e, EV_FL]):
+                ev_lo[i] = s.lo[i]
+                ev_hi[i] = s.hi[i]
+        for i in range(a.ev[e, EV_FL]):
+            m = a.member_of[a.field[fs + i]]
+            if m >= 0 and s.pts[i] > 0:
+                insert_nb(top, cnt, m, s.pts[i], nbest)
+    for m in range(nm):
+        x = 0
+        for k in range(cnt[m]):
+            x += top[m, k]
+        tot[m] = x
+    rank_members_nb(a.n_qual, top, cnt, tot, order, brk, val, work, st, flags)
 
 
 @jit
@@ -384,30 +431,12 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     qual = np.zeros(nm, np.int64)
     prize = np.zeros(nm)
     flags = np.zeros(out.counters.shape[1], np.int64)
+    none = np.zeros(0, np.int64)
     t = local_tallies_nb(out)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        if a.offsets:
-            for i in range(a.n_real):
-                for k in range(3):
-                    rt[SEG, i, k] = rt0[SEG, i, k] + normal_nb(st) * a.offset_sd[k]
-        for m in range(nm):
-            cnt[m] = a.base_cnt[m]
-            for k in range(nbest):
-                top[m, k] = a.base_top[m, k]
-        for e in range(a.ev.shape[0]):
-            play_event_nb(a, g, e, s, st)
-            fs = a.ev[e, EV_FS]
-            for i in range(a.ev[e, EV_FL]):
-                m = a.member_of[a.field[fs + i]]
-                if m >= 0 and s.pts[i] > 0:
-                    insert_nb(top, cnt, m, s.pts[i], nbest)
-        for m in range(nm):
-            x = 0
-            for k in range(cnt[m]):
-                x += top[m, k]
-            tot[m] = x
-        rank_members_nb(a.n_qual, top, cnt, tot, order, brk, val, work, st, flags)
+        season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
+                          none, none)
         for p in range(nm):
             qual[order[p]] = 1 if p < a.n_qual else 0
         tally_nb(t, order, nm, qual, tot, prize)
@@ -428,7 +457,7 @@ def simulate_nb(seed, first, nrep, a, out):
     """
     n_chunks = (nrep + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        chunk_nb(c, c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
+        chunk_nb(np.int64(c), c * CHUNK, min(nrep, (c + 1) * CHUNK), seed, first, a, out)
 
 
 @jit

@@ -1,0 +1,36 @@
+"""Numba code over arrays: prize money shared by points.
+
+Where an event's rules share prizes by points (the Candidates' and the Grand Swiss' prize
+funds where the regulations say so, the Grand Prix series' overall prizes), players level on
+points share equally the money of the places they hold.  The one loop every format calls.
+"""
+
+from .config import ijit
+
+
+@ijit
+def share_by_points_nb(place_prize, n, order, pts, prize, add):
+    """Each run of positions k .. e-1 level on points gets the mean of place_prize[k:e].
+
+    place_prize  float64 [>= n]: the money of each place, 0 = first
+    n            int64: players ranked
+    order        int64 [n]: the player at each position, best first
+    pts          [players]: the points the sharing goes by (integer half-points or floats)
+    prize        float64 [players]: written, or added to when ``add``
+    add          bool: add to ``prize`` (a second prize fund) instead of writing it
+    """
+    k = 0
+    while k < n:
+        e = k + 1
+        while e < n and pts[order[e]] == pts[order[k]]:
+            e += 1
+        s = 0.0
+        for p in range(k, e):
+            s += place_prize[p]
+        s /= e - k
+        for p in range(k, e):
+            if add:
+                prize[order[p]] += s
+            else:
+                prize[order[p]] = s
+        k = e
