@@ -241,3 +241,20 @@ def test_grand_swiss_rules_replay(gs, at):
             else None)
     n = _replay(gs, d, int(at[5:]), real, random.Random(7), 4)
     assert n >= 20
+
+
+def test_docs_quotes_are_the_output(gs):
+    """docs/whocan.md quotes `whocan grand-swiss-2025 --at round8`: each sentence is a row's."""
+    from pathlib import Path
+    text = Path(__file__).parents[1].joinpath("docs", "whocan.md").read_text()
+    part = text.split("## Grand Swiss 2025")[1].split("\n## ")[0]
+    part = part.split("--at round8`")[1]
+    d = whocan(gs, "round8")
+    rows = {(t, r["name"]): r for t, rs in d["targets"].items() for r in rs}
+    quotes = [ln[2:] for ln in part.splitlines() if ln.startswith("> ")]
+    assert len(quotes) == 4
+    for q in quotes:
+        head, said = q.split("): ", 1)
+        name, target = head.split(" (")
+        r = rows[("qualify" if target == "a qualifying place" else "first", name)]
+        assert said in r["says"], q
