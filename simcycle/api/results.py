@@ -288,7 +288,37 @@ class Odds(Result, kw_only=True):
 
 # ---- swing ----------------------------------------------------------------------------------
 class SwingPlayer(Record, kw_only=True):
+    """One player's line of a swing table (``formats/shared/swing.py`` makes it; JSON: these
+    keys).  Per-result fields are lists in result order (a round robin's game keys them by
+    result instead: "1-0", "1/2-1/2", "0-1").
+
+    p_first, p_qualify        P(1st), P(qualify) under each result
+    se_p_first, se_p_qualify  their standard errors (one run each)
+    d_first, d_qualify        each result's P minus the P before the game ("now"), paired
+    se_d_first, se_d_qualify  the standard errors of those differences (paired runs)
+    noise_d_first, noise_d_qualify   each difference within two SE of zero
+    swing_first, swing_qualify       largest minus smallest P over the results
+    se_swing_first, se_swing_qualify the paired SE of that difference
+    noise_first, noise_qualify       the swing within two SE of zero ("within noise")
+    """
+
     name: str
+    p_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    p_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_p_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_p_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    d_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    d_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_d_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_d_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    noise_d_first: list[bool] | dict[str, bool] | msgspec.UnsetType = msgspec.UNSET
+    noise_d_qualify: list[bool] | dict[str, bool] | msgspec.UnsetType = msgspec.UNSET
+    swing_first: float | msgspec.UnsetType = msgspec.UNSET
+    swing_qualify: float | msgspec.UnsetType = msgspec.UNSET
+    se_swing_first: float | msgspec.UnsetType = msgspec.UNSET
+    se_swing_qualify: float | msgspec.UnsetType = msgspec.UNSET
+    noise_first: bool | msgspec.UnsetType = msgspec.UNSET
+    noise_qualify: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class SwingGame(Record, kw_only=True):

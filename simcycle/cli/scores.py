@@ -1,15 +1,10 @@
 import click
 
-from .options import (at_opt, fix_options, fixed_of, json_opt, load, model_for, model_opt,
-                      plot_opt, scenario_arg, show)
+from .options import commentary_inputs, commentary_options, plot_opt, show, with_assumed
 
 
 @click.command()
-@scenario_arg
-@at_opt
-@model_opt
-@fix_options
-@json_opt
+@commentary_options
 @plot_opt
 def scores(scenario, at, model_file, fixes, fix_file, as_json, plot):
     """What score is enough: P(1st) by final score, split into outright / tiebreak /
@@ -18,12 +13,8 @@ def scores(scenario, at, model_file, fixes, fix_file, as_json, plot):
 
     from ..commentary.scores import chart, render, scores as run
 
-    fmt, scn, at = load(scenario, at)
-    model = model_for(scn, model_file)
-    fixed = fixed_of(fmt, scn, at, fixes, fix_file)
-    d = msgspec.to_builtins(run(fmt, scn, model, at, fixed=fixed))
-    if fixed:
-        d["assumed"] = fmt.describe_fix(scn, fixed)
+    fmt, scn, at, model, fixed = commentary_inputs(scenario, at, model_file, fixes, fix_file)
+    d = with_assumed(msgspec.to_builtins(run(fmt, scn, model, at, fixed=fixed)), fmt, scn, fixed)
     show(d, as_json, render)
     if plot:
         chart(d, plot)
