@@ -68,7 +68,7 @@ class State:
     rounds, ``pub`` the published round's games [(white, black, result or None)], ``pub_bye``
     {player: half points}, ``later`` rounds after it, ``up`` / ``down`` the most and least a
     player can be sure to gain in a round of the rule (a draw, or the pairing-allocated
-    bye)."""
+    bye), ``board`` where each player of the published round plays."""
 
     scn: Swiss
     start: int
@@ -80,6 +80,7 @@ class State:
     later: int
     up: int
     down: int
+    board: dict          # player -> index of his game in ``pub``
 
 
 def state(scn: Swiss, at, fixed=None) -> State:
@@ -108,7 +109,8 @@ def state(scn: Swiss, at, fixed=None) -> State:
     odd = n % 2 == 1
     return State(scn, start, c, left, pub, pub_bye, nxt if pub else None,
                  left - (1 if pub else 0), max(1, scn.pab_points) if odd else 1,
-                 min(1, scn.pab_points) if odd else 1)
+                 min(1, scn.pab_points) if odd else 1,
+                 {p: k for k, (w, b, _) in enumerate(pub) for p in (w, b)})
 
 
 def _options(res):
@@ -117,12 +119,10 @@ def _options(res):
 
 def _own(s: State, x):
     """x's possible gains in the published round with its game (index or None)."""
-    if s.pub_round is None:
+    k = s.board.get(x)
+    if k is None:
         return [(None, None)]
-    for k, (w, b, res) in enumerate(s.pub):
-        if x in (w, b):
-            return [(k, o) for o in _options(res)]
-    return [(None, None)]
+    return [(k, o) for o in _options(s.pub[k][2])]
 
 
 def _pub_gain_of(s: State, x, own):
@@ -252,11 +252,12 @@ def _pub_range(s: State, j):
     """The least and most j gains in the published round (0, 0 when none)."""
     if j in s.pub_bye:
         return s.pub_bye[j], s.pub_bye[j]
-    for w, b, res in s.pub:
-        if j in (w, b):
-            g = [o[0] if j == w else o[1] for o in _options(res)]
-            return min(g), max(g)
-    return 0, 0
+    k = s.board.get(j)
+    if k is None:
+        return 0, 0
+    w, b, res = s.pub[k]
+    g = [o[0] if j == w else o[1] for o in _options(res)]
+    return min(g), max(g)
 
 
 def _hi(s: State, j):
