@@ -426,12 +426,21 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
         at_worst = "out" if c is not None else None
         if c is None:
             says.append("whether they can still drop out depends on pairings not yet made")
-    path = None
+    path = []
     if s.pub_round is not None:
         need = {x, *rule.threats, *rule.free}     # every other game: any result
         path = [{"round": s.pub_round, "white": nm[w], "black": nm[b],
                  "result": RESULT[rule.pub[k]]} for k, (w, b, res) in enumerate(s.pub)
                 if res is None and (w in need or b in need)]
+    if s.later:      # the rounds not yet paired: the rule, one step
+        first = s.scn.n_rounds - s.later + 1
+        path.append({"round": str(first) if s.later == 1 else f"{first}-{s.scn.n_rounds}",
+                     "rule": True, "result": (
+                         f"{nm[x]} wins every game"
+                         + (f"; every other player still able to reach {half(rule.total)} "
+                            f"({_names(s, rule.threats)}) draws when paired with another of "
+                            "them and loses every other game" if rule.threats else "")
+                         + "; any other result")})
     row.update(status="alive", via=via, at_worst=at_worst, says=says, path=path,
                rule={"wins": nm[x], "total": rule.total / 2,
                      "free": [nm[j] for j in rule.free],
