@@ -340,14 +340,16 @@ def rule_words(s: State, rule: Rule, what: str, strict: bool) -> list[str]:
         if pub:
             lines.append(pub)
         return lines
-    head = (f"wins the {own} games left ({half(rule.total)} points)" if
+    head = (f"has {half(rule.total)} points (nothing left to play)" if own == 0 else
+            f"wins the {own} games left ({half(rule.total)} points)" if
             rule.total == s.c[x] + 2 * own else f"ends on {half(rule.total)} points")
+    reach = "reach" if strict else "pass"
     lines.append(f"{nm[x]} {head}; whatever the pairings, "
                  + (f"{_names(s, rule.free)} may finish anywhere, and " if rule.free else "")
-                 + (f"every other player still able to reach {half(rule.total)} "
+                 + (f"every other player still able to {reach} {half(rule.total)} "
                     f"({_names(s, rule.threats)}) draws the games they play against one "
                     "another and loses the rest" if rule.threats else
-                    f"no other rival can reach {half(rule.total)}"))
+                    f"no other rival can {reach} {half(rule.total)}"))
     if pub:
         lines.append(pub + (f"; then {later} round(s) by the rule above" if later else ""))
     lines.append(f"then {nm[x]} is in {what}, "
@@ -437,7 +439,8 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
         path.append({"round": str(first) if s.later == 1 else f"{first}-{s.scn.n_rounds}",
                      "rule": True, "result": (
                          f"{nm[x]} wins every game"
-                         + (f"; every other player still able to reach {half(rule.total)} "
+                         + (f"; every other player still able to "
+                            f"{'reach' if via == 'outright' else 'pass'} {half(rule.total)} "
                             f"({_names(s, rule.threats)}) draws when paired with another of "
                             "them and loses every other game" if rule.threats else "")
                          + "; any other result")})
