@@ -10,6 +10,10 @@
         the kernel's side alone (saved in benchmarks/, read by odds with the same --at,
         --kernel and --seed), so that it can run at another priority than the reference
 
+    python benchmarks/bench_swiss_fidelity.py random --at round6 --kernel 2000 --events 2000
+        random pairing inside score groups against the saved kernel side: the chi-square,
+        and how many reference events a test needs to reject it (1 % level, power 80 %)
+
     python benchmarks/bench_swiss_fidelity.py odds --at round6 --minutes 15 [--kernel 20000]
         (b) P(top 2 with passing-down), P(1st), P(top 10) per player from events paired by
         py4swiss (as many as fit in the minutes) against kernel events; the same comparison
@@ -193,7 +197,7 @@ def odds(at: str, minutes: float, m: int, seed: int, workers: int = 2,
 
     def on_ref(c):
         state["ref"] = c
-        if c.n % 20 == 0:
+        if True:
             dump(out_file, at, m, c, ker, None, t0, cpu0, kernel_cpu)
             print(f"{c.n} reference events, {time.time() - t0:.0f} s", flush=True)
 
@@ -224,6 +228,42 @@ def kernel_probs(at: str, m: int, seed: int, save: bool = False):
     return ker, cpu
 
 
+def needed_events(x2: float, dof: int, n: int, m: int, m_big: float = 1e6,
+                  alpha: float = 0.01, beta: float = 0.8):
+    """Reference events a chi-square needs to reject a difference measured as ``x2`` on
+    ``dof`` players between ``n`` and ``m`` events, at level ``alpha`` with probability
+    ``beta``, against ``m_big`` kernel events.  The non-centrality is lambda = S / (1/N +
+    1/M) with S = sum of delta^2 / (p (1 - p)), estimated as S = (x2 - dof) (1/n + 1/m);
+    None when x2 <= dof (no difference seen)."""
+    from scipy.optimize import brentq
+    from scipy.stats import chi2, ncx2
+    s = (x2 - dof) * (1 / n + 1 / m)
+    if s <= 0:
+        return None
+    crit = chi2.isf(alpha, dof)
+    need = brentq(lambda x: ncx2.sf(crit, dof, x) - beta, 1e-6, 1e5)
+    inv = s / need - 1 / m_big
+    return float(1 / inv) if inv > 0 else None
+
+
+def random_size(at: str, m: int, seed: int, events: int, workers: int):
+    """Random pairing inside score groups against the kernel with ``events`` events: the
+    chi-square per measure, and the number of reference events a test would need to reject
+    random pairing at the 1 % level with probability 80 % (the non-centrality estimated as
+    chi2 - dof, scaled to other sizes through the variance)."""
+    z = np.load(ROOT / "benchmarks" / f"swiss-odds-{at}-kernel-{m}-{seed}.npz")
+    ker = {k: z[k] for k in ("first", "top2", "top10")}
+    t0 = time.process_time()
+    c = _events(at, seed + 100, "random", 10**6, events, workers, lambda c: None)
+    out = {"events": c.n, "kernel_events": m, "main_cpu_s": time.process_time() - t0}
+    for k, v in compare(c, ker, m).items():
+        out[k] = {**v, "reference_events_needed": needed_events(v["chi2"], v["players"], c.n,
+                                                                m)}
+    path = ROOT / "benchmarks" / f"swiss-odds-{at}-random.json"
+    path.write_text(json.dumps(out, indent=1), encoding="utf-8")
+    return out
+
+
 def power(n_ref: int, m: int, p: float, df: int, alpha: float = 0.01, beta: float = 0.8):
     """The smallest difference of one player's probability ``p`` the chi-square (``df``
     degrees of freedom, level ``alpha``) detects with probability ``beta``, all other players
@@ -250,7 +290,8 @@ def dump(path, at, m, ref, ker, rnd, t0, cpu0, kernel_cpu):
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["pairs", "odds", "kernel"])
+    ap.add_argument("what", choices=["pairs", "odds", "kernel", "random"])
+    ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--at", default="round6")
     ap.add_argument("--minutes", type=float, default=15)
     ap.add_argument("--kernel", type=int, default=20_000)
@@ -260,6 +301,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.what == "pairs":
         pairs_table()
+    elif a.what == "random":
+        print(json.dumps(random_size(a.at, a.kernel, a.seed, a.events, a.workers), indent=1))
     elif a.what == "kernel":
         print(f"{kernel_probs(a.at, a.kernel, a.seed, save=True)[1]:.0f} CPU-s")
     else:

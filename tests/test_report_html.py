@@ -11,6 +11,12 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS
 from simcycle.cli import main
+from simcycle.commentary.branches import needs
+from simcycle.commentary.scores import scores
+from simcycle.formats.roundrobin.rules import fmt_points
+from simcycle.model import load_model
+from simcycle.report.html import pct
+from simcycle.scenario import load_scenario
 
 SHIPPED = sorted(str(p) for p in SCENARIOS.glob("*.toml"))
 CAND = str(SCENARIOS / "candidates-2022.toml")
@@ -45,7 +51,8 @@ def test_report_of_every_shipped_scenario(tmp_path, scenario):
     out = report(tmp_path, scenario)
     page = out.read_text(encoding="utf-8")
     self_contained(page)
-    for section in ("standings", "odds", "next", "history", "swing", "whocan", "about"):
+    for section in ("standings", "odds", "next", "needs", "history", "swing", "scores", "whocan",
+                    "about"):
         assert f'<section id="{section}">' in page
     if "one checkpoint so far: no history to draw yet" in page:   # at its start (2020)
         assert page.count("<svg") == 0
@@ -73,9 +80,39 @@ def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
     wi = wi[:wi.index("</section>")]
     assert wi.count("<input type=radio") == 1 + 4 * 3 and wi.count('class=wip id=') == 13
     assert "Ian Nepomniachtchi – Richárd Rapport 0-1 (not played)" in wi
+    # what each player needs from round 13 (exact: 8 games left) and what score is enough,
+    # each as the command line computes it (commentary/branches.py, commentary/scores.py)
+    fmt, scn = load_scenario(CAND)
+    model = load_model(scn.model_file).for_kind(scn.kind)     # as the command line's
+    nd = needs(fmt, scn, model, "round12")
+    sec = _section(page, "needs")
+    assert "What each player needs from round 13" in sec and "exact" in sec
+    for p in nd.players:
+        rows = re.findall(r"<tr><td class=l>([^<]+)</td><td>([^<]+) %</td><td>([^<]+) %",
+                          sec.split(f"{p.name}: P(1st)", 1)[1].split("</table>", 1)[0])
+        assert [(r[0], r[1], r[2]) for r in rows] == [
+            (b.label, pct(b.p), pct(b.p_first)) for b in p.branches]
+    sc = scores(fmt, scn, model, "round12")
+    sec = _section(page, "scores")
+    assert page.count("<svg") == 2 and "what score is enough chart" in sec
+    nepo = next(p for p in sc.players if p.name == "Ian Nepomniachtchi")
+    table = sec.split("Ian Nepomniachtchi: P(1st)", 1)[1].split("</table>", 1)[0]
+    assert f"more likely than not first from {fmt_points(nepo.enough)} points" in table
+    got = re.findall(r"<tr><td>([^<]+)</td><td>[^<]+</td><td><b>([^<]+) %</b>", table)
+    assert got == [(fmt_points(r.points), pct(r.first_given)) for r in nepo.rows if r.p > 0]
     gp = report(tmp_path, str(SCENARIOS / "grand-prix-2019.toml"), "--at", "event3-qf")
     page = gp.read_text(encoding="utf-8")
     assert "Hamburg sf:" in page and "(1) Maxime Vachier-Lagrave wins 2-0: " in page
+    # the series' branches are simulated (± a standard error); no score table for a series
+    sec = _section(page, "needs")
+    assert "Maxime Vachier-Lagrave: P(1st)" in sec and "beats Alexander Grischuk" in sec
+    assert "simulations per branch" in sec and "class=se>±" in sec
+    assert "round robins only" in _section(page, "scores")
+
+
+def _section(page: str, name: str) -> str:
+    sec = page[page.index(f'<section id="{name}">'):]
+    return sec[:sec.index("</section>")]
 
 
 def test_report_with_what_ifs_says_them(tmp_path):

@@ -63,6 +63,34 @@ def test_state_and_what_if(client):
     assert client.get(f"/api/state?since={s['version']}").json() == {"version": s["version"]}
 
 
+def test_state_has_the_branches_and_the_scores(client):
+    # round 9 of the Candidates 2022: 20 games left, so the branches are simulated and no
+    # score table is exact yet (commentary/scores.py: at most 10 games left)
+    s = client.get("/api/state").json()
+    assert s["needs"].startswith("Candidates Tournament 2022  at round9: what each player "
+                                 "needs from round 10")
+    assert "P(branch)" in s["needs"] and "Ian Nepomniachtchi: P(1st)" in s["needs"]
+    assert s["scores"] is None
+    assert client.get("/api/scores.svg").status_code == 404
+
+
+def test_scores_chart_near_the_end():
+    from starlette.testclient import TestClient
+
+    from simcycle.commentary.scores import render, scores
+    from simcycle.serve import Live, make_app
+    live = Live(CAND, at="round12", sims=2000, history_sims=200, swing_sims=1000)
+    c = TestClient(make_app(live))
+    s = c.get("/api/state").json()
+    ev = live.event
+    want = scores(ev.format, ev.scenario, ev.model(), "round12")
+    import msgspec
+    assert s["scores"] == render(msgspec.to_builtins(want))
+    r = c.get("/api/scores.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg") and "what score is enough" in r.text
+
+
 def test_bad_what_if_is_the_cli_line(client):
     bad = "r10 Rapport-Carlsen 1-0"
     r = client.post("/api/odds", json={"fix": [bad]})

@@ -52,3 +52,16 @@ def test_cycle_2022_at_the_start_karjakin_holds_his_seat(cyc):
     assert rows["Hikaru Nakamura"]["status"] in ("alive", "undetermined")
     assert all(r["status"] != "eliminated" for n, r in rows.items()
                if n in ("Hikaru Nakamura", "Richárd Rapport", "Levon Aronian"))
+
+
+def test_docs_quotes_at_gp_event3_sf_are_the_output(cyc):
+    from pathlib import Path
+    fmt, scn = cyc
+    text = Path(__file__).parents[1].joinpath("docs", "whocan.md").read_text()
+    part = text.split("--at gp-event3-sf`")[1].split("By hand")[0]
+    rows = _status(fmt, scn, "gp-event3-sf")
+    quotes = [ln[2:] for ln in part.splitlines() if ln.startswith("> ")]
+    assert len(quotes) == 2
+    for q in quotes:
+        name, said = q.split(": ", 1)
+        assert said in rows[name]["says"], q

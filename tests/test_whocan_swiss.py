@@ -123,10 +123,14 @@ def test_tiny_swiss_claims_hold_over_every_pairing_and_result(published):
             elif r["status"] == "alive":
                 rule = r["rule"]
                 threats = {NAMES.index(n) for n in rule["threats"]}
+                last = r["path"][-1]        # the rounds not yet paired: the rule, in words
+                assert last["rule"] and last["round"] == ("5" if published else "4-5")
+                assert last["result"].startswith(f"{r['name']} wins every game")
                 m1 = np.array([published or consistent(p, x, threats) for p, _ in first])
                 m2 = np.array([consistent(p, x, threats) for p, _ in second])
                 if published:      # the published round is played as the path says
-                    want = {(s["white"], s["black"], s["result"]) for s in r["path"]}
+                    want = {(s["white"], s["black"], s["result"]) for s in r["path"]
+                            if "white" in s}
                     text = {(2, 0): "1-0", (1, 1): "1/2-1/2", (0, 2): "0-1"}
                     fixed = {(w, b) for w, b, _ in want}
                     m1 &= np.array([all((NAMES[a], NAMES[b], text[res]) in want
@@ -173,6 +177,7 @@ def _replay(scn, d, at_round, real_next, rng, tries):
     idx = {p.name: k for k, p in enumerate(scn.players)}
     base = np.array([d["points"][p.name] * 2 for p in scn.players], np.int64)
     left = d["rounds_left"]
+    gen = np.random.default_rng(rng.randrange(2 ** 32))
     checked = 0
     for target, rows in d["targets"].items():
         q = 1 if target == "first" else scn.qualifying_places
@@ -181,33 +186,37 @@ def _replay(scn, d, at_round, real_next, rng, tries):
                 continue
             x = idx[r["name"]]
             threats = {idx[t] for t in r["rule"]["threats"]}
+            is_threat = np.zeros(n, bool)
+            is_threat[list(threats)] = True
             rv = _rivals(scn, x, target)
+            if real_next is not None:
+                res = {(idx[s["white"]], idx[s["black"]]): s["result"] for s in r["path"]
+                       if "white" in s}
+                texts = [res.get(g) for g in real_next]
+                pinned = np.array([s is not None for s in texts])
+                pin_val = np.array([{"1-0": 2, "1/2-1/2": 1, "0-1": 0}.get(s, 0)
+                                    for s in texts])
             for _ in range(tries):
                 pts = base.copy()
                 for k in range(left):
-                    if k == 0 and real_next is not None:
-                        res = {(idx[s["white"]], idx[s["black"]]): s["result"]
-                               for s in r["path"]}
-                        for a, b in real_next:     # the path's result, or any
-                            t = res.get((a, b)) or rng.choice(("1-0", "1/2-1/2", "0-1"))
-                            ga, gb = {"1-0": (2, 0), "1/2-1/2": (1, 1), "0-1": (0, 2)}[t]
-                            pts[a] += ga
-                            pts[b] += gb
+                    if k == 0 and real_next is not None:   # the path's result, or any
+                        pa, pb = np.array(real_next).T
+                        ga = gen.integers(0, 3, len(pa))
+                        ga[pinned] = pin_val[pinned]
+                        pts[pa] += ga
+                        pts[pb] += 2 - ga
                         continue
-                    order = list(range(n))
-                    rng.shuffle(order)
-                    for a, b in zip(order[::2], order[1::2]):
-                        if x in (a, b):
-                            pts[x] += 2
-                        elif a in threats and b in threats:
-                            pts[a] += 1
-                            pts[b] += 1
-                        elif a in threats or b in threats:
-                            pts[b if a in threats else a] += 2
-                        else:
-                            ga = rng.choice((0, 1, 2))
-                            pts[a] += ga
-                            pts[b] += 2 - ga
+                    order = gen.permutation(n)
+                    a, b = order[::2], order[1::2]
+                    ta, tb = is_threat[a], is_threat[b]
+                    ga = gen.integers(0, 3, len(a))          # open: any result
+                    ga[(ta & tb)] = 1                       # threats among themselves: draw
+                    ga[ta & ~tb] = 0                        # a threat loses the rest
+                    ga[tb & ~ta] = 2
+                    ga[a == x] = 2                          # x wins every game
+                    ga[b == x] = 0
+                    pts[a] += ga
+                    pts[b] += 2 - ga
                 cmp = pts[rv] >= pts[x] if r["via"] == "outright" else pts[rv] > pts[x]
                 assert cmp.sum() < q, (r["name"], target)
                 assert pts[x] == r["rule"]["total"] * 2
@@ -239,5 +248,22 @@ def test_grand_swiss_rules_replay(gs, at):
     assert d["published_round"] == (8 if at == "round7" else None)
     real = ([(g.white, g.black) for g in gs.games if g.round == 8] if at == "round7"
             else None)
-    n = _replay(gs, d, int(at[5:]), real, random.Random(7), 4)
+    n = _replay(gs, d, int(at[5:]), real, random.Random(7), 6)
     assert n >= 20
+
+
+def test_docs_quotes_are_the_output(gs):
+    """docs/whocan.md quotes `whocan grand-swiss-2025 --at round8`: each sentence is a row's."""
+    from pathlib import Path
+    text = Path(__file__).parents[1].joinpath("docs", "whocan.md").read_text()
+    part = text.split("## Grand Swiss 2025")[1].split("\n## ")[0]
+    part = part.split("--at round8`")[1]
+    d = whocan(gs, "round8")
+    rows = {(t, r["name"]): r for t, rs in d["targets"].items() for r in rs}
+    quotes = [ln[2:] for ln in part.splitlines() if ln.startswith("> ")]
+    assert len(quotes) == 4
+    for q in quotes:
+        head, said = q.split("): ", 1)
+        name, target = head.split(" (")
+        r = rows[("qualify" if target == "a qualifying place" else "first", name)]
+        assert said in r["says"], q

@@ -304,29 +304,37 @@ class SwingNow(Record, kw_only=True):
 
 
 class SwingPlayer(Record, kw_only=True):
-    """One player's line of a swing table (``formats/shared/swing.py`` computes it): P(1st)
-    and P(qualify) under each result (games: by result, "1-0", "1/2-1/2", "0-1"; matches: in
-    the order of the match's outcomes), their standard errors, the differences from now with
-    paired standard errors, and the swings (largest minus smallest) with theirs; ``noise_*``
-    true within two standard errors of zero."""
+    """One player's line of a swing table (``formats/shared/swing.py`` makes it; JSON: these
+    keys).  Per-result fields are lists in result order (a round robin's game keys them by
+    result instead: "1-0", "1/2-1/2", "0-1").
+
+    p_first, p_qualify        P(1st), P(qualify) under each result
+    se_p_first, se_p_qualify  their standard errors (one run each)
+    d_first, d_qualify        each result's P minus the P before the game ("now"), paired
+    se_d_first, se_d_qualify  the standard errors of those differences (paired runs)
+    noise_d_first, noise_d_qualify   each difference within two SE of zero
+    swing_first, swing_qualify       largest minus smallest P over the results
+    se_swing_first, se_swing_qualify the paired SE of that difference
+    noise_first, noise_qualify       the swing within two SE of zero ("within noise")
+    """
 
     name: str
-    p_first: Probs
-    p_qualify: Probs
-    se_p_first: list[float]
-    se_p_qualify: list[float]
-    d_first: list[float]
-    d_qualify: list[float]
-    se_d_first: list[float]
-    se_d_qualify: list[float]
-    noise_d_first: list[bool]
-    noise_d_qualify: list[bool]
-    swing_first: float
-    swing_qualify: float
-    se_swing_first: float
-    se_swing_qualify: float
-    noise_first: bool
-    noise_qualify: bool
+    p_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    p_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_p_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_p_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    d_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    d_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_d_first: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    se_d_qualify: list[float] | dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    noise_d_first: list[bool] | dict[str, bool] | msgspec.UnsetType = msgspec.UNSET
+    noise_d_qualify: list[bool] | dict[str, bool] | msgspec.UnsetType = msgspec.UNSET
+    swing_first: float | msgspec.UnsetType = msgspec.UNSET
+    swing_qualify: float | msgspec.UnsetType = msgspec.UNSET
+    se_swing_first: float | msgspec.UnsetType = msgspec.UNSET
+    se_swing_qualify: float | msgspec.UnsetType = msgspec.UNSET
+    noise_first: bool | msgspec.UnsetType = msgspec.UNSET
+    noise_qualify: bool | msgspec.UnsetType = msgspec.UNSET
 
     def p(self, what: str) -> list[float]:
         """P(1st) (``what="first"``) or P(qualify) under each result, in result order."""

@@ -87,6 +87,21 @@ def fix_options(f):
                              'score, or "on tiebreaks").')(f)
 
 
+def commentary_options(f):
+    """The options ``needs`` and ``scores`` share: SCENARIO, --at, --model, --fix, --fix-file,
+    --json (each command adds its own)."""
+    for opt in (json_opt, fix_options, model_opt, at_opt, scenario_arg):
+        f = opt(f)
+    return f
+
+
+def commentary_inputs(scenario, at, model_file, fixes, fix_file):
+    """(format, scenario, checkpoint, model, what-ifs) of ``commentary_options``."""
+    fmt, scn, at = load(scenario, at)
+    model = model_for(scn, model_file)
+    return fmt, scn, at, model, fixed_of(fmt, scn, at, fixes, fix_file)
+
+
 def fixed_of(fmt, scn, at, fixes, fix_file) -> dict:
     """The what-ifs of --fix and --fix-file as the format's ``CompileOptions.fixed``."""
     from ..formats.base import FIX

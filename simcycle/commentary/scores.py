@@ -277,7 +277,7 @@ def render(d: dict) -> str:
             continue
         enough = (f"more likely than not first from {fmt_points(p['enough'])} points"
                   if p["enough"] is not None else "at no final score more likely than not first")
-        lines.append(f"{p['name']}: P(1st) {100 * p['p_first']:.1f} %; {enough}")
+        lines.append(f"{p['name']}: P(1st) {_pct(p['p_first'])}; {enough}")
         head = (f"    {'final':>6}{'P(score)':>10}{'P(1st|score)':>14}   P(1st and score) = "
                 f"{'outright':>9}{'tiebreak':>9}{'play-off':>9}{'lots':>8}")
         if qual:
@@ -345,17 +345,36 @@ WORDS = {"outright": "outright", "tiebreak": "on tiebreaks", "playoff": "after a
 
 
 def chart(d: dict, path, players: int = 4) -> str:
-    """P(1st | final score) per contender (up to ``players``), each bar split by how first is
-    decided; the dashed line is 50 % (the score that is enough)."""
-    from matplotlib.figure import Figure
-
+    """``scores --plot``: :func:`figure` written to ``path`` (PNG or SVG)."""
     from ..report.charts import save
 
-    shown = [p for p in d["players"] if p["p_first"] > 0][:players]
-    if not shown:
+    if not contenders(d, players):
         raise ScenarioError("scores --plot: nobody can still finish first", key="--plot",
                             value=str(path))
-    fig = Figure(figsize=(3.2 * len(shown) + 1, 3.9), layout="constrained")
+    return save(figure(d, players), path)
+
+
+def _pct(p: float) -> str:
+    from .branches import _pct as pct
+    return pct(p)
+
+
+def contenders(d: dict, players: int = 4) -> list[dict]:
+    """The players the chart shows: those who can still finish first, best first."""
+    return [p for p in d["players"] if p["p_first"] > 0][:players]
+
+
+def figure(d: dict, players: int = 4, max_width: float | None = None):
+    """P(1st | final score) per contender (up to ``players``), each bar split by how first is
+    decided; the dashed line is 50 % (the score that is enough).  ``max_width``: inches the
+    figure may take at most (the HTML report's page)."""
+    from matplotlib.figure import Figure
+
+    shown = contenders(d, players)
+    width = 3.2 * len(shown) + 1
+    if max_width is not None:
+        width = min(width, max_width)
+    fig = Figure(figsize=(width, 3.9), layout="constrained")
     axes = fig.subplots(1, len(shown), sharey=True, squeeze=False)[0]
     for ax, p in zip(axes, shown):
         rows = [r for r in p["rows"] if r["p"] > 0]
@@ -370,7 +389,7 @@ def chart(d: dict, path, players: int = 4) -> str:
         ax.set_xticks(x, [fmt_points(r["points"]) for r in rows],
                       fontsize=8 if len(rows) > 9 else 10,
                       rotation=45 if len(rows) > 11 else 0)
-        ax.set_title(f"{p['name']}\nP(1st) {100 * p['p_first']:.1f} %", fontsize=9)
+        ax.set_title(f"{p['name']}\nP(1st) {_pct(p['p_first'])}", fontsize=9)
         ax.set_xlabel("final score (points)")
         ax.set_ylim(0, 1.02)
     axes[0].set_ylabel("P(1st | final score)")
@@ -382,4 +401,4 @@ def chart(d: dict, path, players: int = 4) -> str:
     model = f", model {d['model']}" if d.get("model") else ""
     fig.suptitle(f"{d['scenario']} at {d['at']}: what score is enough ({how}{model}; "
                  "dashed: 50 %)", fontsize=10)
-    return save(fig, path)
+    return fig

@@ -11,6 +11,13 @@ from .game_nb import shuffle_nb
 
 
 @ijit
+def pack_nb(key, v, base):
+    """One step of the key fold (``kernels/keys.py``, which chose ``base`` and checked the
+    width): the key of the parts so far, then the part ``v`` (0 <= v < base)."""
+    return key * base + v
+
+
+@ijit
 def start_order_nb(order, brk, n):
     """order[:n] = 0..n-1 as one group."""
     for i in range(n):

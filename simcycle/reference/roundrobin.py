@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2,
-                     RR_C_STAGE3, TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER,
-                     TB_WINS)
-from ..formats.roundrobin.rules import score_game
+                     RR_C_STAGE3, TB_LOTS, TB_PLAYOFF)
+from ..formats.roundrobin.rules import BY_CODE, score_game
 from . import games
 from .rng import Stream
 
@@ -128,8 +127,6 @@ def _rank(a, rt, pts, wins, res, stream, flags):
     n = len(pts)
     q = a.n_qual
     sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-    value = {TB_SONNEBORN_BERGER: lambda p, g: sb[p], TB_WINS: lambda p, g: wins[p],
-             TB_HEAD_TO_HEAD: lambda p, g: sum(res[p][x] for x in g)}
     groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
     for crit in a.criteria.tolist():
         if crit == TB_PLAYOFF:
@@ -156,7 +153,7 @@ def _rank(a, rt, pts, wins, res, stream, flags):
                     flags[RR_C_Q_LOTS] = 1
                 new.extend([p] for p in games.shuffled(grp, stream))
             else:
-                v = {p: value[crit](p, grp) for p in grp}
+                v = {p: BY_CODE[crit].value(p, grp, sb, wins, res) for p in grp}
                 for x in sorted(set(v.values()), reverse=True):
                     new.append([p for p in grp if v[p] == x])   # stable: keeps prior order
         groups = new

@@ -6,9 +6,12 @@ the page opens offline and can be mailed as one file.  Every text that comes fro
 or a result is escaped.
 
 Sections: the standings, the odds (simulated from ``--at``), the games or matches still to
-play, the history chart (every checkpoint up to ``--at``, common random numbers), the next
-round's swing (formats that offer it; others say so), who can still win or qualify with a
-path in words (formats that offer it), and how it was made (model, simulations, seed, date).
+play, what each player needs from the next round (branches with their odds, ``needs``), the
+history chart (every checkpoint up to ``--at``, common random numbers), the next round's swing
+(formats that offer it; others say so), what score is enough (``scores``: round robins near
+their end, with its chart), who can still win or qualify with a path in words (formats that
+offer it), and how it was made (model, simulations, seed, date).  A section a format or
+checkpoint cannot fill says why.
 """
 
 from __future__ import annotations
@@ -98,6 +101,8 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
             ctx["swing"] = {"none": err.message}
     else:
         ctx["swing"] = {"none": f"the {fmt.name} format has no swing analysis"}
+    ctx["needs"], ctx["scores"] = commentary(fmt, scn, model, at, fixed, sims=swing_sims,
+                                             seed=seed)
     if WHOCAN in fmt.features:
         try:
             ctx["whocan"] = fmt.whocan(scn, at, whocan_budget, **extra)
@@ -106,6 +111,31 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
     else:
         ctx["whocan"] = {"none": f"the {fmt.name} format has no exact who-can analysis"}
     return ctx
+
+
+def commentary(fmt, scn, model, at, fixed: dict, *, sims: int, seed: int) -> tuple[dict, dict]:
+    """The next round's branches with their odds (``commentary/branches.py``: ``needs --json``)
+    and what score is enough (``commentary/scores.py``: ``scores --json``), each as JSON or
+    ``{"none": why not}``.  The branches are simulated ``sims`` times each where they are not
+    exact (at least 2,048: four chunks, for a standard error)."""
+    import msgspec
+
+    from ..commentary.branches import needs
+    from ..commentary.scores import scores
+    from ..errors import ScenarioError
+
+    try:
+        nd = msgspec.to_builtins(needs(fmt, scn, model, at, fixed=fixed, sims=max(sims, 2048),
+                                       seed=seed))
+    except ScenarioError as err:
+        nd = {"none": err.message}
+    try:
+        sc = msgspec.to_builtins(scores(fmt, scn, model, at, fixed, exact=True))
+        if sc["games_left"] == 0:
+            sc = {"none": "nothing left to play: every final score is known"}
+    except ScenarioError as err:
+        sc = {"none": err.message}
+    return nd, sc
 
 
 def _file_name(path) -> str | None:
@@ -172,9 +202,11 @@ def page(ctx: dict) -> str:
         _standings(ctx),
         _odds(ctx),
         _next(ctx),
+        _needs(ctx),
         _whatif(ctx),
         _history(ctx),
         _swing(ctx),
+        _scores(ctx),
         _whocan(ctx),
         _about(ctx),
         "</main></body></html>",
@@ -365,6 +397,98 @@ def _swing(ctx) -> str:
 
 def _set(v):
     return None if v is msgspec.UNSET else v
+
+
+def _pm(p: float, se: float) -> str:
+    """A probability in %, with its standard error when it has one (simulated)."""
+    return f"{pct(p)} %" + (f" <span class=se>±{100 * se:.1f}</span>" if se > 0 else "")
+
+
+def _needs(ctx) -> str:
+    """Each player's branches of the next round with their odds (``needs``)."""
+    d = ctx.get("needs") or {"none": "no branches were computed"}
+    title = "What each player needs"
+    if "none" in d:
+        return _section("needs", title, f"<p class=muted>{e(d['none'])}</p>")
+    q = d["qualifying_places"] > 1
+    how = ("exact: every outcome of the rest enumerated" if d["exact"] else
+           f"{d['sims']:,} simulations per branch on common random numbers, ± one standard "
+           "error")
+    html = [f"<p class=muted>{e(d['round']).capitalize()}: each player's own result, split by "
+            "the one other game or match of the round that moves them most (its results "
+            "merged where they leave the odds within a point, or within noise).  P(branch) is "
+            f"the chance of the branch's results; the odds are the player's inside it ({how})."
+            "</p>"]
+    rows = []
+    for it in d["items"]:
+        r = it["results"]
+        if it["kind"] == "game":
+            cells = (f"<td>{pct(r['1-0'])} %</td><td>{pct(r['1/2-1/2'])} %</td>"
+                     f"<td>{pct(r['0-1'])} %</td>")
+        else:
+            a, b = it["players"]
+            cells = (f"<td>{e(a)} {pct(r['A'])} %</td><td></td><td>{e(b)} {pct(r['B'])} %"
+                     "</td>")
+        rows.append(f"<tr><td class=l>{e(it['label'])}</td>{cells}</tr>")
+    html.append("<table><thead><tr><th class=l>game or match</th><th>1-0 (or first player)"
+                "</th><th>draw</th><th>0-1 (or second player)</th></tr></thead><tbody>"
+                + "".join(rows) + "</tbody></table>")
+    for p in d["players"]:
+        head = (f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(1st) {pct(p['p_first'])} %"
+                + (f", P(qualify) {pct(p['p_qualify'])} %" if q else "") + "</h3>")
+        body = "".join(
+            f"<tr><td class=l>{e(b['label'])}</td><td>{pct(b['p'])} %</td>"
+            f"<td>{_pm(b['p_first'], b['se_first'])}</td>"
+            + (f"<td>{_pm(b['p_qualify'], b['se_qualify'])}</td>" if q else "") + "</tr>"
+            for b in p["branches"])
+        html.append(head + "<table class=needs><thead><tr><th class=l>branch</th>"
+                    "<th>P(branch)</th><th>P(1st) in it</th>"
+                    + ("<th>P(qualify) in it</th>" if q else "")
+                    + f"</tr></thead><tbody>{body}</tbody></table>")
+    return _section("needs", f"{title} from {d['round']}", "\n".join(html))
+
+
+def _scores(ctx) -> str:
+    """What score is enough (``scores``): the chart, then per contender P(1st | final score)
+    split by how first is decided."""
+    from ..commentary.scores import HOW, WORDS, contenders, figure
+    from ..formats.roundrobin.rules import fmt_points
+    from . import charts
+
+    d = ctx.get("scores") or {"none": "not computed"}
+    title = "What score is enough"
+    if "none" in d:
+        return _section("scores", title, f"<p class=muted>{e(d['none'])}</p>")
+    shown = contenders(d)
+    if not shown:
+        return _section("scores", title, "<p class=muted>nobody can still finish first</p>")
+    q = d["qualifying_places"] > 1
+    svg = clean_svg(charts.svg_text(figure(d, max_width=PAGE_INCHES)))
+    html = [f"<p class=muted>Exact, over every outcome of the {d['games_left']} games left: "
+            "each player's chance of first place at each final score, split by how first is "
+            "decided (alone on points, on the tiebreak criteria, after a play-off, by lots); "
+            "the score that is enough is the lowest at which first is more likely than not."
+            "</p>", f'<div class="chart" role="img" aria-label="what score is enough chart">'
+            f"{svg}</div>"]
+    for p in shown:
+        enough = (f"more likely than not first from {fmt_points(p['enough'])} points"
+                  if p["enough"] is not None else "at no final score more likely than not first")
+        body = "".join(
+            f"<tr><td>{fmt_points(r['points'])}</td><td>{pct(r['p'])} %</td>"
+            f"<td><b>{pct(r['first_given'])} %</b></td>"
+            + "".join(f"<td>{pct(r['first'][k] / r['p'])} %</td>" for k in HOW)
+            + (f"<td>{pct(r['p_qualify'] / r['p'])} %</td>" if q else "") + "</tr>"
+            for r in p["rows"] if r["p"] > 0)
+        html.append(f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(1st) "
+                    f"{pct(p['p_first'])} %; {e(enough)}</h3><table class=scores><thead><tr>"
+                    "<th>final score</th><th>P(score)</th><th>P(1st | score)</th>"
+                    + "".join(f"<th>{e(WORDS[k])}</th>" for k in HOW)
+                    + ("<th>P(qualify | score)</th>" if q else "")
+                    + f"</tr></thead><tbody>{body}</tbody></table>")
+    html.append("<p class=muted>P(score): the chance of finishing on that score; P(1st | "
+                "score): of finishing first on it, = outright + on tiebreaks + after a "
+                "play-off + by lots (each also given that score).</p>")
+    return _section("scores", title, "\n".join(html))
 
 
 def step_words(s) -> str:

@@ -3,10 +3,11 @@
 :class:`Live` holds one :class:`~simcycle.api.Event` (the scenario loaded once, its plans
 kept) and answers the page: the state (standings, odds with standard errors, the games and
 matches still to play as what-ifs, the next round's swing, whocan in words, the history
-chart's series, one colour per player) and the odds under the what-ifs the reader clicked,
-simulated with the same seed (common random numbers), so a difference is the what-if, not
-noise.  With a watched file (the broadcast's PGN or TRF) the scenario is read again whenever
-the file changes, and the page follows.
+chart's series, one colour per player, what each player needs from the next round with the
+odds of each branch, and what score is enough with its chart) and the odds under the what-ifs
+the reader clicked, simulated with the same seed (common random numbers), so a difference is
+the what-if, not noise.  With a watched file (the broadcast's PGN or TRF) the scenario is read
+again whenever the file changes, and the page follows.
 
 The page (``static/``) is plain HTML, CSS and JavaScript shipped in the package: nothing is
 fetched from elsewhere, and every name is put in the page as text (``textContent``), never as
@@ -99,6 +100,13 @@ class Live:
             "swing": None, "whocan": None,
             "history": self._history(),
         }
+        from ..commentary.branches import render as needs_text
+        from ..commentary.scores import render as scores_text
+        from ..report.html import commentary
+        nd, sc = commentary(fmt, scn, ev.model(), at, {}, sims=self.swing_sims, seed=self.seed)
+        state["needs"] = None if "none" in nd else needs_text(nd)
+        state["scores"] = None if "none" in sc else scores_text(sc)
+        self._scores = None if "none" in sc else sc
         from ..formats.base import SWING, WHOCAN
         if SWING in fmt.features and state["choices"]:
             try:
@@ -134,6 +142,17 @@ class Live:
         key = "p_qualify" if (d["qualifying_places"] or 1) > 1 else "p_first"
         return {"key": key, "checkpoints": d["checkpoints"],
                 "series": hist.series(d, key)}
+
+    def scores_svg(self) -> str | None:
+        """The what-score-is-enough chart of the state shown (SVG text; None: none)."""
+        from ..commentary.scores import contenders, figure
+        from ..report.charts import svg_text
+
+        with self.lock:
+            sc = self._scores
+        if sc is None or not contenders(sc):
+            return None
+        return svg_text(figure(sc))
 
     def state(self) -> dict:
         with self.lock:
@@ -201,6 +220,15 @@ def make_app(live: Live):
             return JSONResponse({"version": live.version}, headers=headers)
         return JSONResponse(live.state(), headers=headers)
 
+    async def scores_svg(request: Request):
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import Response
+
+        svg = await run_in_threadpool(live.scores_svg)
+        if svg is None:
+            return Response("no chart at this checkpoint", status_code=404, headers=headers)
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
     async def odds(request: Request):
         from starlette.concurrency import run_in_threadpool
         try:
@@ -215,4 +243,5 @@ def make_app(live: Live):
 
     return Starlette(routes=[Route("/", index), Route("/api/state", state),
                              Route("/api/odds", odds, methods=["POST"]),
+                             Route("/api/scores.svg", scores_svg),
                              Mount("/static", StaticFiles(directory=STATIC))])

@@ -1,4 +1,4 @@
-"""A small mixed-integer-program helper for the whocan backends (scipy's HiGHS).
+"""A small mixed-integer-program helper for the whocan backends (HiGHS through ``highspy``).
 
 Backends build their remaining results as integer variables and linear rows once per
 checkpoint (:class:`Model`, :class:`Lin`); :func:`ask` adds one question about keys (packed
@@ -67,41 +67,84 @@ class Model:
         None = unlimited); the nodes solved (at least one) are spent from it.  No time limit:
         the answer is a function of the program only.  ``objective`` ({variable:
         coefficient}, minimised) only steers the search."""
-        from scipy.optimize import Bounds, LinearConstraint, milp
-        from scipy.sparse import csr_matrix
-
         lb = np.array(self.lb + [v[0] for v in extra_vars], float)
         ub = np.array(self.ub + [v[1] for v in extra_vars], float)
         base = self._triplets()
         extra = _triplets(extra_rows, len(self.rows))
-        A = csr_matrix((np.concatenate([base[2], extra[2]]),
-                        (np.concatenate([base[0], extra[0]]),
-                         np.concatenate([base[1], extra[1]]))),
-                       shape=(len(self.rows) + len(extra_rows), len(lb)))
+        rows = np.concatenate([base[0], extra[0]])
+        cols = np.concatenate([base[1], extra[1]])
+        vals = np.concatenate([base[2], extra[2]])
         lo = np.concatenate([base[3], extra[3]])
         hi = np.concatenate([base[4], extra[4]])
-        opts = {"presolve": self.presolve}
         left = None if work is None else work.left()
-        if left is not None:
-            if left <= 0:
-                return OVER_BUDGET, None
-            opts["node_limit"] = int(left)
+        if left is not None and left <= 0:
+            return OVER_BUDGET, None
         c = np.zeros(len(lb))
         for v, a in (objective or {}).items():
             c[v] += a
-        res = milp(c, integrality=np.ones(len(lb)), bounds=Bounds(lb, ub),
-                   constraints=LinearConstraint(A, lo, hi), options=opts)
+        status, x, nodes = _highs(c, lb, ub, rows, cols, vals, lo, hi, self.presolve, left)
         if work is not None:
-            # settled: the nodes it took (at least the root); stopped at the node limit (HiGHS
-            # "solution limit", which scipy reports as status 1 or 4): the whole allowance
-            nodes = max(int(getattr(res, "mip_node_count", 0) or 0), 1)
-            settled = res.status in (0, 2, 3)
-            work.spend(nodes if left is None else min(nodes, left) if settled else left)
-        if res.x is not None and res.status != 2:      # a witness: the core replays it
-            return FEASIBLE, np.round(res.x).astype(np.int64)
-        if res.status == 2:
+            # settled: the nodes it took (at least the root); stopped at the node limit: the
+            # whole allowance
+            nodes = max(nodes, 1)
+            work.spend(nodes if left is None else min(nodes, left) if status else left)
+        if status == INFEASIBLE:
             return INFEASIBLE, None
+        if x is not None:                       # a witness: the core replays it
+            return FEASIBLE, np.round(x).astype(np.int64)
         return OVER_BUDGET, None
+
+
+def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int | None):
+    """Solve the integer program min c.x, lo <= A x <= hi, lb <= x <= ub (A from triplets
+    without duplicates) with HiGHS (``highspy``; imported here: it is not needed where whocan
+    answers without a program).  Returns (settled, x or None, nodes): ``settled`` is
+    INFEASIBLE, FEASIBLE (solved) or None (stopped at the node limit); x is a feasible point
+    when HiGHS has one; ``nodes`` HiGHS's node count when it returns a point, else 0 (the
+    caller counts at least one: a proof that no point exists costs one unit, as before
+    whocan called HiGHS directly).  The matrix goes in by columns, row indices sorted,
+    logging off."""
+    from highspy import _core as h
+
+    n, m = len(lb), len(lo)
+    order = np.lexsort((rows, cols))
+    start = np.searchsorted(cols[order], np.arange(n + 1)).astype(np.int32)
+    lp = h.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = m
+    lp.a_matrix_.num_col_ = n
+    lp.a_matrix_.num_row_ = m
+    lp.a_matrix_.format_ = h.MatrixFormat.kColwise
+    lp.col_cost_ = c
+    lp.col_lower_ = lb
+    lp.col_upper_ = ub
+    lp.row_lower_ = lo
+    lp.row_upper_ = hi
+    lp.a_matrix_.start_ = start
+    lp.a_matrix_.index_ = rows[order].astype(np.int32)
+    lp.a_matrix_.value_ = vals[order]
+    lp.integrality_ = [h.HighsVarType.kInteger] * n
+    highs = h._Highs()
+    opts = h.HighsOptions()
+    opts.log_to_console = False
+    opts.output_flag = False
+    opts.presolve = "on" if presolve else "off"
+    if node_limit is not None:
+        opts.mip_max_nodes = int(node_limit)
+    highs.passOptions(opts)
+    highs.passModel(lp)
+    highs.run()
+    ms = highs.getModelStatus()
+    info = highs.getInfo()
+    S = h.HighsModelStatus
+    if ms in (S.kInfeasible, S.kModelError):
+        return INFEASIBLE, None, 0
+    settled = FEASIBLE if ms in (S.kOptimal, S.kUnbounded) else None
+    x = None
+    if (ms == S.kOptimal or ms in (S.kTimeLimit, S.kIterationLimit, S.kSolutionLimit)
+            and info.objective_function_value != h.kHighsInf):
+        x = np.array(highs.getSolution().col_value)
+    return settled, x, 0 if x is None else int(info.mip_node_count)
 
 
 def _triplets(rows, first: int):

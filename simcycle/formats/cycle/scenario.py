@@ -359,12 +359,18 @@ def _can_run_dry(link, k, seats, members, lists) -> bool:
     return len(c) <= rivals
 
 
-def _check_fixed(seats, file, withdrawals, members, lists) -> None:
-    """A player in two fixed seats, and a seat nobody can fill: a chain whose every link can
-    run dry (fixed players only: a withdrawal, or an earlier seat's event, list or nominee
-    that can take him)."""
+def _can_take(o, player, members, lists) -> bool:
+    """Whether an earlier seat's link ``o`` can take ``player``."""
+    if o.kind == FIXED:
+        return o.player == player
+    if o.kind in (BEST, PLACE):
+        return player in (o.among or members[o.event])
+    return o.kind == LIST and player in lists[o.list].order
+
+
+def _two_fixed(seats, file) -> None:
+    """A player in two fixed seats."""
     first_fixed: dict[int, int] = {}
-    gone = {w.player for w in withdrawals}
     for k, s in enumerate(seats):
         lk = s.links[0]
         if lk.kind == FIXED:
@@ -373,27 +379,22 @@ def _check_fixed(seats, file, withdrawals, members, lists) -> None:
                                     f" and {s.id})", file=file, key=f"seats[{k}].chain[0].fixed",
                                     value=lk.text)
             first_fixed[lk.player] = k
+
+
+def _check_fixed(seats, file, withdrawals, members, lists) -> None:
+    """A player in two fixed seats, and a seat nobody can fill: a chain whose every link can
+    run dry (fixed players only: a withdrawal, or an earlier seat's event, list or nominee
+    that can take him)."""
+    _two_fixed(seats, file)
+    gone = {w.player for w in withdrawals}
     for k, s in enumerate(seats):
         if not all(_can_run_dry(lk, k, seats, members, lists) for lk in s.links):
             continue
         # fixed players only (or short lists): dry if every one can be gone or taken earlier
-        safe = False
-        for lk in s.links:
-            if lk.kind != FIXED or lk.player in gone:
-                continue
-            taken = False
-            for e in seats[:k]:
-                for o in e.links:
-                    if o.kind == FIXED and o.player == lk.player:
-                        taken = True
-                    elif o.kind in (BEST, PLACE) and lk.player in (o.among or
-                                                                   members[o.event]):
-                        taken = True
-                    elif o.kind == LIST and lk.player in lists[o.list].order:
-                        taken = True
-            if not taken:
-                safe = True
-                break
+        safe = any(lk.kind == FIXED and lk.player not in gone
+                   and not any(_can_take(o, lk.player, members, lists)
+                               for e in seats[:k] for o in e.links)
+                   for lk in s.links)
         if not safe:
             raise ScenarioError("a seat nobody can fill in some run: its chain (fallbacks "
                                 "included) can run dry; end it with an event's best or a "

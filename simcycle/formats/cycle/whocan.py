@@ -55,17 +55,19 @@ def _order(scn: Cycle, part) -> list[int]:
     return [i for i in (_pool(scn, r["name"]) for r in st["players"]) if i is not None]
 
 
-def _event_rows(scn: Cycle, e: int, at, k: int, seated: set, gone: set, budget) -> dict:
-    """{pool player: row} of "top k of event e among the eligible players not in seated"."""
+def _event_rows(scn: Cycle, e: int, at, k: int, seated: set, gone: set, budget,
+                fixed=None) -> dict:
+    """{pool player: row} of "top k of event e among the eligible players not in seated";
+    ``fixed``: the event's own what-ifs (its ``parse_fix`` keys), counted as played."""
     part = scn.events[e]
     es = part.scn
     if part.fmt.name == "group-series":
         from ...whocan.core import analyse
         from ..group_series import rules as gs_rules
         from ..group_series.whocan import QUESTION_LIMIT, SeriesBackend
-        st = gs_rules.standings(es, at, None)
+        st = gs_rules.standings(es, at, fixed or None)
         order = [es.index[r["name"].casefold()] for r in st["players"]]
-        backend = SeriesBackend(es, at, "rule", order, True, None)
+        backend = SeriesBackend(es, at, "rule", order, True, fixed or None)
         el = backend.model.eligible
         n = len(es.players)
         pool = [_pool(scn, nm) for nm in es.names]
@@ -75,7 +77,7 @@ def _event_rows(scn: Cycle, e: int, at, k: int, seated: set, gone: set, budget) 
                        QUESTION_LIMIT)["seat"]
         return {pool[x]: r for x, r in zip(order, rows) if pool[x] is not None}
     # another format: its own whocan, when its qualifying places are the same question
-    d = part.fmt.whocan(es, at, budget)
+    d = part.fmt.whocan(es, at, budget, **({"fixed": fixed} if fixed else {}))
     names = [p.name for p in es.players]
     if k == es.qualifying_places and not ({_pool(scn, n) for n in names} & (seated | gone)):
         return {_pool(scn, r["name"]): r for r in d["targets"].get("qualify", [])}
@@ -83,6 +85,9 @@ def _event_rows(scn: Cycle, e: int, at, k: int, seated: set, gone: set, budget) 
 
 
 def whocan(scn: Cycle, at, budget=None, fixed=None) -> dict:
+    """Rows for the one target "qualify" (a seat of the final), every pool player.
+    ``fixed``: what-ifs {(part index, the part's key): value} (``CycleFormat.parse_fix``);
+    an event's count as played in its question, the final's change no seat."""
     budget = DEFAULT_BUDGET if budget is None else budget
     ev_at, _ = rules.part_at(scn, at)
     gone = rules.withdrawn(scn, at)
@@ -134,7 +139,8 @@ def whocan(scn: Cycle, at, budget=None, fixed=None) -> dict:
                            and seats[s + k].links[0].kind == BEST
                            and seats[s + k].links[0].event == e):
                         k += 1
-                    rows = _event_rows(scn, e, ev_at[e], k, set(seated), gone, budget)
+                    mine = {pk: v for (i, pk), v in (fixed or {}).items() if i == e}
+                    rows = _event_rows(scn, e, ev_at[e], k, set(seated), gone, budget, mine)
                     taken_by_events.append((e, k, seat.path))
                     for p, r in rows.items():
                         words = r.get("says") or []

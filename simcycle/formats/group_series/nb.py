@@ -55,11 +55,10 @@ from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, fmatch_nb, game_nb, match_nb,
                                 round_robin_nb, shuffle_nb)
-from ...kernels.rank_nb import sort_desc_nb
+from ...kernels.rank_nb import pack_nb, sort_desc_nb
 from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
 
-KEY_BASE = 1024   # > any series criterion's value (classical half points: at most 80)
 WK = 32  # int64 scratch of a group's places: [0:6] match out, [6:10] tied, [12:18] round
 #          robin of three, [20:24] rest places, [28:32] lots
 
@@ -94,6 +93,8 @@ class GroupSeriesArgs(NamedTuple):
     ko_lots      bool: a colour lot before each simulated knock-out match
     eligible     bool [players]: in the series table
     criteria     int64 [k]: series criteria after points (``enums.SER_*``), in order
+    key_base     int64 [k]: each criterion's base in the one sort key (its largest value + 1;
+                 ``kernels/keys.py`` checked the key's width)
     n_qual       int: qualifying places
     """
 
@@ -120,6 +121,7 @@ class GroupSeriesArgs(NamedTuple):
     ko_lots: bool
     eligible: np.ndarray
     criteria: np.ndarray
+    key_base: np.ndarray
     n_qual: int
 
 
@@ -514,10 +516,10 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
 def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
     """Order the eligible players (order[:n], returns n): points, then ``a.criteria``, then
     lots (a shuffle of each group still level, best group first).  The deterministic
-    criteria are folded into one key (``KEY_BASE`` per criterion), sorted while it is
-    computed (``rank_nb.sort_desc_nb`` order: stable, descending).  Sets the qualifying-place
-    flags: the last place in level on points with the next (GS_C_Q_TIEBREAK), on everything
-    (GS_C_Q_LOTS)."""
+    criteria are folded into one key (``rank_nb.pack_nb``, bases ``a.key_base``), sorted
+    while it is computed (``rank_nb.sort_desc_nb`` order: stable, descending).  Sets the
+    qualifying-place flags: the last place in level on points with the next
+    (GS_C_Q_TIEBREAK), on everything (GS_C_Q_LOTS)."""
     n = 0
     for p in range(a.eligible.shape[0]):
         if a.eligible[p]:
@@ -532,7 +534,7 @@ def rank_series_nb(a, gpts, tf, ts, cp, cw, key, order, brk, work, st, flags):
                     v = cp[p]
                 else:   # SER_CLASSICAL_WINS
                     v = cw[p]
-                k = k * KEY_BASE + v
+                k = pack_nb(k, v, a.key_base[c])
             key[p] = k
             j = n   # one step of sort_desc_nb: insert p after the players with key >= k
             while j > 0 and key[order[j - 1]] < k:

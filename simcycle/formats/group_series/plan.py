@@ -13,8 +13,10 @@ import numpy as np
 
 from ...enums import (DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, GS_COUNTER_NAMES, PLACES_ELIMINATION,
                       PLACES_FIRST_ONLY, RATING_CLASSES, REDUCED_NEXT_STEP, REDUCED_RESTART,
+                      SER_CLASSICAL, SER_CLASSICAL_WINS, SER_EVENTS_WON, SER_SECOND,
                       SERIES_CRITERIA, UNPLAYED)
 from ...driver import ChunkTallies
+from ...kernels import keys
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import GroupSeriesArgs, simulate_nb
@@ -102,6 +104,18 @@ def _undrawn_event(x: _Arrays, scn: GroupSeries, e: int, sched) -> None:
             x.gm[e, g, j] = (rd, ws, bs, UNPLAYED)
 
 
+def key_bases(scn: GroupSeries, gp6: list[int]) -> np.ndarray:
+    """int64 [criteria]: each series criterion's base in the one sort key (``kernels/keys``:
+    its largest value + 1, the key's width checked).  A player plays at most 6 group games
+    and 2 knock-out matches of ``steps[0]``'s classical games per event."""
+    n_ev = len(scn.events)
+    games = 6 + 2 * knockout_steps(scn)[0].games
+    top = {SER_EVENTS_WON: n_ev, SER_SECOND: n_ev, SER_CLASSICAL: 2 * games * n_ev,
+           SER_CLASSICAL_WINS: games * n_ev}
+    pts = n_ev * (max(gp6) + 2 * POINT * scn.ko_points + POINT * scn.win_points * games)
+    return keys.bases([pts] + [top[SERIES_CRITERIA[c]] for c in criteria(scn)])
+
+
 def build_args(scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesArgs:
     fixed = dict(opts.fixed or {})
     rt = rating_table(scn, model)
@@ -130,7 +144,7 @@ def build_args(scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesArgs
         ko_lots=scn.rules["knockout_colours"] == "lots",
         eligible=np.array(eligible(scn), np.bool_),
         criteria=np.array([SERIES_CRITERIA[c] for c in criteria(scn)], np.int64),
-        n_qual=scn.qualifying_places)
+        key_base=key_bases(scn, gp6), n_qual=scn.qualifying_places)
 
 
 class GroupSeriesPlan(Plan):

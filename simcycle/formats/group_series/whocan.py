@@ -42,6 +42,7 @@ import numpy as np
 
 from ...enums import RESULT_TEXT, UNPLAYED
 from ...errors import ScenarioError
+from ...kernels import keys
 from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, Work, holds
 from ...whocan.core import analyse as analyse_rows
 from ...whocan.milp import Lin, Model, question_rows
@@ -469,14 +470,11 @@ class SeriesMILP:
         self.now = [lin[POINTS][p].k for p in range(n)]   # series points fixed now
 
     def _multipliers(self, lo, hi, el):
-        """Each criterion's multiplier: wider than the range of everything after it."""
-        mult = {}
-        f = 1
-        for c in reversed(self.order):
-            mult[c] = f
-            width = max(hi[c][p] for p in el) - min(lo[c][p] for p in el) if el else 0
-            f *= width + 1
-        self.mult = mult
+        """Each criterion's multiplier: wider than the range of everything after it (the one
+        key packer, ``kernels/keys.py``, the key exact in the solver's float64)."""
+        widths = [max(hi[c][p] for p in el) - min(lo[c][p] for p in el) if el else 0
+                  for c in self.order]
+        self.mult = mult = dict(zip(self.order, keys.multipliers(widths, keys.EXACT_LIMIT)))
         self.kmin = sum(mult[c] * min(lo[c][p] for p in el) for c in self.order) if el else 0
         self.kmax = sum(mult[c] * max(hi[c][p] for p in el) for c in self.order) if el else 0
 

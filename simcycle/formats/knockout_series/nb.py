@@ -22,11 +22,10 @@ from ...enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, KO_IN_PROGRESS, 
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, fmatch_nb, match_nb
 from ...kernels.prizes_nb import share_by_points_nb
-from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from ...kernels.rank_nb import (lots_segment_nb, pack_nb, segment_end_nb, sort_segment_nb,
+                                start_order_nb)
 from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
-
-PACK = 65536         # packed sort key: GP points, then each packed criterion, 16 bits each
 
 
 class KnockoutArgs(NamedTuple):
@@ -58,8 +57,9 @@ class KnockoutArgs(NamedTuple):
     criteria     int64 [c]: series tiebreaks after GP points (``enums.SER_*``), ends with
                  SER_LOTS
     n_packed     int: how many leading criteria (plain numbers: events won, second places,
-                 classical points) sort together with GP points as one packed key (values
-                 fit in 16 bits each and the key in 63 bits; chosen by the plan)
+                 classical points) sort together with GP points as one packed key
+                 (``kernels/keys.py`` chose them: the key fits below ``keys.KEY_LIMIT``)
+    key_base     int64 [n_packed]: each packed criterion's base (its largest value + 1)
     plan_index   int64 [F]: plan index of each field player (-1: does not count)
     qual_else    int64 [n]: 1 for plan players qualified elsewhere (skipped for the places)
     n_qual       int: qualifying places
@@ -90,6 +90,7 @@ class KnockoutArgs(NamedTuple):
     overall: np.ndarray
     criteria: np.ndarray
     n_packed: int
+    key_base: np.ndarray
     plan_index: np.ndarray
     qual_else: np.ndarray
     n_qual: int
@@ -98,8 +99,8 @@ class KnockoutArgs(NamedTuple):
 
 
 @ijit
-def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la, lb, lca, lcb,
-                   nm, order, brk, val, work, ingrp, lotted, st):
+def rank_series_nb(criteria, n_packed, key_base, plan_index, n, pts, won, second, cls, la, lb,
+                   lca, lcb, nm, order, brk, val, work, ingrp, lotted, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
     group (head-to-head once among all level on the criteria before it), lots last.  The
     match log la, lb (field players), lca, lcb (their classical half points) has nm entries.
@@ -113,7 +114,7 @@ def rank_series_nb(criteria, n_packed, plan_index, n, pts, won, second, cls, la,
         for ci in range(n_packed):
             crit = criteria[ci]
             v = won[i] if crit == SER_EVENTS_WON else (second[i] if crit == SER_SECOND else cls[i])
-            key = key * PACK + v
+            key = pack_nb(key, v, key_base[ci])
         val[i] = key
     sort_segment_nb(order, brk, val, 0, n)
     for ci in range(n_packed, criteria.shape[0]):
@@ -352,8 +353,8 @@ def replica_nb(a, g, st, s):
             pts[ic] += a.place_pts[0]
             prize[ic] += a.place_prize[0]
             won[ic] += 1
-    rank_series_nb(a.criteria, a.n_packed, a.plan_index, n, pts, won, second, cls, la, lb,
-                   lca, lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
+    rank_series_nb(a.criteria, a.n_packed, a.key_base, a.plan_index, n, pts, won, second, cls,
+                   la, lb, lca, lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
     overall_prizes_nb(a.overall, n, s.order, pts, prize)
 
 

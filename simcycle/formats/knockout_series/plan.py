@@ -7,10 +7,11 @@ import numpy as np
 from ...enums import (KO_COUNTER_NAMES, KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES,
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
+from ...kernels import keys
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import flat_slot, place_value
-from .nb import PACK, KnockoutArgs, simulate_nb
+from .nb import KnockoutArgs, simulate_nb
 from .rules import counted_matches, n_rounds
 from .scenario import KnockoutSeries
 
@@ -29,21 +30,20 @@ def step_table(scn: KnockoutSeries, model) -> np.ndarray:
                       if s.control else 0, s.games] for s in scn.steps], np.int64)
 
 
-def packed_criteria(scn: KnockoutSeries) -> int:
-    """How many leading plain-number criteria can sort with GP points as one int64 key: each
-    value below 2**16 and the whole key below 2**62."""
+def packed_criteria(scn: KnockoutSeries) -> np.ndarray:
+    """The bases of the leading plain-number criteria that sort with GP points as one int64
+    key (``kernels/keys.py``: each criterion's largest value + 1; the key's width checked);
+    the rest are ranked group by group."""
     n_ev = len(scn.events)
     rounds = max(n_rounds(ev.size) for ev in scn.events)
     n_cls = scn.steps[0].games
     top = {SER_EVENTS_WON: n_ev, SER_SECOND: n_ev, SER_CLASSICAL: n_ev * rounds * 2 * n_cls}
-    bound = n_ev * (max(scn.place_points) + scn.classical_bonus * rounds) + 1
-    k = 0
+    tops = [n_ev * (max(scn.place_points) + scn.classical_bonus * rounds)]
     for c in scn.criteria:
-        if c not in top or top[c] >= PACK or bound * PACK >= 1 << 62:
+        if c not in top:
             break
-        bound *= PACK
-        k += 1
-    return k
+        tops.append(top[c])
+    return keys.bases(tops[:keys.fits(tops)])
 
 
 class KnockoutSeriesPlan(Plan):
@@ -72,6 +72,7 @@ class KnockoutSeriesPlan(Plan):
         overall = np.zeros(n)
         k = min(n, len(scn.overall_prizes))
         overall[:k] = scn.overall_prizes[:k]
+        key_base = packed_criteria(scn)
         self.args = KnockoutArgs(
             params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
             offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]),
@@ -84,7 +85,8 @@ class KnockoutSeriesPlan(Plan):
             place_prize=np.array([place_value(scn.event_prizes, b) for b in range(R + 1)],
                                  np.float64),
             bonus=int(scn.classical_bonus), overall=overall,
-            criteria=np.array(scn.criteria, np.int64), n_packed=packed_criteria(scn),
+            criteria=np.array(scn.criteria, np.int64), n_packed=len(key_base),
+            key_base=key_base,
             plan_index=plan_index, qual_else=qual_else, n_qual=int(scn.qualifying_places),
             n_matches=int(sum(ev.size - 1 for ev in scn.events)),
             fast=not live and all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps))

@@ -28,6 +28,7 @@ before it believes it.
 
 from __future__ import annotations
 
+from ...kernels import keys
 from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, OVER_BUDGET, PASS,
                             PASS_LEVEL, Work, holds)
 from ...whocan.milp import Lin, Model, question_rows
@@ -185,12 +186,11 @@ class SeriesBackend:
                 b = self.field_bounds[(p, f)] = self._range(self.expr[p][f])
                 lo[f] = min(lo[f], b[0])
                 hi[f] = max(hi[f], b[1])
-        mult = {}
-        m_ = 1
-        for f in reversed(self.fields):
-            mult[f] = m_
-            m_ *= hi[f] - lo[f] + 1
-        self.key_range = m_          # every key difference is < key_range in absolute value
+        # the one key packer (kernels/keys.py), the key exact in the solver's float64
+        widths = [hi[f] - lo[f] for f in self.fields]
+        mult = dict(zip(self.fields, keys.multipliers(widths, keys.EXACT_LIMIT)))
+        # every key difference is < key_range in absolute value
+        self.key_range = mult[self.fields[0]] * (widths[0] + 1)
         self.points_key = {p: self.expr[p]["points"] for p in self.counting}
         self.points_range = hi["points"] - lo["points"] + 1
         self.points_memo: dict = {}

@@ -25,9 +25,9 @@ from collections import Counter
 
 from ...enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
                       PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_COUNTER_NAMES, RR_CRITERIA,
-                      TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS)
+                      TB_LOTS, TB_PLAYOFF)
 from ...errors import ScenarioError
-from .rules import score_game, split_games, tally
+from .rules import BY_CODE, score_game, split_games, tally
 
 # A round-robin play-off among more players than this is refused (its score-vector
 # recursion grows too large for plain Python); 8 covers the Candidates.
@@ -308,14 +308,10 @@ def _order_group(group, criteria, pts, wins, res, sb):
             if len(g) == 1:
                 out.append(g)
                 continue
-            if crit == TB_SONNEBORN_BERGER:
-                val = {p: sb[p] for p in g}
-            elif crit == TB_WINS:
-                val = {p: wins[p] for p in g}
-            elif crit == TB_HEAD_TO_HEAD:
-                val = {p: sum(res[p][q] for q in g) for p in g}
-            else:
+            value = BY_CODE[crit].value if crit in BY_CODE else None
+            if value is None:
                 raise ValueError(f"unknown criterion code {crit}")
+            val = {p: value(p, g, sb, wins, res) for p in g}
             for v in sorted(set(val.values()), reverse=True):
                 out.append([p for p in g if val[p] == v])
         groups = out

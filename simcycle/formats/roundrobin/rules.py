@@ -7,14 +7,55 @@ Units: points in half points, Sonneborn-Berger in quarter points, money in the c
 
 from __future__ import annotations
 
-from ...enums import BLACK_WINS, DRAW, WHITE_WINS
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ...enums import (BLACK_WINS, DRAW, RR_CRITERIA, TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF,
+                      TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, RRCriterion)
 from ..shared.prizes import runs, shared_money
 from ..shared.tiebreaks import Splits
 from .scenario import PLAYOFF, Game, RoundRobin
 
 SCORE = {WHITE_WINS: (2, 0), DRAW: (1, 1), BLACK_WINS: (0, 2)}   # half points (White, Black)
-CRITERION_TEXT = {"sonneborn-berger": "Sonneborn-Berger", "wins": "wins",
-                  "head-to-head": "head-to-head", PLAYOFF: "play-off", "points": "points"}
+
+
+class Criterion(NamedTuple):
+    """One round-robin criterion: its code (``enums.RR_CRITERIA``), its name in a scenario
+    file, its words, and its value ``value(i, group, sb, wins, res)`` (higher ranks first;
+    ``sb`` in quarter points, ``res[i][j]`` the half points i scored against j; None for the
+    steps that are not a value: the play-off and lots).  The numba side is
+    ``nb.split_by_nb``; rules, exact enumeration, whocan and the twin read this table."""
+
+    code: RRCriterion
+    name: str
+    text: str
+    value: Callable | None
+
+
+def _sonneborn_berger(i, group, sb, wins, res):
+    return sb[i]
+
+
+def _wins(i, group, sb, wins, res):
+    return wins[i]
+
+
+def _head_to_head(i, group, sb, wins, res):
+    return sum(res[i][j] for j in group)
+
+
+# The one table of the round robin's criteria (codes in enums.py).
+CRITERIA = (
+    Criterion(TB_SONNEBORN_BERGER, "sonneborn-berger", "Sonneborn-Berger", _sonneborn_berger),
+    Criterion(TB_WINS, "wins", "wins", _wins),
+    Criterion(TB_HEAD_TO_HEAD, "head-to-head", "head-to-head", _head_to_head),
+    Criterion(TB_PLAYOFF, PLAYOFF, "play-off", None),
+    Criterion(TB_LOTS, "lots", "lots", None),
+)
+BY_CODE = {c.code: c for c in CRITERIA}
+BY_NAME = {c.name: c for c in CRITERIA}
+assert all(RR_CRITERIA[c.name] == c.code for c in CRITERIA) and len(CRITERIA) == len(RR_CRITERIA)
+CRITERION_TEXT = {**{c.name: c.text for c in CRITERIA if c.name != "lots"}, "points": "points"}
 
 
 # ---- checkpoints and what is known at one --------------------------------------------------
@@ -83,13 +124,10 @@ def sonneborn_berger(pts, res):
 
 def criterion_value(name: str, sb, wins, res):
     """The value a criterion orders a group by (higher is better), as f(player, group)."""
-    if name == "sonneborn-berger":
-        return lambda i, g: sb[i]
-    if name == "wins":
-        return lambda i, g: wins[i]
-    if name == "head-to-head":
-        return lambda i, g: sum(res[i][j] for j in g)
-    raise ValueError(name)
+    value = BY_NAME[name].value
+    if value is None:
+        raise ValueError(name)
+    return lambda i, g: value(i, g, sb, wins, res)
 
 
 def rank(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> Splits:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Mapping, Sequence
 
-import msgspec
 import numpy as np
 
+from ...api.results import SwingPlayer
 from ..base import SWING_TARGET_SE, CompileOptions, Format
 
 # one possible result of the game or match examined: a mixture of what-if result sets
@@ -30,38 +30,6 @@ Outcome = Sequence[tuple[Mapping[Any, Any], float]]
 MIN_BATCHES = 16    # chunks (8,192 replicas) before a target standard error is first checked
 NOISE_SE = 2.0      # a difference below this many standard errors is "within noise"
 DEFAULT_TARGET_SE = SWING_TARGET_SE
-
-
-class SwingPlayer(msgspec.Struct):
-    """One player's line of a swing table (JSON: these keys).
-
-    p_first, p_qualify        P(1st), P(qualify) under each result, in result order
-    se_p_first, se_p_qualify  their standard errors (one run each)
-    d_first, d_qualify        each result's P minus the P before the game ("now"), paired
-    se_d_first, se_d_qualify  the standard errors of those differences (paired runs)
-    noise_d_first, noise_d_qualify   each difference within two SE of zero
-    swing_first, swing_qualify       largest minus smallest P over the results
-    se_swing_first, se_swing_qualify the paired SE of that difference
-    noise_first, noise_qualify       the swing within two SE of zero ("within noise")
-    """
-
-    name: str
-    p_first: list[float]
-    p_qualify: list[float]
-    se_p_first: list[float]
-    se_p_qualify: list[float]
-    d_first: list[float]
-    d_qualify: list[float]
-    se_d_first: list[float]
-    se_d_qualify: list[float]
-    noise_d_first: list[bool]
-    noise_d_qualify: list[bool]
-    swing_first: float
-    swing_qualify: float
-    se_swing_first: float
-    se_swing_qualify: float
-    noise_first: bool
-    noise_qualify: bool
 
 
 def within_noise(d: float, se: float) -> bool:
@@ -153,9 +121,9 @@ class Runner:
                 for i, name in enumerate(self.names)]
 
     def rows(self, outcomes: Sequence[Outcome]) -> list[dict]:
-        """Per player (``SwingPlayer`` as a dict): P(1st) and P(qualify) under each outcome,
-        their differences from now and the swings, each with its paired SE; the players most
-        affected first."""
+        """Per player (``api.results.SwingPlayer`` as its JSON): P(1st) and P(qualify) under
+        each outcome, their differences from now and the swings, each with its paired SE; the
+        players most affected first."""
         k = MIN_BATCHES if self.target_se is not None else self.cap
         k = min(k, self.cap)
         while True:
@@ -170,7 +138,7 @@ class Runner:
             k = min(max(math.ceil(1.1 * k * (worst / self.target_se) ** 2),
                         k + max(k // 4, 1)), self.cap)
         out.sort(key=lambda x: -(x.swing_first + x.swing_qualify))
-        return [msgspec.structs.asdict(p) for p in out]
+        return [p.to_json() for p in out]
 
 
 def _table(names, base, runs) -> list[SwingPlayer]:

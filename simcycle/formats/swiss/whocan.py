@@ -68,7 +68,7 @@ class State:
     rounds, ``pub`` the published round's games [(white, black, result or None)], ``pub_bye``
     {player: half points}, ``later`` rounds after it, ``up`` / ``down`` the most and least a
     player can be sure to gain in a round of the rule (a draw, or the pairing-allocated
-    bye)."""
+    bye), ``board`` where each player of the published round plays."""
 
     scn: Swiss
     start: int
@@ -80,6 +80,7 @@ class State:
     later: int
     up: int
     down: int
+    board: dict          # player -> index of his game in ``pub``
 
 
 def state(scn: Swiss, at, fixed=None) -> State:
@@ -108,7 +109,8 @@ def state(scn: Swiss, at, fixed=None) -> State:
     odd = n % 2 == 1
     return State(scn, start, c, left, pub, pub_bye, nxt if pub else None,
                  left - (1 if pub else 0), max(1, scn.pab_points) if odd else 1,
-                 min(1, scn.pab_points) if odd else 1)
+                 min(1, scn.pab_points) if odd else 1,
+                 {p: k for k, (w, b, _) in enumerate(pub) for p in (w, b)})
 
 
 def _options(res):
@@ -117,12 +119,10 @@ def _options(res):
 
 def _own(s: State, x):
     """x's possible gains in the published round with its game (index or None)."""
-    if s.pub_round is None:
+    k = s.board.get(x)
+    if k is None:
         return [(None, None)]
-    for k, (w, b, res) in enumerate(s.pub):
-        if x in (w, b):
-            return [(k, o) for o in _options(res)]
-    return [(None, None)]
+    return [(k, o) for o in _options(s.pub[k][2])]
 
 
 def _pub_gain_of(s: State, x, own):
@@ -252,11 +252,12 @@ def _pub_range(s: State, j):
     """The least and most j gains in the published round (0, 0 when none)."""
     if j in s.pub_bye:
         return s.pub_bye[j], s.pub_bye[j]
-    for w, b, res in s.pub:
-        if j in (w, b):
-            g = [o[0] if j == w else o[1] for o in _options(res)]
-            return min(g), max(g)
-    return 0, 0
+    k = s.board.get(j)
+    if k is None:
+        return 0, 0
+    w, b, res = s.pub[k]
+    g = [o[0] if j == w else o[1] for o in _options(res)]
+    return min(g), max(g)
 
 
 def _hi(s: State, j):
@@ -339,14 +340,16 @@ def rule_words(s: State, rule: Rule, what: str, strict: bool) -> list[str]:
         if pub:
             lines.append(pub)
         return lines
-    head = (f"wins the {own} games left ({half(rule.total)} points)" if
+    head = (f"has {half(rule.total)} points (nothing left to play)" if own == 0 else
+            f"wins the {own} games left ({half(rule.total)} points)" if
             rule.total == s.c[x] + 2 * own else f"ends on {half(rule.total)} points")
+    reach = "reach" if strict else "pass"
     lines.append(f"{nm[x]} {head}; whatever the pairings, "
                  + (f"{_names(s, rule.free)} may finish anywhere, and " if rule.free else "")
-                 + (f"every other player still able to reach {half(rule.total)} "
+                 + (f"every other player still able to {reach} {half(rule.total)} "
                     f"({_names(s, rule.threats)}) draws the games they play against one "
                     "another and loses the rest" if rule.threats else
-                    f"no other rival can reach {half(rule.total)}"))
+                    f"no other rival can {reach} {half(rule.total)}"))
     if pub:
         lines.append(pub + (f"; then {later} round(s) by the rule above" if later else ""))
     lines.append(f"then {nm[x]} is in {what}, "
@@ -425,12 +428,22 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
         at_worst = "out" if c is not None else None
         if c is None:
             says.append("whether they can still drop out depends on pairings not yet made")
-    path = None
+    path = []
     if s.pub_round is not None:
         need = {x, *rule.threats, *rule.free}     # every other game: any result
         path = [{"round": s.pub_round, "white": nm[w], "black": nm[b],
                  "result": RESULT[rule.pub[k]]} for k, (w, b, res) in enumerate(s.pub)
                 if res is None and (w in need or b in need)]
+    if s.later:      # the rounds not yet paired: the rule, one step
+        first = s.scn.n_rounds - s.later + 1
+        path.append({"round": str(first) if s.later == 1 else f"{first}-{s.scn.n_rounds}",
+                     "rule": True, "result": (
+                         f"{nm[x]} wins every game"
+                         + (f"; every other player still able to "
+                            f"{'reach' if via == 'outright' else 'pass'} {half(rule.total)} "
+                            f"({_names(s, rule.threats)}) draws when paired with another of "
+                            "them and loses every other game" if rule.threats else "")
+                         + "; any other result")})
     row.update(status="alive", via=via, at_worst=at_worst, says=says, path=path,
                rule={"wins": nm[x], "total": rule.total / 2,
                      "free": [nm[j] for j in rule.free],

@@ -223,6 +223,12 @@ function drawState() {
   document.getElementById("standings").textContent = s.standings;
   document.getElementById("swing-section").hidden = !s.swing;
   document.getElementById("swing").textContent = s.swing || "";
+  document.getElementById("needs-section").hidden = !s.needs;
+  document.getElementById("needs").textContent = s.needs || "";
+  document.getElementById("scores-section").hidden = !s.scores;
+  document.getElementById("scores").textContent = s.scores || "";
+  const chart = document.getElementById("scores-chart");
+  if (s.scores) chart.src = `/api/scores.svg?v=${s.version}`; else chart.removeAttribute("src");
   document.getElementById("whocan-section").hidden = !s.whocan;
   document.getElementById("whocan").textContent = s.whocan || "";
   document.getElementById("footer").textContent =
