@@ -425,6 +425,11 @@ def _needs(ctx) -> str:
         if it["kind"] == "game":
             cells = (f"<td>{pct(r['1-0'])} %</td><td>{pct(r['1/2-1/2'])} %</td>"
                      f"<td>{pct(r['0-1'])} %</td>")
+        elif it["kind"] == "event":     # a tour's next event: who wins it
+            top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
+            cells = ("<td colspan=3 class=l>wins: " + ", ".join(
+                f"{e(n)} {pct(r[n])} %" for n in top)
+                + f"; first place shared {pct(r['shared'])} %</td>")
         else:
             a, b = it["players"]
             cells = (f"<td>{e(a)} {pct(r['A'])} %</td><td></td><td>{e(b)} {pct(r['B'])} %"

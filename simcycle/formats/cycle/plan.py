@@ -46,7 +46,7 @@ def _ko_placeholder(params):
         ev_rounds=z1.copy(), pos=np.full((1, 2), -1, i8), kstat=z2, kwin=z2.copy(),
         kstep=z2.copy(), kcls=z3, kwhite=z2.copy(), kfixed=np.full((1, 1, 1), -1, i8),
         place_pts=z1.copy(), place_prize=np.zeros(1), bonus=0, overall=np.zeros(0),
-        criteria=np.zeros(0, i8), n_packed=0, plan_index=np.zeros(0, i8),
+        criteria=np.zeros(0, i8), n_packed=0, key_base=np.zeros(0, i8), plan_index=np.zeros(0, i8),
         qual_else=np.zeros(0, i8), n_qual=0, n_matches=0, fast=False)
 
 
