@@ -60,6 +60,8 @@ class PairScratch(NamedTuple):
     nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
     df1     int64 [n]: 1 when the player floated down in the previous round (or had the bye)
     uf1     int64 [n]: 1 when the player floated up in the previous round
+    met     int8 [n, n]: 1 when the two played each other over the board (B1), rebuilt by
+            ``colour_state_nb`` each round so a rematch check is one load
     """
 
     order: np.ndarray
@@ -76,12 +78,14 @@ class PairScratch(NamedTuple):
     nobye: np.ndarray
     df1: np.ndarray
     uf1: np.ndarray
+    met: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)])
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)],
+                       np.zeros((n, n), np.int8))
 
 
 @jit
@@ -90,7 +94,7 @@ def pair_scratch_nb(n):
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64))
+                       z(n, np.int64), z(n, np.int64), z((n, n), np.int8))
 
 
 @jit
@@ -126,6 +130,14 @@ def colour_state_nb(t, rnd, s):
             if t.kind[i, r] == RK_PAB or t.kind[i, r] == RK_FORFEIT_WIN:
                 nb = 1
         s.nobye[i] = nb
+    # who met whom over the board (B1)
+    for i in range(n):
+        for j in range(n):
+            s.met[i, j] = 0
+    for i in range(n):
+        for r in range(rnd):
+            if t.kind[i, r] == RK_PLAYED:
+                s.met[i, t.opp[i, r]] = 1
     # floats of the previous round (C.04.3 A.4): scores before it compared
     for i in range(n):
         s.df1[i] = 0
@@ -150,17 +162,9 @@ def colour_state_nb(t, rnd, s):
 
 
 @ijit
-def met_nb(t, rnd, x, y):
-    for r in range(rnd):
-        if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
-            return True
-    return False
-
-
-@ijit
-def compatible_nb(t, rnd, s, x, y):
+def compatible_nb(s, x, y):
     """B1 (no rematch) and B2 (absolute colours; topscorers exempt in the last round)."""
-    if met_nb(t, rnd, x, y):
+    if s.met[x, y] == 1:
         return False
     if (s.strength[x] == 3 and s.strength[y] == 3 and s.pref[x] == s.pref[y]
             and s.top[x] == 0 and s.top[y] == 0):
@@ -244,7 +248,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
             if state[j] != FREE:
                 continue
             px, py = lst[x], lst[j]
-            if not compatible_nb(t, rnd, s, px, py):
+            if not compatible_nb(s, px, py):
                 continue
             v = conflict_nb(s, px, py)
             if viol + v > vmax:
@@ -299,22 +303,30 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         elif s.pref[s.lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
+    # typed values, not literals: one compiled specialisation of search_nb
+    m64 = np.int64(m)
+    mdp64 = np.int64(n_mdp)
+    no_exch = np.bool_(False)
+    exch = np.bool_(True)
     nf = m % 2
     while nf <= (m if lower else m % 2):
         lo = (2 * big - m - nf + 1) // 2
         if lo < 0:
             lo = 0
-        bye = last and not lower
+        bye = np.bool_(last and not lower)
+        nf64 = np.int64(nf)
         for v in range(lo, m // 2 + 1):
+            v64 = np.int64(v)
             for f in range(FLOAT_TRIES):
-                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, False):
+                f64 = np.int64(f)
+                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, no_exch):
                     return True
-                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, True):
+                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, exch):
                     return True
-            if search_nb(t, rnd, s, m, n_mdp, nf, v, m, bye, True):
+            if search_nb(t, rnd, s, m64, mdp64, nf64, v64, m64, bye, exch):
                 return True
             if v > lo + 2:   # a looser colour budget at once
-                if search_nb(t, rnd, s, m, n_mdp, nf, m, m, bye, True):
+                if search_nb(t, rnd, s, m64, mdp64, nf64, m64, m64, bye, exch):
                     return True
                 break
         nf += 2
