@@ -1,7 +1,9 @@
 """Where a whole Swiss event's CPU time goes (the Grand Swiss 2025 open, 116 players): the
 per-replica stage ``play_swiss_nb`` (pair, play, rank) against the pairing alone
 (``dutch_nb.pair_round_nb`` re-run on the same events' round states), per round, and the
-number of compiled specialisations of ``dutch_nb.search_nb``.
+pairing's share per round.  (The number of compiled specialisations of
+``dutch_nb.search_nb`` shows in ``dutch_nb.search_nb.signatures`` after a fresh compile, with
+no cache: a kernel loaded from the cache lists none.)
 
     python benchmarks/bench_swiss_profile.py [--events N] [--at CHECKPOINT] [--seed S]
 
@@ -46,13 +48,12 @@ def _pair_many(f):
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--events", type=int, default=300)
+    ap.add_argument("--events", type=int, default=40)
     ap.add_argument("--at", default="start")
     ap.add_argument("--seed", type=int, default=2025)
     a = ap.parse_args(argv)
     from simcycle.formats.base import CompileOptions
     from simcycle.formats.swiss import nb
-    from simcycle.kernels import dutch_nb as dn
     from simcycle.kernels.rng_nb import replica_state_nb
     from simcycle.model import load_model
     from simcycle.scenario import load_scenario
@@ -77,13 +78,13 @@ def main(argv=None):
     for k in range(a.events):
         event(k)
     whole = (time.process_time() - c0) / a.events
-    for k in range(min(a.events, 100)):
+    for k in range(min(a.events, 20)):
         event(k)
         states.append(tuple(x.copy() for x in (w.t.opp, w.t.res, w.t.kind, w.t.colour)))
     first = args.start + (1 if args.fixed_w.shape[0] > 0 else 0)
     ow, ob = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64)
     per_round = np.zeros(R)
-    reps = 5
+    reps = 2
     from simcycle.kernels.criteria_nb import Crosstable
     for opp, res, kind, colour in states:
         t = Crosstable(opp, res, kind, colour, np.zeros(n, np.int64), np.zeros(n, np.int64),
@@ -99,11 +100,10 @@ def main(argv=None):
     print(f"at {a.at}: {a.events} events, one thread")
     print(f"whole event (pair, play, rank): {1e6 * whole:.0f} µs of CPU "
           f"= {2 / whole:.0f} events/s on 2 cores if CPU-bound")
-    print(f"pairing alone (pair_round_nb on the same states, called from Python): "
+    print(f"pairing alone (pair_round_nb re-run on the same states): "
           f"{1e6 * pairing:.0f} µs ({100 * pairing / whole:.0f} %)")
     print("per round (µs): " + ", ".join(f"r{r + 1} {1e6 * per_round[r]:.0f}"
                                          for r in range(first, R)))
-    print(f"search_nb specialisations: {len(dn.search_nb.signatures)}")
 
 
 if __name__ == "__main__":
