@@ -23,6 +23,9 @@ Byes ("H", "F", "U", "Z", opponent "0000") give no game and are skipped; forfeit
 Every other line (``XXR``, ``132``, ``013`` ...) is ignored.  A game appears on both
 players' lines; the two must agree (opponent, opposite colours, results adding up to 1),
 and the game is reported from White's line.
+
+A Swiss's file (byes, forfeits, a cell per round with its line and column) is read by
+:func:`read_trf_swiss` and checked across lines by :func:`check_swiss_rounds`.
 """
 
 from __future__ import annotations

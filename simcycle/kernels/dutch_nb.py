@@ -347,22 +347,30 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         elif s.pref[s.lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
+    # typed values, not literals: one compiled specialisation of search_nb
+    m64 = np.int64(m)
+    mdp64 = np.int64(n_mdp)
+    no_exch = np.bool_(False)
+    exch = np.bool_(True)
     nf = m % 2
     while nf <= (m if lower else m % 2):
         lo = (2 * big - m - nf + 1) // 2
         if lo < 0:
             lo = 0
-        bye = last and not lower
+        bye = np.bool_(last and not lower)
+        nf64 = np.int64(nf)
         for v in range(lo, m // 2 + 1):
+            v64 = np.int64(v)
             for f in range(FLOAT_TRIES):
-                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, False):
+                f64 = np.int64(f)
+                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, no_exch):
                     return True
-                if search_nb(t, rnd, s, m, n_mdp, nf, v, f, bye, True):
+                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, exch):
                     return True
-            if search_nb(t, rnd, s, m, n_mdp, nf, v, m, bye, True):
+            if search_nb(t, rnd, s, m64, mdp64, nf64, v64, m64, bye, exch):
                 return True
             if v > lo + 2:   # a looser colour budget at once
-                if search_nb(t, rnd, s, m, n_mdp, nf, m, m, bye, True):
+                if search_nb(t, rnd, s, m64, mdp64, nf64, m64, m64, bye, exch):
                     return True
                 break
         nf += 2

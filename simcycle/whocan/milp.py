@@ -45,6 +45,7 @@ class Model:
         self.ub: list[float] = []
         self.rows: list[tuple[dict, float, float]] = []
         self._cache = None
+        self._runs: dict = {}     # program -> the run kept for it (see ``solve``'s probe)
 
     def var(self, lo=0, hi=1) -> int:
         self.lb.append(lo)
@@ -61,28 +62,39 @@ class Model:
             self._cache = (len(self.rows), _triplets(self.rows, 0))
         return self._cache[1]
 
-    def solve(self, extra_rows=(), extra_vars=(), work: Work | None = None, objective=None):
+    def solve(self, extra_rows=(), extra_vars=(), work: Work | None = None, objective=None,
+              probe: int | None = None):
         """Any feasible point: (FEASIBLE, x as int64), (INFEASIBLE, None) or (OVER_BUDGET,
         None).  ``work``: the allowance in branch-and-bound nodes (HiGHS ``mip_max_nodes``;
         None = unlimited); the nodes solved (at least one) are spent from it.  No time limit:
         the answer is a function of the program only.  ``objective`` ({variable:
-        coefficient}, minimised) only steers the search."""
-        lb = np.array(self.lb + [v[0] for v in extra_vars], float)
-        ub = np.array(self.ub + [v[1] for v in extra_vars], float)
-        base = self._triplets()
-        extra = _triplets(extra_rows, len(self.rows))
-        rows = np.concatenate([base[0], extra[0]])
-        cols = np.concatenate([base[1], extra[1]])
-        vals = np.concatenate([base[2], extra[2]])
-        lo = np.concatenate([base[3], extra[3]])
-        hi = np.concatenate([base[4], extra[4]])
+        coefficient}, minimised) only steers the search.
+
+        ``probe``: when the allowance is smaller, HiGHS runs with ``probe`` nodes instead and
+        the run is kept: HiGHS is deterministic and a run with a larger node limit passes
+        through the same nodes first, so the smaller run's answer is read from it where it
+        is certain (:func:`_within`), and a later ask of the same program with an allowance
+        up to ``probe`` needs no run.  Where it is not certain the allowance runs as asked;
+        answers are the same as without a probe, only cheaper when a program is asked again
+        with more nodes (whocan's second pass)."""
         left = None if work is None else work.left()
         if left is not None and left <= 0:
             return OVER_BUDGET, None
-        c = np.zeros(len(lb))
-        for v, a in (objective or {}).items():
-            c[v] += a
-        status, x, nodes = _highs(c, lb, ub, rows, cols, vals, lo, hi, self.presolve, left)
+        key = (len(self.rows), tuple((tuple(d.items()), lo, hi) for d, lo, hi in extra_rows),
+               tuple(extra_vars), tuple((objective or {}).items()))
+        zero = not any((objective or {}).values())
+        got = _within(self._runs.get(key), left, zero)
+        if got is None:
+            arrays = self._arrays(extra_rows, extra_vars, objective)
+            limit = left if probe is None or left is None else max(left, probe)
+            run = (limit, *_highs(*arrays, self.presolve, limit))
+            old = self._runs.get(key)
+            if old is None or old[0] is not None and (limit is None or limit > old[0]):
+                self._runs[key] = run
+            got = _within(run, left, zero)
+            if got is None:
+                got = _highs(*arrays, self.presolve, left)[:3]
+        status, x, nodes = got
         if work is not None:
             # settled: the nodes it took (at least the root); stopped at the node limit: the
             # whole allowance
@@ -94,16 +106,53 @@ class Model:
             return FEASIBLE, np.round(x).astype(np.int64)
         return OVER_BUDGET, None
 
+    def _arrays(self, extra_rows, extra_vars, objective):
+        """(c, lb, ub, rows, columns, coefficients, row lower, row upper) of the model with
+        a question's extra rows and variables."""
+        lb = np.array(self.lb + [v[0] for v in extra_vars], float)
+        ub = np.array(self.ub + [v[1] for v in extra_vars], float)
+        base = self._triplets()
+        extra = _triplets(extra_rows, len(self.rows))
+        c = np.zeros(len(lb))
+        for v, a in (objective or {}).items():
+            c[v] += a
+        return (c, lb, ub, *(np.concatenate([base[i], extra[i]]) for i in range(5)))
+
+
+def _within(run, limit: int | None, zero: bool):
+    """What HiGHS answers with node limit ``limit`` (None = none), read from a kept ``run``
+    (its limit, then ``_highs``'s answer) of the same program, or None when that is not
+    certain.  Certain: the same limit; a run that settled before ``limit`` nodes; a run that
+    found no point in at least ``limit`` nodes (none in fewer either); with a zero objective
+    (any point ends the search) or no point at all, a run that took far more nodes than
+    ``limit`` to settle (the smaller run stops first, with nothing)."""
+    if run is None:
+        return None
+    lim, settled, x, reported, nodes = run
+    inf = float("inf")
+    lim_, limit_ = inf if lim is None else lim, inf if limit is None else limit
+    if lim_ == limit_:
+        return settled, x, reported
+    if settled is not None and nodes < min(limit_, lim_):
+        return settled, x, reported
+    if lim_ < limit_:
+        return None
+    if settled is None and x is None:
+        return None, None, 0
+    if (settled == INFEASIBLE or settled == FEASIBLE and zero) and nodes >= 2 * limit_ + 10:
+        return None, None, 0
+    return None
+
 
 def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int | None):
     """Solve the integer program min c.x, lo <= A x <= hi, lb <= x <= ub (A from triplets
     without duplicates) with HiGHS (``highspy``; imported here: it is not needed where whocan
-    answers without a program).  Returns (settled, x or None, nodes): ``settled`` is
+    answers without a program).  Returns (settled, x or None, nodes, count): ``settled`` is
     INFEASIBLE, FEASIBLE (solved) or None (stopped at the node limit); x is a feasible point
     when HiGHS has one; ``nodes`` HiGHS's node count when it returns a point, else 0 (the
     caller counts at least one: a proof that no point exists costs one unit, as before
-    whocan called HiGHS directly).  The matrix goes in by columns, row indices sorted,
-    logging off."""
+    whocan called HiGHS directly); ``count`` HiGHS's node count in every case.  The matrix
+    goes in by columns, row indices sorted, logging off."""
     from highspy import _core as h
 
     n, m = len(lb), len(lo)
@@ -138,13 +187,13 @@ def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int 
     info = highs.getInfo()
     S = h.HighsModelStatus
     if ms in (S.kInfeasible, S.kModelError):
-        return INFEASIBLE, None, 0
+        return INFEASIBLE, None, 0, int(info.mip_node_count)
     settled = FEASIBLE if ms in (S.kOptimal, S.kUnbounded) else None
     x = None
     if (ms == S.kOptimal or ms in (S.kTimeLimit, S.kIterationLimit, S.kSolutionLimit)
             and info.objective_function_value != h.kHighsInf):
         x = np.array(highs.getSolution().col_value)
-    return settled, x, 0 if x is None else int(info.mip_node_count)
+    return settled, x, 0 if x is None else int(info.mip_node_count), int(info.mip_node_count)
 
 
 def _triplets(rows, first: int):

@@ -70,6 +70,7 @@ QUESTION_LIMIT = 5000      # solver nodes for one question
 LEAN = "lean"              # greedy style: draws, but the player with more points so far loses
 RESTRICTED_LIMIT = 200     # solver nodes for a restricted program (witnesses only)
 STEER_X = 20              # weight of x's own points in a restricted program's objective
+PROBE_FULL = 200           # solver nodes the full program runs at least (kept for pass two)
 RANDOM_DRAWS = 12          # random draws tried greedily before a free-draw MILP
 BIG_M = 25                 # > any difference of two players' group scores (half points)
 POINTS = "points"
@@ -490,13 +491,14 @@ class SeriesMILP:
         return Lin({kv: 1})
 
     # ---- questions ------------------------------------------------------------------------
-    def ask(self, x, rivals, q, question, work: Work | None, restricted=False):
+    def ask(self, x, rivals, q, question, work: Work | None, restricted=False, probe=None):
         """(FEASIBLE, solution), (INFEASIBLE, None) or (OVER_BUDGET, None); ``work``: the
         allowance in solver nodes (``whocan.milp.Model.solve``).  ``restricted``: x's
         own open results all go his way (all won for OUTRIGHT / LEVEL, all lost for PASS /
         PASS_LEVEL) and the search is steered by the rivals' and x's series points: a
         smaller, easier program whose solutions are witnesses too, but whose infeasibility
-        proves nothing."""
+        proves nothing.  ``probe``: nodes HiGHS runs at least (``Model.solve``: the run is
+        kept for the second pass, answers unchanged)."""
         extra_vars, rows = question_rows(self.m, dict(enumerate(self.key)), x, rivals, q,
                                          question, self.kmax - self.kmin + 2)
         objective = None
@@ -510,7 +512,7 @@ class SeriesMILP:
                     objective[v] = objective.get(v, 0) + sign * a
             for v, a in self.crit[POINTS][x].c.items():
                 objective[v] = objective.get(v, 0) - sign * STEER_X * a
-        return self.m.solve(rows, extra_vars, work, objective)
+        return self.m.solve(rows, extra_vars, work, objective, probe)
 
     def _own_results(self, x, winning):
         """Rows holding x's open games, pairs and matches to wins (or losses)."""
@@ -619,27 +621,31 @@ class SeriesMILP:
     def filled(self, res, playoffs, kos, draws=None):
         """The scenario with every open result entered (for replay through ``standings``);
         ``draws`` gives the groups of free-draw events.  Results not given stay open."""
-        scn = self.scn
-        sched = schedule(scn.rules["schedule"])
-        events = []
-        for e, (ev, st) in enumerate(zip(scn.events, self.states)):
-            if st.groups_known:
-                base = st.groups
-            elif e in self.free:
-                base = [group_of("ABCD"[g], pl, sched) for g, pl in enumerate(draws[e])]
-            else:
-                base = self.fixed_draw[e]
-            groups = []
-            for gi, g in enumerate(base):
-                games = tuple((rd, w, b, r if r >= 0 else res.get((e, w, b), UNPLAYED))
-                              for rd, w, b, r in g.games)
-                po = playoffs.get((e, gi), g.playoff)
-                groups.append(replace(g, games=games, playoff=po))
-            ko = {rd: st.ko[rd] if (st.groups_known and rd in st.ko) else kos.get((e, rd))
-                  for rd in KO_ROUNDS}
-            events.append(replace(ev, groups=tuple(groups),
-                                  knockout={k: v for k, v in ko.items() if v is not None}))
-        return replace(scn, events=tuple(events))
+        events = tuple(self.filled_event(e, res, playoffs, kos, draws)
+                       for e in range(len(self.scn.events)))
+        return replace(self.scn, events=events)
+
+    def filled_event(self, e, res, playoffs, kos, draws=None):
+        """Event ``e`` of :meth:`filled` alone (the greedy results read one event at a
+        time)."""
+        ev, st = self.scn.events[e], self.states[e]
+        if st.groups_known:
+            base = st.groups
+        elif e in self.free:
+            sched = schedule(self.scn.rules["schedule"])
+            base = [group_of("ABCD"[g], pl, sched) for g, pl in enumerate(draws[e])]
+        else:
+            base = self.fixed_draw[e]
+        groups = []
+        for gi, g in enumerate(base):
+            games = tuple((rd, w, b, r if r >= 0 else res.get((e, w, b), UNPLAYED))
+                          for rd, w, b, r in g.games)
+            po = playoffs.get((e, gi), g.playoff)
+            groups.append(replace(g, games=games, playoff=po))
+        ko = {rd: st.ko[rd] if (st.groups_known and rd in st.ko) else kos.get((e, rd))
+              for rd in KO_ROUNDS}
+        return replace(ev, groups=tuple(groups),
+                       knockout={k: v for k, v in ko.items() if v is not None})
 
 
 def _pts(h: int) -> str:
@@ -770,11 +776,11 @@ class Greedy:
 
     def _playoffs(self, e):
         m = self.m
-        filled = m.filled(self.res, self.playoffs, {}, self.draws)
+        filled = m.filled_event(e, self.res, self.playoffs, {}, self.draws)
         for ee, gi in m.open_groups():
             if ee != e:
                 continue
-            fg = filled.events[e].groups[gi]
+            fg = filled.groups[gi]
             sc, _, _ = group_scores(fg)
             top = max(sc)
             tied = [fg.players[i] for i in range(4) if sc[i] == top]
@@ -794,7 +800,7 @@ class Greedy:
 
     def _matches(self, e):
         m = self.m
-        ev = m.filled(self.res, self.playoffs, self.kos, self.draws).events[e]
+        ev = m.filled_event(e, self.res, self.playoffs, self.kos, self.draws)
         for ee, rd, _ in m.matches:
             if ee != e:
                 continue
@@ -846,6 +852,7 @@ class SeriesBackend:
         self.model = SeriesMILP(scn, at, draws, fixed=fixed)
         self.order = list(order)
         self.use_seeds = seed
+        self._tries = {}      # (x, winning) -> (generator, greedy tries so far) for solve
         # the file's draw is one the rule allows: a question is tried on it first (a smaller
         # MILP); its witnesses answer for the free draw too
         self.drawn = (SeriesMILP(scn, at, "as-drawn", fixed=fixed)
@@ -899,16 +906,26 @@ class SeriesBackend:
                     for best, spread in ((True, True), (True, False), (False, True)):
                         yield Greedy(model, p, best, spread).run()
 
+    def _greedy_tries(self, x, winning):
+        """Greedy result sets for x on ``RANDOM_DRAWS`` random draws (one generator seeded
+        by x), with their keys, in a fixed order: the same for every question asked with
+        the same x and side, so each is built and replayed once per whocan call, and only
+        as far as a question reads them."""
+        rng, done = self._tries.setdefault((x, winning), (np.random.default_rng(1000 + x), []))
+        spreads = (True, False) if winning else (True,)
+        for i in range(RANDOM_DRAWS * len(spreads)):
+            if i == len(done):
+                w = Greedy(self.model, x, winning, spreads[i % len(spreads)], rng).run()
+                done.append((w, self.keys(w)))
+            yield done[i]
+
     def solve(self, x, rivals, q, question, work: Work | None = None):
         winning = question in (OUTRIGHT, LEVEL)
         if self.model.free and self.use_seeds:
             # other draws: a few random ones the rule allows, greedy results on each
-            rng = np.random.default_rng(1000 + x)
-            for _ in range(RANDOM_DRAWS):
-                for spread in ((True, False) if winning else (True,)):
-                    w = Greedy(self.model, x, winning, spread, rng).run()
-                    if holds(self.keys(w), x, rivals, q, question):
-                        return FEASIBLE, w
+            for w, keys in self._greedy_tries(x, winning):
+                if holds(keys, x, rivals, q, question):
+                    return FEASIBLE, w
         # a restricted program first (on the file's draw when the rule allows it): quick
         # witnesses; then the full program, which also proves "cannot"
         work = Work(None) if work is None else work
@@ -919,7 +936,7 @@ class SeriesBackend:
         work.spend(part.used)
         if s == FEASIBLE:
             return s, small.filled(*small.decode(sol))
-        s, sol = self.model.ask(x, rivals, q, question, work)
+        s, sol = self.model.ask(x, rivals, q, question, work, probe=PROBE_FULL)
         if s == FEASIBLE:
             return s, self.model.filled(*self.model.decode(sol))
         return s, None
