@@ -251,26 +251,8 @@ def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = T
                     start=start, min_kind_games=min_kind_games, hold=hold)
 
 
-def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
-             start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
-             hold: dict | None = None, extra: tuple[str, ...] = (),
-             ridge: dict | None = None) -> FitResult:
-    """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
-    rows and the columns of the classes and kinds those games have, no re-reading.
-    ``extra``: optional terms (``EXTRA_TERMS``); ``ridge`` {"kslope": sd, ...}: a N(0, sd^2)
-    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0)."""
-    hold = dict(hold or {})
-    from scipy.optimize import minimize
-    from threadpoolctl import threadpool_limits
-
-    rows = np.asarray(rows, bool)
-    file = data.games.file
-    n_cls = np.bincount(data.cls[rows], minlength=len(data.classes))
-    classes = tuple(c for j, c in enumerate(data.classes) if n_cls[j])
-    if not classes:
-        raise ScenarioError("no games of the controls to fit", file=file,
-                            value=", ".join(FIT_CLASSES))
-    kind_rows = data.kind[rows]
+def _fit_kinds(kind_rows, kinds: bool, min_kind_games: int):
+    """The games per kind, the kinds with their own column (enough games) and the rest."""
     counts: dict[str, int] = {}
     for k in kind_rows:
         counts[k] = counts.get(k, 0) + 1
@@ -278,26 +260,38 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
                               if kinds and k != REFERENCE_KIND and n >= min_kind_games))
     fixed_kinds = {k: n for k, n in sorted(counts.items())
                    if k != REFERENCE_KIND and k not in free_kinds}
-    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
-                                                                  for k in free_kinds]
-             + _extra_names(classes, free_kinds, extra))
-    pos = {nm: j for j, nm in enumerate(data.des.names)}
-    cols = np.array([pos[nm] for nm in names])
-    full = data.des
-    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
-                 full.y[rows], int(rows.sum()))
-    p = len(des.names)
-    theta0 = np.array([START.get(nm.split(":")[0], 0.0) for nm in des.names])
+    return counts, free_kinds, fixed_kinds
+
+
+def _start_point(names, start: FitResult | None, level: bool, hold: dict):
+    """The starting parameters (``start``'s where it has them, held values fixed), which are
+    free, and the scale each free one is optimised in."""
+    theta0 = np.array([START.get(nm.split(":")[0], 0.0) for nm in names])
     if start is not None:
-        for j, nm in enumerate(des.names):
+        for j, nm in enumerate(names):
             if nm in start.names:
                 theta0[j] = start.theta[start.names.index(nm)]
     free = np.array([(level or not nm.startswith("level:")) and nm not in hold
-                     for nm in des.names], bool)
-    for j, nm in enumerate(des.names):
+                     for nm in names], bool)
+    for j, nm in enumerate(names):
         if not free[j]:
             theta0[j] = hold.get(nm, 0.0)
-    scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in des.names])[free]
+    scale = np.array([SCALE.get(nm.split(":")[0], 1.0) for nm in names])[free]
+    return theta0, free, scale
+
+
+def _ridge_weights(names, ridge: dict | None) -> np.ndarray:
+    """1 / prior variance of each parameter under the ridge prior (0: no prior)."""
+    return np.array([1.0 / (ridge or {}).get(nm.split(":")[0], math.inf) ** 2
+                     for nm in names])
+
+
+def _maximise(des: Design, theta0, free, scale, pen):
+    """Maximise the penalised likelihood over the free parameters (trust-exact with the
+    exact Hessian): the optimiser's result, the parameters, and the log-likelihood, gradient
+    and Hessian there."""
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
 
     def full_theta(z):
         th = theta0.copy()
@@ -310,9 +304,6 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
         if last[0] is None or not np.array_equal(last[0], z):
             last[0], last[1] = np.array(z), loglik(full_theta(z), des, 2)
         return last[1]
-
-    pen = np.array([1.0 / (ridge or {}).get(nm.split(":")[0], math.inf) ** 2
-                    for nm in des.names])          # 1 / prior variance (0: no prior)
 
     def f(z):
         ll, g, _ = at(z)
@@ -329,6 +320,12 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
                        options={"gtol": 1e-8, "maxiter": 200})
         theta = full_theta(res.x)
         ll, grad, hess = loglik(theta, des, 2)
+    return res, theta, ll, grad, hess
+
+
+def _covariance(theta, hess, pen, free, file) -> np.ndarray:
+    """The parameters' covariance: the inverse (penalised) information over the free ones,
+    0 for held ones."""
     info = (-hess + np.diag(pen))[np.ix_(free, free)]
     if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(info))):
         raise ScenarioError("the fit did not converge to finite values", file=file)
@@ -337,20 +334,57 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
     except np.linalg.LinAlgError:
         raise ScenarioError("the data do not identify every parameter (singular information)",
                             file=file) from None
+    p = len(theta)
     cov = np.zeros((p, p))
     cov[np.ix_(free, free)] = cov_free
+    return cov
+
+
+def _level_band(data: FitData, rows, classes) -> tuple:
+    """The percentiles ``BAND_PCT`` of the games' mean rating (classical games if any)."""
+    g = data.games
+    mean = ((g.white_rating + g.black_rating) / 2.0)[rows]
+    on = data.cls[rows] == (data.classes.index("classical") if "classical" in classes else -1)
+    return tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
+
+
+def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
+             start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
+             hold: dict | None = None, extra: tuple[str, ...] = (),
+             ridge: dict | None = None) -> FitResult:
+    """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
+    rows and the columns of the classes and kinds those games have, no re-reading.
+    ``extra``: optional terms (``EXTRA_TERMS``); ``ridge`` {"kslope": sd, ...}: a N(0, sd^2)
+    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0)."""
+    hold = dict(hold or {})
+    rows = np.asarray(rows, bool)
+    file = data.games.file
+    n_cls = np.bincount(data.cls[rows], minlength=len(data.classes))
+    classes = tuple(c for j, c in enumerate(data.classes) if n_cls[j])
+    if not classes:
+        raise ScenarioError("no games of the controls to fit", file=file,
+                            value=", ".join(FIT_CLASSES))
+    counts, free_kinds, fixed_kinds = _fit_kinds(data.kind[rows], kinds, min_kind_games)
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
+                                                                  for k in free_kinds]
+             + _extra_names(classes, free_kinds, extra))
+    pos = {nm: j for j, nm in enumerate(data.des.names)}
+    cols = np.array([pos[nm] for nm in names])
+    full = data.des
+    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
+                 full.y[rows], int(rows.sum()))
+    theta0, free, scale = _start_point(des.names, start, level, hold)
+    pen = _ridge_weights(des.names, ridge)
+    res, theta, ll, grad, hess = _maximise(des, theta0, free, scale, pen)
+    cov = _covariance(theta, hess, pen, free, file)
     notes = []
     if np.max(np.abs((grad - pen * theta)[free] * scale)) > 1e-3:
         notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
     dates = data.date[rows]
-    g = data.games
-    mean = ((g.white_rating + g.black_rating) / 2.0)[rows]
-    on = data.cls[rows] == (data.classes.index("classical") if "classical" in classes else -1)
-    band = tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
     return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
                      names=des.names, theta=theta, cov=cov, loglik=ll,
                      held={nm: v for nm, v in hold.items() if nm in des.names},
-                     level_band=band,
+                     level_band=_level_band(data, rows, classes),
                      n_games={c: int(n_cls[data.classes.index(c)]) for c in classes},
                      n_kind=counts, window=(str(min(dates)), str(max(dates))),
                      iterations=int(res.nit), reference=data.reference, data=file,

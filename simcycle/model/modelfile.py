@@ -40,6 +40,124 @@ def _sci(x: float) -> str:
     return f"{x:.6e}"
 
 
+def _offset_lines(res: FitResult, spreads: dict[str, FormSpread | None],
+                  base: OutcomeModel) -> list[str]:
+    """``[offsets]``' spreads, one per rating class (the base model's where not fitted)."""
+    lines = []
+    for cls in RATING_CLASSES:
+        sp = spreads.get(cls)
+        if sp is None:
+            lines.append(f"sd_{cls} = {_num(base.offset_sd[cls], 1)}   # not fitted: as in the "
+                         "base model")
+        else:
+            lines.append(f"sd_{cls} = {_num(sp.sd, 1)}   # {sp.player_events} player-events of "
+                         f"at least {res.form_min_games} games")
+            lines.append(f"sd_{cls}_se = {_num(sp.se, 1)}")
+    return lines
+
+
+def _kind_lines(res: FitResult) -> list[str]:
+    """``[kinds]``' kappa per event kind, with why a kind is not fitted."""
+    lines = []
+    kap = res.kappa()
+    for k in KINDS:
+        if k == REFERENCE_KIND:
+            continue
+        if k in kap:
+            v, se = kap[k]
+            lines.append(f"{k} = {_num(v)}   # {res.n_kind.get(k, 0)} games")
+            lines.append(f"{k}_se = {_num(se)}")
+        else:
+            n = res.n_kind.get(k, 0)
+            why = (f"{n} games, fewer than {res.kinds_min_games}" if n else "no games")
+            if not res.kinds:
+                why = "the fit has no kind terms"
+            lines.append(f"{k} = 0.0   # not fitted: {why}")
+    return lines
+
+
+def _fitted_lines(res: FitResult, name: str, cls: str) -> list[str]:
+    """A fitted control's parameters with their standard errors (held ones said)."""
+    lines = []
+    p = res.control(cls)
+    for q in ("draw0", "white_edge", "slope", "level"):
+        if q == "level" and not res.level:
+            lines.append("level = 0.0   # the fit has no level term")
+            continue
+        held = {"slope": f"slope:{cls}", "level": f"level:{cls}"}.get(q)
+        if held in res.held:
+            lines.append(f"{q} = {_num(p[q])}   # held, not fitted (as in the base "
+                         "model)")
+            continue
+        lines.append(f"{q} = {_num(p[q])}")
+        lines.append(f"{q}_se = {_num(p[q + '_se'])}")
+    lines.append(f"fitted = true   # {res.n_games[cls]} {cls} games"
+                 + ("" if name == FITTED_CONTROL[cls][0] else
+                    f" (the {cls} fit; the data's {cls} games are mostly "
+                    f"{FITTED_CONTROL[cls][0].split('-', 1)[1]})"))
+    return lines
+
+
+def _derived_lines(res: FitResult, name: str, derived_from: str, fitted: dict) -> list[str]:
+    """An Armageddon control at other time odds, derived from the fitted one."""
+    src = res.control(fitted[derived_from])
+    shift = ELO_PER_DOUBLING * math.log2(TIME_ODDS[name] / TIME_ODDS[derived_from])
+    return [f"draw0 = {_num(src['draw0'])}   # as {derived_from} (fitted)",
+            f"white_edge = {_num(src['white_edge'] + shift)}   # {derived_from}'s "
+            f"{_num(src['white_edge'], 1)} {'+' if shift >= 0 else '-'} "
+            f"{_num(abs(shift), 1)}: {ELO_PER_DOUBLING:.0f} Elo per doubling of the "
+            "time ratio",
+            f"slope = {_num(src['slope'])}", f"level = {_num(src['level'])}",
+            f"fitted = false   # derived from {derived_from} (docs/model.md)"]
+
+
+def _control_lines(res: FitResult, base: OutcomeModel) -> list[str]:
+    """One ``[controls.NAME]`` table per control: fitted, derived, or the base model's."""
+    lines = []
+    fitted = {name: c for c in res.classes for name in FITTED_CONTROL.get(c, ())}
+    controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
+    known = {c.name for c in base.controls}
+    for name, (rc, arm) in NEW_CONTROLS.items():
+        if name in fitted and name not in known:
+            controls.append((name, rc, arm, None))
+    for name, rating_class, armageddon, c in controls:
+        lines += ["", f'[controls."{name}"]' if not name.isidentifier() else
+                  f"[controls.{name}]", f'rating_class = "{rating_class}"']
+        cls = fitted.get(name)
+        derived_from = next((n for n in fitted if name in TIME_ODDS and n in TIME_ODDS
+                             and n != name and name not in fitted), None)
+        if cls is not None:
+            lines += _fitted_lines(res, name, cls)
+        elif derived_from is not None:
+            lines += _derived_lines(res, name, derived_from, fitted)
+        else:
+            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
+                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
+                      "fitted = false   # not fitted (docs/model.md): as in the base model"]
+        if armageddon:
+            lines.append("draw_counts_for_black = true")
+    return lines
+
+
+def _covariance_lines(res: FitResult) -> list[str]:
+    """``[covariance]``: the fitted parameters' covariance (none when nothing is free)."""
+    free = [j for j in range(len(res.names)) if res.cov[j, j] > 0.0]
+    if not free:
+        return []
+    lines = ["", "[covariance]",
+             "# The fitted parameters' covariance (the inverse of the observed information):"
+             " u0 is",
+             "# ln(2*draw0/(1-draw0)), level per 100 Elo, kappa per kind.  The parameter"
+             " draw",
+             "# (docs/model.md) draws each simulated event's parameters from it.",
+             "names = [" + ", ".join(f'"{res.names[j]}"' for j in free) + "]",
+             "matrix = ["]
+    for i in free:
+        lines.append("  [" + ", ".join(_sci(res.cov[i, j]) for j in free) + "],")
+    lines.append("]")
+    return lines
+
+
 def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: OutcomeModel, *,
                  data_label: str, version: str, offsets_default: bool,
                  command: str) -> str:
@@ -88,15 +206,7 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         f"default = {'true' if offsets_default else 'false'}   # what simulate and swing do "
         "without --offsets/--no-offsets (the shipped models' choice: docs/model.md)",
     ]
-    for cls in RATING_CLASSES:
-        sp = spreads.get(cls)
-        if sp is None:
-            lines.append(f"sd_{cls} = {_num(base.offset_sd[cls], 1)}   # not fitted: as in the "
-                         "base model")
-        else:
-            lines.append(f"sd_{cls} = {_num(sp.sd, 1)}   # {sp.player_events} player-events of "
-                         f"at least {res.form_min_games} games")
-            lines.append(f"sd_{cls}_se = {_num(sp.se, 1)}")
+    lines += _offset_lines(res, spreads, base)
     lines += ["", "[hot]", "# as in the base model (not fitted)"]
     lines += [f"k_{c} = {_num(base.hot_k[c], 1)}" for c in RATING_CLASSES]
     lines += ["", "[kinds]",
@@ -105,76 +215,7 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
               "# reference (0).  One kappa per kind for every control of the event (the data"
               " have no",
               "# Candidates or knock-out games of known speed control to tell them apart)."]
-    kap = res.kappa()
-    for k in KINDS:
-        if k == REFERENCE_KIND:
-            continue
-        if k in kap:
-            v, se = kap[k]
-            lines.append(f"{k} = {_num(v)}   # {res.n_kind.get(k, 0)} games")
-            lines.append(f"{k}_se = {_num(se)}")
-        else:
-            n = res.n_kind.get(k, 0)
-            why = (f"{n} games, fewer than {res.kinds_min_games}" if n else "no games")
-            if not res.kinds:
-                why = "the fit has no kind terms"
-            lines.append(f"{k} = 0.0   # not fitted: {why}")
-    free = [j for j in range(len(res.names)) if res.cov[j, j] > 0.0]
-    if free:
-        lines += ["", "[covariance]",
-                  "# The fitted parameters' covariance (the inverse of the observed information):"
-                  " u0 is",
-                  "# ln(2*draw0/(1-draw0)), level per 100 Elo, kappa per kind.  The parameter"
-                  " draw",
-                  "# (docs/model.md) draws each simulated event's parameters from it.",
-                  "names = [" + ", ".join(f'"{res.names[j]}"' for j in free) + "]",
-                  "matrix = ["]
-        for i in free:
-            lines.append("  [" + ", ".join(_sci(res.cov[i, j]) for j in free) + "],")
-        lines.append("]")
-    fitted = {name: c for c in res.classes for name in FITTED_CONTROL.get(c, ())}
-    controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
-    known = {c.name for c in base.controls}
-    for name, (rc, arm) in NEW_CONTROLS.items():
-        if name in fitted and name not in known:
-            controls.append((name, rc, arm, None))
-    for name, rating_class, armageddon, c in controls:
-        lines += ["", f'[controls."{name}"]' if not name.isidentifier() else
-                  f"[controls.{name}]", f'rating_class = "{rating_class}"']
-        cls = fitted.get(name)
-        derived_from = next((n for n in fitted if name in TIME_ODDS and n in TIME_ODDS
-                             and n != name and name not in fitted), None)
-        if cls is not None:
-            p = res.control(cls)
-            for q in ("draw0", "white_edge", "slope", "level"):
-                if q == "level" and not res.level:
-                    lines.append("level = 0.0   # the fit has no level term")
-                    continue
-                held = {"slope": f"slope:{cls}", "level": f"level:{cls}"}.get(q)
-                if held in res.held:
-                    lines.append(f"{q} = {_num(p[q])}   # held, not fitted (as in the base "
-                                 "model)")
-                    continue
-                lines.append(f"{q} = {_num(p[q])}")
-                lines.append(f"{q}_se = {_num(p[q + '_se'])}")
-            lines.append(f"fitted = true   # {res.n_games[cls]} {cls} games"
-                         + ("" if name == FITTED_CONTROL[cls][0] else
-                            f" (the {cls} fit; the data's {cls} games are mostly "
-                            f"{FITTED_CONTROL[cls][0].split('-', 1)[1]})"))
-        elif derived_from is not None:
-            src = res.control(fitted[derived_from])
-            shift = ELO_PER_DOUBLING * math.log2(TIME_ODDS[name] / TIME_ODDS[derived_from])
-            lines += [f"draw0 = {_num(src['draw0'])}   # as {derived_from} (fitted)",
-                      f"white_edge = {_num(src['white_edge'] + shift)}   # {derived_from}'s "
-                      f"{_num(src['white_edge'], 1)} {'+' if shift >= 0 else '-'} "
-                      f"{_num(abs(shift), 1)}: {ELO_PER_DOUBLING:.0f} Elo per doubling of the "
-                      "time ratio",
-                      f"slope = {_num(src['slope'])}", f"level = {_num(src['level'])}",
-                      f"fitted = false   # derived from {derived_from} (docs/model.md)"]
-        else:
-            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
-                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
-                      "fitted = false   # not fitted (docs/model.md): as in the base model"]
-        if armageddon:
-            lines.append("draw_counts_for_black = true")
+    lines += _kind_lines(res)
+    lines += _covariance_lines(res)
+    lines += _control_lines(res, base)
     return "\n".join(lines) + "\n"
