@@ -368,66 +368,32 @@ def _best_others(s, x, rivals, k, key):
     return sorted(rivals, key=lambda j: (-key(j), j))[:k]
 
 
-def row_for(s: State, x, rivals, q, what: str) -> dict:
-    nm = [p.name for p in s.scn.players]
-    row = {"name": nm[x], "status": None, "via": None, "at_worst": None, "path": None,
-           "says": None}
-    if rivals is None:
-        row["status"] = "n/a"
-        return row
-    if len(rivals) < q:
-        row.update(status="clinched", via="outright",
-                   says=[f"fewer than {q} rivals are left: {nm[x]} is in {what}"])
-        return row
-    hi = max(_max_x(s, x, o) for o in _own(s, x))
-    lo = min(_min_x(s, x, o) for o in _own(s, x))
-    if cannot(s, x, rivals, q, strict=False):
-        ahead = _best_others(s, x, rivals, q, lambda j: s.c[j])
-        row.update(status="eliminated", says=[
-            f"can no longer reach {what}, even level on points: {half(hi)} at most (winning "
+def _eliminated_says(s: State, nm, rivals, q, what: str, hi) -> list[str]:
+    """Why x can no longer reach the target: x's most and the best rivals' points now."""
+    ahead = _best_others(s, None, rivals, q, lambda j: s.c[j])
+    return [f"can no longer reach {what}, even level on points: {half(hi)} at most (winning "
             f"every game left), and " + "; ".join(f"{nm[j]} has {half(s.c[j])}"
                                                   for j in ahead)
             + ("" if all(s.c[j] > hi for j in ahead) else
                f" (the published round {s.pub_round} cannot leave {q} of them at {half(hi)} "
-               "or less)")])
-        return row
-    if uncatchable(s, x, rivals, q, level=True):
-        can = [j for j in rivals if _hi(s, j) >= lo]
-        row.update(status="clinched", via="outright", says=[
-            f"has clinched {what} on points: {half(lo)} at least (losing every game left), "
-            f"and only {len(can)} rival(s) can reach that" + (f" ({_names(s, can)})" if can
-                                                                 else "")])
-        return row
-    rule = reach(s, x, rivals, q, strict=True)
-    via = "outright"
-    out_refused = cannot(s, x, rivals, q, strict=True)
-    if rule is None:
-        rule = reach(s, x, rivals, q, strict=False)
-        via = "tiebreak"
-    if rule is None:
-        can = [j for j in rivals if _hi(s, j) >= hi]
-        hard = [j for j in can if s.c[j] + s.up * s.left >= hi]
-        row.update(status="undetermined", says=[
-            f"depends on pairings not yet made: {half(hi)} at most (winning every game left); "
+               "or less)")]
+
+
+def _undetermined_says(s: State, rivals, q, hi, out_refused: bool) -> list[str]:
+    """Why neither a rule nor a bound settles x: how many rivals can reach x's most."""
+    can = [j for j in rivals if _hi(s, j) >= hi]
+    hard = [j for j in can if s.c[j] + s.up * s.left >= hi]
+    return [f"depends on pairings not yet made: {half(hi)} at most (winning every game left); "
             f"{len(can)} rivals can also reach {half(hi)}, and {len(hard)} of them would even "
             f"drawing every game left, where {f'at most {q - 1}' if q > 1 else 'none'} may: "
             "only pairings that make "
             "enough of them lose would let it happen"
             + ("; never ahead outright (rivals are already sure of as much)"
-               if out_refused else "")])
-        return row
-    says = rule_words(s, rule, what, via == "outright")
-    if via == "tiebreak" and not out_refused:
-        says.append("(ahead on points outright depends on pairings not yet made)")
-    if uncatchable(s, x, rivals, q, level=False):
-        at_worst = "tiebreak"
-        says.append(f"cannot be passed on points: at worst level ({half(lo)} at least), "
-                    "then the tie-breaks decide")
-    else:
-        c = caught(s, x, rivals, q, level=False)
-        at_worst = "out" if c is not None else None
-        if c is None:
-            says.append("whether they can still drop out depends on pairings not yet made")
+               if out_refused else "")]
+
+
+def _rule_path(s: State, nm, x, rule, via: str) -> list[dict]:
+    """The rule's path: the published round's games that matter, then the later rounds."""
     path = []
     if s.pub_round is not None:
         need = {x, *rule.threats, *rule.free}     # every other game: any result
@@ -444,11 +410,66 @@ def row_for(s: State, x, rivals, q, what: str) -> dict:
                             f"({_names(s, rule.threats)}) draws when paired with another of "
                             "them and loses every other game" if rule.threats else "")
                          + "; any other result")})
-    row.update(status="alive", via=via, at_worst=at_worst, says=says, path=path,
-               rule={"wins": nm[x], "total": rule.total / 2,
-                     "free": [nm[j] for j in rule.free],
-                     "threats": [nm[j] for j in rule.threats],
-                     "later_rounds": s.later})
+    return path
+
+
+def _alive_fields(s: State, nm, x, rivals, q, what: str, rule, via: str, out_refused: bool,
+                  lo) -> dict:
+    """An alive row's fields: the rule's words, the worst case, the path and the rule."""
+    says = rule_words(s, rule, what, via == "outright")
+    if via == "tiebreak" and not out_refused:
+        says.append("(ahead on points outright depends on pairings not yet made)")
+    if uncatchable(s, x, rivals, q, level=False):
+        at_worst = "tiebreak"
+        says.append(f"cannot be passed on points: at worst level ({half(lo)} at least), "
+                    "then the tie-breaks decide")
+    else:
+        c = caught(s, x, rivals, q, level=False)
+        at_worst = "out" if c is not None else None
+        if c is None:
+            says.append("whether they can still drop out depends on pairings not yet made")
+    return dict(status="alive", via=via, at_worst=at_worst, says=says,
+                path=_rule_path(s, nm, x, rule, via),
+                rule={"wins": nm[x], "total": rule.total / 2,
+                      "free": [nm[j] for j in rule.free],
+                      "threats": [nm[j] for j in rule.threats],
+                      "later_rounds": s.later})
+
+
+def row_for(s: State, x, rivals, q, what: str) -> dict:
+    nm = [p.name for p in s.scn.players]
+    row = {"name": nm[x], "status": None, "via": None, "at_worst": None, "path": None,
+           "says": None}
+    if rivals is None:
+        row["status"] = "n/a"
+        return row
+    if len(rivals) < q:
+        row.update(status="clinched", via="outright",
+                   says=[f"fewer than {q} rivals are left: {nm[x]} is in {what}"])
+        return row
+    hi = max(_max_x(s, x, o) for o in _own(s, x))
+    lo = min(_min_x(s, x, o) for o in _own(s, x))
+    if cannot(s, x, rivals, q, strict=False):
+        row.update(status="eliminated", says=_eliminated_says(s, nm, rivals, q, what, hi))
+        return row
+    if uncatchable(s, x, rivals, q, level=True):
+        can = [j for j in rivals if _hi(s, j) >= lo]
+        row.update(status="clinched", via="outright", says=[
+            f"has clinched {what} on points: {half(lo)} at least (losing every game left), "
+            f"and only {len(can)} rival(s) can reach that" + (f" ({_names(s, can)})" if can
+                                                                 else "")])
+        return row
+    rule = reach(s, x, rivals, q, strict=True)
+    via = "outright"
+    out_refused = cannot(s, x, rivals, q, strict=True)
+    if rule is None:
+        rule = reach(s, x, rivals, q, strict=False)
+        via = "tiebreak"
+    if rule is None:
+        row.update(status="undetermined", says=_undetermined_says(s, rivals, q, hi,
+                                                                  out_refused))
+        return row
+    row.update(_alive_fields(s, nm, x, rivals, q, what, rule, via, out_refused, lo))
     return row
 
 
