@@ -185,6 +185,11 @@ def write_trf(players, games, path: str | Path | None = None, *, event: str = ""
 
 SWISS_RESULTS = set("1=0WDL+-HFUZ")
 RATING_COLS = (49, 52)
+GAME_SCORE = {"1": 2, "=": 1, "0": 0, "W": 2, "D": 1, "L": 0}      # half points
+GAME_TEXT = {2: "1-0", 1: "1/2-1/2", 0: "0-1"}
+FORFEIT_TEXT = {("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--"}
+MAX_ROUNDS = 40          # an XXR beyond this is refused (no Swiss has more)
+INITIAL = ("white1", "black1")
 
 
 @dataclass(frozen=True)
@@ -208,74 +213,120 @@ class TrfPlayer:
     cells: dict              # round -> Cell
 
 
+@dataclass(frozen=True)
+class TrfSwiss:
+    """A Swiss's TRF-16 file: its 001 lines by starting rank and the two header lines read,
+    ``XXR`` (the number of rounds) and ``XXC`` (the initial colour), each None when absent,
+    with the line it is on."""
+
+    players: dict            # starting rank -> TrfPlayer
+    rounds: int | None = None
+    rounds_line: int = 0
+    initial: str | None = None      # "white1" or "black1"
+    initial_line: int = 0
+
+
 def _where(ln: int, col: int) -> str:
     return f"line {ln}, column {col}"
 
 
-def read_trf_swiss(path: str | Path) -> dict[int, TrfPlayer]:
+def read_trf_swiss(path: str | Path) -> TrfSwiss:
     """Every 001 line of a Swiss's TRF-16 file by starting rank, each round's cell with its
-    line and column.  Refused in one line naming file, line and column: a rank given twice,
-    a rating missing (columns 49-52), an opponent field that is not a number, a colour that
-    is not w / b / -, a result that is none of 1 = 0 W D L + - H F U Z.  Consistency between
-    lines (the same game on both, one opponent each) is :func:`check_swiss_rounds`'s."""
+    line and column, and ``XXR`` / ``XXC``.  Refused in one line naming file, line and
+    column: a rank given twice, a rating missing (columns 49-52), an opponent field that is
+    not a number, a colour that is not w / b / -, a result that is none of 1 = 0 W D L + - H F
+    U Z, an ``XXR`` that is not a number of rounds, an ``XXC`` that is not white1 / black1.
+    Consistency between lines (the same game on both, one opponent each) is
+    :func:`check_swiss_rounds`'s."""
     f = str(path)
     text = read_text_lenient(path, "TRF file")
     from ..formats.shared.scenario import MAX_PLAYERS
     if text.count("\n001") > MAX_PLAYERS:
         raise ScenarioError(f"too many player lines (the limit is {MAX_PLAYERS:,})", file=f)
     players: dict[int, TrfPlayer] = {}
+    head: dict = {}
     for ln, line in enumerate(text.split("\n"), 1):
-        if not line.startswith("001"):
-            continue
-        rank_s = _col(line, 5, 8).strip()
-        if not rank_s.isdigit() or int(rank_s) == 0:
-            raise ScenarioError("a 001 line needs its starting rank in columns 5-8", file=f,
-                                key=_where(ln, 5), value=rank_s)
-        rank = int(rank_s)
-        if rank in players:
-            raise ScenarioError(f"starting rank {rank} is also on line {players[rank].line}",
-                                file=f, key=_where(ln, 5), value=rank)
-        name = " ".join(_col(line, 15, 47).split())
-        if not name:
-            raise ScenarioError("a 001 line needs the player's name in columns 15-47",
-                                file=f, key=_where(ln, 15))
-        rating = _col(line, *RATING_COLS).strip()
-        if not rating.isdigit() or int(rating) == 0:
-            raise ScenarioError(f"{name}: rating missing (columns 49-52 need the rating "
-                                "the pairing ranks by)", file=f, key=_where(ln, 49),
-                                value=rating)
-        fid = _col(line, 58, 68).strip()
-        cells = {}
-        r = 1
-        while len(line.rstrip()) >= FIRST_ROUND_COL + ROUND_WIDTH * (r - 1):
-            c = FIRST_ROUND_COL + ROUND_WIDTH * (r - 1)
-            opp, colour, res = _col(line, c, c + 3).strip(), _col(line, c + 5, c + 5), \
-                _col(line, c + 7, c + 7)
-            if opp and not opp.isdigit():
-                raise ScenarioError(f"{name}, round {r}: the opponent field (columns {c}-"
-                                    f"{c + 3}) is not a starting rank", file=f,
-                                    key=_where(ln, c), value=opp)
-            if colour not in ("w", "b", "-", " "):
-                raise ScenarioError(f"{name}, round {r}: colour is not w, b or -", file=f,
-                                    key=_where(ln, c + 5), value=colour)
-            if res != " " and res not in SWISS_RESULTS:
-                raise ScenarioError(f"{name}, round {r}: result is none of 1 = 0 W D L + - "
-                                    "H F U Z", file=f, key=_where(ln, c + 7), value=res)
-            o = int(opp) if opp and int(opp) else None
-            if o is None and res in ("1", "=", "0", "W", "D", "L"):
-                raise ScenarioError(f"{name}, round {r}: a game result with no opponent",
-                                    file=f, key=_where(ln, c), value=opp or "0000")
-            if o is not None and res in ("H", "F", "U", "Z"):
-                raise ScenarioError(f"{name}, round {r}: a bye ({res}) with an opponent",
-                                    file=f, key=_where(ln, c), value=opp)
-            if o is not None or res != " ":
-                cells[r] = Cell(ln, c, o, colour, res)
-            r += 1
-        players[rank] = TrfPlayer(rank, name, int(rating),
-                                  int(fid) if fid.isdigit() and int(fid) else None, ln, cells)
+        line = line.rstrip("\r")
+        if line.startswith("001"):
+            p = _swiss_player(line, ln, f, players)
+            players[p.rank] = p
+        elif line.startswith(("XXR", "XXC")):
+            head.update(_swiss_header(line, ln, f))
     if not players and text.strip():
         raise ScenarioError("not a TRF file: no 001 player lines", file=f)
-    return players
+    return TrfSwiss(players, **head)
+
+
+def _swiss_header(line: str, ln: int, f: str) -> dict:
+    """``XXR n`` -> rounds; ``XXC white1`` / ``black1`` (the rest of the line, such as
+    ``rtg``, ignored) -> initial; each with its line."""
+    v = line[3:].strip()
+    if line.startswith("XXR"):
+        if not v.isdigit() or not 1 <= int(v) <= MAX_ROUNDS:
+            raise ScenarioError(f"XXR needs the number of rounds (1-{MAX_ROUNDS})", file=f,
+                                key=_where(ln, 5), value=v)
+        return {"rounds": int(v), "rounds_line": ln}
+    word = v.split()[0] if v else ""
+    if word not in INITIAL:
+        raise ScenarioError("XXC needs white1 or black1", file=f, key=_where(ln, 5), value=v)
+    return {"initial": word, "initial_line": ln}
+
+
+def _swiss_player(line: str, ln: int, f: str, players: dict) -> TrfPlayer:
+    """One 001 line: starting rank, name, rating, FIDE id and its round cells."""
+    rank_s = _col(line, 5, 8).strip()
+    if not rank_s.isdigit() or int(rank_s) == 0:
+        raise ScenarioError("a 001 line needs its starting rank in columns 5-8", file=f,
+                            key=_where(ln, 5), value=rank_s)
+    rank = int(rank_s)
+    if rank in players:
+        raise ScenarioError(f"starting rank {rank} is also on line {players[rank].line}",
+                            file=f, key=_where(ln, 5), value=rank)
+    name = " ".join(_col(line, 15, 47).split())
+    if not name:
+        raise ScenarioError("a 001 line needs the player's name in columns 15-47",
+                            file=f, key=_where(ln, 15))
+    rating = _col(line, *RATING_COLS).strip()
+    if not rating.isdigit() or int(rating) == 0:
+        raise ScenarioError(f"{name}: rating missing (columns 49-52 need the rating "
+                            "the pairing ranks by)", file=f, key=_where(ln, 49), value=rating)
+    fid = _col(line, 58, 68).strip()
+    cells = {}
+    r = 1
+    while len(line.rstrip()) >= FIRST_ROUND_COL + ROUND_WIDTH * (r - 1):
+        c = _swiss_cell(line, ln, f, name, r)
+        if c is not None:
+            cells[r] = c
+        r += 1
+    return TrfPlayer(rank, name, int(rating), int(fid) if fid.isdigit() and int(fid) else None,
+                     ln, cells)
+
+
+def _swiss_cell(line: str, ln: int, f: str, name: str, r: int) -> Cell | None:
+    """Round ``r``'s ten columns of a 001 line, checked on their own (None: blank)."""
+    c = FIRST_ROUND_COL + ROUND_WIDTH * (r - 1)
+    opp, colour, res = _col(line, c, c + 3).strip(), _col(line, c + 5, c + 5), \
+        _col(line, c + 7, c + 7)
+    if opp and not opp.isdigit():
+        raise ScenarioError(f"{name}, round {r}: the opponent field (columns {c}-"
+                            f"{c + 3}) is not a starting rank", file=f,
+                            key=_where(ln, c), value=opp)
+    if colour not in ("w", "b", "-", " "):
+        raise ScenarioError(f"{name}, round {r}: colour is not w, b or -", file=f,
+                            key=_where(ln, c + 5), value=colour)
+    if res != " " and res not in SWISS_RESULTS:
+        raise ScenarioError(f"{name}, round {r}: result is none of 1 = 0 W D L + - "
+                            "H F U Z", file=f, key=_where(ln, c + 7), value=res)
+    o = int(opp) if opp and int(opp) else None
+    if o is None and res in GAME_SCORE:
+        raise ScenarioError(f"{name}, round {r}: a game result with no opponent",
+                            file=f, key=_where(ln, c), value=opp or "0000")
+    if o is not None and res in BYES:
+        raise ScenarioError(f"{name}, round {r}: a bye ({res}) with an opponent",
+                            file=f, key=_where(ln, c), value=opp)
+    if o is None and res == " ":
+        return None
+    return Cell(ln, c, o, colour, res)
 
 
 def check_swiss_rounds(players: dict[int, TrfPlayer], f: str) -> dict[int, list]:
@@ -287,73 +338,102 @@ def check_swiss_rounds(players: dict[int, TrfPlayer], f: str) -> dict[int, list]
     the opponent's line does not have, both with the same colour, results that do not add
     up."""
     out: dict[int, list] = {}
-    score = {"1": 2, "=": 1, "0": 0, "W": 2, "D": 1, "L": 0, "+": 2, "-": 0}
     for r in sorted({r for p in players.values() for r in p.cells}):
-        named: dict[int, tuple] = {}      # rank -> (by rank, cell) that pairs him
-        pab = None
-        boards = []
-        for rank in sorted(players):
-            p = players[rank]
-            c = p.cells.get(r)
-            if c is None:
-                continue
-            if c.opp is None:
-                if c.result == "U":
-                    if pab is not None:
-                        raise ScenarioError(
-                            f"{p.name}: a pairing-allocated bye (U) given twice in round "
-                            f"{r} (also to {players[pab[0]].name}, line {pab[1].line})",
-                            file=f, key=_where(c.line, c.col + 7), value="U")
-                    pab = (rank, c)
-                boards.append((rank, None, c.result, c))
-                continue
-            if c.opp not in players:
-                raise ScenarioError(f"{p.name}, round {r}: starting rank {c.opp} is no "
-                                    "player's (no 001 line has it)", file=f,
-                                    key=_where(c.line, c.col), value=c.opp)
-            if c.opp in named:
-                other, oc = named[c.opp]
-                raise ScenarioError(
-                    f"{players[c.opp].name} is paired twice in round {r}: with "
-                    f"{players[other].name} (line {oc.line}) and {p.name}", file=f,
-                    key=_where(c.line, c.col), value=c.opp)
-            named[c.opp] = (rank, c)
+        named, boards = _who_names_whom(players, r, f)
         for rank, (by, c) in named.items():
-            q, p = players[rank], players[by]
-            d = q.cells.get(r)
-            if d is None or d.opp != by:
-                got = ("nothing" if d is None else
-                       "a bye" if d.opp is None else f"starting rank {d.opp}")
-                raise ScenarioError(
-                    f"{p.name} plays {q.name} in round {r} but {q.name}'s line "
-                    f"({q.line}) has {got}", file=f, key=_where(c.line, c.col), value=c.opp)
-            if by > rank:
-                continue                      # each game once, from the lower rank's line
-            forfeit = c.result in "+-" or d.result in "+-"
-            if not forfeit and (c.colour == d.colour or c.colour not in "wb"
-                                or d.colour not in "wb"):
-                raise ScenarioError(
-                    f"{p.name} - {q.name}, round {r}: the colours do not match line "
-                    f"{d.line} ({c.colour} and {d.colour})", file=f,
-                    key=_where(c.line, c.col + 5), value=c.colour)
-            if (c.result == " ") != (d.result == " ") or (
-                    c.result != " " and not forfeit and score[c.result] + score[d.result] != 2) \
-                    or (forfeit and (c.result not in "+-" or d.result not in "+-"
-                                     or c.result == d.result == "+")):
-                raise ScenarioError(
-                    f"{p.name} - {q.name}, round {r}: the result contradicts line {d.line} "
-                    f"({c.result.strip() or 'blank'} and {d.result.strip() or 'blank'})",
-                    file=f, key=_where(c.line, c.col + 7), value=c.result)
-            white_first = c.colour == "w" or (forfeit and c.colour != "b" and by < rank) \
-                or (forfeit and c.colour == "-" and d.colour != "w")
-            w, b, cw, cb = (by, rank, c, d) if white_first else (rank, by, d, c)
-            if cw.result == " ":
-                res = "*"
-            elif forfeit:
-                res = {("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--"}[
-                    (cw.result, cb.result)]
-            else:
-                res = {2: "1-0", 1: "1/2-1/2", 0: "0-1"}[score[cw.result]]
-            boards.append((w, b, res, cw))
+            board = _board(players, r, rank, by, c, f)
+            if board is not None:
+                boards.append(board)
         out[r] = boards
     return out
+
+
+def _who_names_whom(players: dict, r: int, f: str) -> tuple[dict, list]:
+    """Round ``r``: {rank: (rank of the line that names him as opponent, its cell)} and the
+    byes [(rank, None, letter, cell)]; refused: an unknown rank, a player named by two lines,
+    two pairing-allocated byes."""
+    named: dict[int, tuple] = {}
+    byes: list = []
+    pab = None
+    for rank in sorted(players):
+        p = players[rank]
+        c = p.cells.get(r)
+        if c is None:
+            continue
+        if c.opp is None:
+            if c.result == "U" and pab is not None:
+                raise ScenarioError(
+                    f"{p.name}: a pairing-allocated bye (U) given twice in round "
+                    f"{r} (also to {players[pab[0]].name}, line {pab[1].line})",
+                    file=f, key=_where(c.line, c.col + 7), value="U")
+            if c.result == "U":
+                pab = (rank, c)
+            byes.append((rank, None, c.result, c))
+            continue
+        if c.opp not in players:
+            raise ScenarioError(f"{p.name}, round {r}: starting rank {c.opp} is no "
+                                "player's (no 001 line has it)", file=f,
+                                key=_where(c.line, c.col), value=c.opp)
+        if c.opp in named:
+            other, oc = named[c.opp]
+            raise ScenarioError(
+                f"{players[c.opp].name} is paired twice in round {r}: with "
+                f"{players[other].name} (line {oc.line}) and {p.name}", file=f,
+                key=_where(c.line, c.col), value=c.opp)
+        named[c.opp] = (rank, c)
+    return named, byes
+
+
+def _board(players: dict, r: int, rank: int, by: int, c: Cell, f: str) -> tuple | None:
+    """The game of ``by``'s cell ``c`` against ``rank``, checked against ``rank``'s line:
+    (white, black, result, White's cell), or None from the higher rank's line (each game is
+    reported once)."""
+    q, p = players[rank], players[by]
+    d = q.cells.get(r)
+    if d is None or d.opp != by:
+        got = ("nothing" if d is None else
+               "a bye" if d.opp is None else f"starting rank {d.opp}")
+        raise ScenarioError(
+            f"{p.name} plays {q.name} in round {r} but {q.name}'s line "
+            f"({q.line}) has {got}", file=f, key=_where(c.line, c.col), value=c.opp)
+    if by > rank:
+        return None
+    forfeit = c.result in FORFEITS or d.result in FORFEITS
+    if not forfeit and (c.colour == d.colour or c.colour not in "wb" or d.colour not in "wb"):
+        raise ScenarioError(
+            f"{p.name} - {q.name}, round {r}: the colours do not match line "
+            f"{d.line} ({c.colour} and {d.colour})", file=f,
+            key=_where(c.line, c.col + 5), value=c.colour)
+    if not _results_agree(c.result, d.result, forfeit):
+        raise ScenarioError(
+            f"{p.name} - {q.name}, round {r}: the result contradicts line {d.line} "
+            f"({c.result.strip() or 'blank'} and {d.result.strip() or 'blank'})",
+            file=f, key=_where(c.line, c.col + 7), value=c.result)
+    return _oriented(by, rank, c, d, forfeit)
+
+
+def _oriented(by: int, rank: int, c: Cell, d: Cell, forfeit: bool) -> tuple:
+    """(white, black, result, White's cell) of a checked game; a forfeit without colours
+    (``-``) has the lower starting rank as White."""
+    white_first = c.colour == "w" or (forfeit and c.colour != "b" and by < rank) \
+        or (forfeit and c.colour == "-" and d.colour != "w")
+    w, b, cw, cb = (by, rank, c, d) if white_first else (rank, by, d, c)
+    if cw.result == " ":
+        res = "*"
+    elif forfeit:
+        res = FORFEIT_TEXT[(cw.result, cb.result)]
+    else:
+        res = GAME_TEXT[GAME_SCORE[cw.result]]
+    return (w, b, res, cw)
+
+
+def _results_agree(a: str, b: str, forfeit: bool) -> bool:
+    """The two lines' results of one game fit: both blank, a game's half points adding up to
+    a whole point, or a forfeit (+ -, - +, or - - for a double forfeit)."""
+    if (a == " ") != (b == " "):
+        return False
+    if a == " ":
+        return True
+    if forfeit:
+        return (a, b) in FORFEIT_TEXT
+    return GAME_SCORE[a] + GAME_SCORE[b] == 2

@@ -121,25 +121,13 @@ class SwissFormat(Format):
 
     def read_results(self, scenario_file: str, kind: str, path: str, *, write: bool = False):
         """What a TRF-16 or broadcast PGN file adds to the scenario's rounds (``simcycle
-        results``), every cell checked with its line and column (``results.py``); ``--write``
-        appends the new rounds to the scenario file (``live.py``)."""
-        if write:
-            from ...scenario import load_scenario
-            from .live import file_results, write_new_rounds
-            _, scn = load_scenario(scenario_file)
-            d = file_results(scn, path, kind)
-            d["written"] = bool(d["new"])
-            if d["written"]:
-                write_new_rounds(scenario_file, d)
-            return d
+        results``), every cell checked with its line and column; ``--write`` appends the
+        rounds the scenario lacks (``results.py``)."""
         from .results import read_results
-        return read_results(scenario_file, kind, path)
+        return read_results(scenario_file, kind, path, write=write)
 
     def render_results(self, d: dict) -> str:
-        if "games_in_file" in d:
-            from .results import render_results
-        else:
-            from .live import render_results
+        from .results import render_results
         return render_results(d)
 
     def swing(self, scn: Swiss, model, at, *, sims, seed, offsets=False, round_no=None,
