@@ -10,15 +10,17 @@ from .options import json_opt, scenario_arg, show
 @click.option("--pgn", "pgn", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="A PGN file of the event's games (a broadcast's download).")
 @click.option("--trf", "trf", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="A FIDE TRF-16 file of the event (round robins with pairings).")
+              help="A FIDE TRF-16 file of the event (round robins with pairings; Swiss events: "
+                   "byes, forfeits, XXR and XXC too).")
 @click.option("--write", is_flag=True,
               help="Put the new results into the scenario file's [[rounds]] (in place; "
-                   "comments and layout kept).")
+                   "comments and layout kept; a Swiss: the new rounds appended).")
 @json_opt
 def results(scenario, pgn, trf, write, as_json):
     """What a PGN or TRF file of the event adds to the scenario: every game matched by
-    player (name, alias or FIDE id), round and colours against the schedule; unfinished
-    games (*) skipped; any mismatch refused in one line naming the game."""
+    player (name, alias or FIDE id), round and colours against the schedule (a Swiss: against
+    the rounds the scenario has, the later ones new); unfinished games (*) skipped; any
+    mismatch refused in one line naming the game (a TRF: its line and column)."""
     from ..scenario import load_scenario
 
     if (pgn is None) == (trf is None):
