@@ -246,25 +246,33 @@ class _Walk:
                         says=[f"{r[2]}: " + "; ".join(r[4] or [
                             f"clinched the top {r[3]} of the event not yet qualified"])])
         if ALIVE in st:
-            r = next(r for r in rs if r[0] == ALIVE)
-            if r[2] in {t[2] for t in self.taken_by_events}:
-                says = [f"finishes in the top {r[3]} of the {r[2]} not yet qualified"
-                        + (": " + " ".join(r[4]) if r[4] else "")]
-            else:
-                says = [f"{r[2]}: " + " ".join(r[4])]
-            return dict(status=ALIVE, via=r[1] or "outright",
-                        path=r[5] if len(r) > 5 else None,
-                        at_worst=r[6] if len(r) > 6 else None, says=says)
+            return self._alive_row(next(r for r in rs if r[0] == ALIVE))
         if UNDETERMINED in st or (self.opened and i in self.open_field and not rs):
             r = next((r for r in rs if r[0] == UNDETERMINED), None)
             return dict(status=UNDETERMINED, says=[
                 f"{r[2]}: " + "; ".join(r[4]) if r else
                 "depends on seats still open (not settled within the work budget)"])
-        return dict(status=ELIMINATED, says=[
-            "no seat left that can go to him" if not rs else "; ".join(
-                f"{r[2]}: " + (" ".join(r[4]) if r[4] and r[0] == ELIMINATED
-                               and r[2].endswith(")") else "no longer reachable")
-                for r in rs)])
+        return dict(status=ELIMINATED, says=[_eliminated_words(rs)])
+
+    def _alive_row(self, r) -> dict:
+        """An alive player's row from his first alive route."""
+        if r[2] in {t[2] for t in self.taken_by_events}:
+            says = [f"finishes in the top {r[3]} of the {r[2]} not yet qualified"
+                    + (": " + " ".join(r[4]) if r[4] else "")]
+        else:
+            says = [f"{r[2]}: " + " ".join(r[4])]
+        return dict(status=ALIVE, via=r[1] or "outright",
+                    path=r[5] if len(r) > 5 else None,
+                    at_worst=r[6] if len(r) > 6 else None, says=says)
+
+
+def _eliminated_words(rs) -> str:
+    """Why a player has no seat left: each route's seat and why it is out of reach."""
+    if not rs:
+        return "no seat left that can go to him"
+    return "; ".join(f"{r[2]}: " + (" ".join(r[4]) if r[4] and r[0] == ELIMINATED
+                                    and r[2].endswith(")") else "no longer reachable")
+                     for r in rs)
 
 
 def _open_field(scn: Cycle, done: list) -> set:
