@@ -101,8 +101,8 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
             ctx["swing"] = {"none": err.message}
     else:
         ctx["swing"] = {"none": f"the {fmt.name} format has no swing analysis"}
-    ctx["needs"], ctx["scores"] = commentary(fmt, scn, model, at, fixed, sims=swing_sims,
-                                             seed=seed)
+    ctx["needs"], ctx["scores"] = commentary(fmt, scn, model, upto, fixed, sims=swing_sims,
+                                             seed=seed)   # the checkpoint named, not "latest"
     if WHOCAN in fmt.features:
         try:
             ctx["whocan"] = fmt.whocan(scn, at, whocan_budget, **extra)
