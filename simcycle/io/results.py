@@ -135,6 +135,27 @@ class Roster:
         return None
 
 
+def game_players(roster, row, what: str = "scenario") -> tuple[int, int]:
+    """(White, Black) of a file's game as the scenario's player indices, matched by name,
+    alias or FIDE id; a name/id conflict, an unknown player or a player against himself is
+    refused naming the game's line (``row.error``)."""
+    ids = []
+    for name, fid, colour in ((row.white, row.white_id, "White"),
+                              (row.black, row.black_id, "Black")):
+        why = roster.conflict(name, fid)
+        if why:
+            raise row.error(why)
+        i = roster.find(name, fid)
+        if i is None:
+            raise row.error(f"unknown player {name!r} ({colour}): not a name, alias or "
+                            f"FIDE id of the {what}'s [[players]]")
+        ids.append(i)
+    w, b = ids
+    if w == b:
+        raise row.error(f"{roster.names[w]} cannot play himself")
+    return w, b
+
+
 def match(rows, players, games, *, what: str = "scenario") -> list[Matched]:
     """Place every row in the schedule (``games``: objects with ``round``, ``white``,
     ``black``, ``result``, one per scheduled game); refuse, in one line naming the game, an
@@ -152,20 +173,7 @@ def match(rows, players, games, *, what: str = "scenario") -> list[Matched]:
     seen: dict[tuple[int, int, int], Matched] = {}
     out = []
     for row in rows:
-        ids = []
-        for name, fid, colour in ((row.white, row.white_id, "White"),
-                                  (row.black, row.black_id, "Black")):
-            why = roster.conflict(name, fid)
-            if why:
-                raise row.error(why)
-            i = roster.find(name, fid)
-            if i is None:
-                raise row.error(f"unknown player {name!r} ({colour}): not a name, alias or "
-                                f"FIDE id of the {what}'s [[players]]")
-            ids.append(i)
-        w, b = ids
-        if w == b:
-            raise row.error(f"{roster.names[w]} cannot play himself")
+        w, b = game_players(roster, row, what)
         rn = row.round
         if rn is None:
             cands = by_pair.get((w, b), [])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...enums import COL_WHITE, RESULT_TEXT, ROUND_KIND_TRF, UNPLAYED
 from ...errors import ScenarioError
-from ...io.results import Roster
+from ...io.results import Roster, game_players
 from .scenario import Swiss
 
 BYE_TEXT = {v: k for k, v in ROUND_KIND_TRF.items()}
@@ -221,21 +221,8 @@ def _pgn_boards(scn, path):
             raise row.error("no round ([Round] tag): a Swiss's games are placed by round")
         if row.round > scn.n_rounds:
             raise row.error(f"round {row.round}: the event has {scn.n_rounds} rounds")
-        ids = []
-        for name, fid, colour in ((row.white, row.white_id, "White"),
-                                  (row.black, row.black_id, "Black")):
-            why = roster.conflict(name, fid)
-            if why:
-                raise row.error(why)
-            i = roster.find(name, fid)
-            if i is None:
-                raise row.error(f"unknown player {name!r} ({colour}): not a name, alias or "
-                                "FIDE id of the scenario's [[players]]")
-            ids.append(i)
-        w, b = ids
-        if w == b:
-            raise row.error(f"{scn.names[w]} cannot play himself")
-        for i in ids:
+        w, b = game_players(roster, row)
+        for i in (w, b):
             if (row.round, i) in busy:
                 raise row.error(f"{scn.names[i]} is paired twice in round {row.round} "
                                 f"(also {busy[(row.round, i)]})")
