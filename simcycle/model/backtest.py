@@ -508,21 +508,21 @@ def winners(games: Games, ev: dict) -> list[str]:
 
 def event_models(oos: OutOfSample, fixed: dict, event: str, base_model,
                  candidates: tuple[str, ...] = (), simulated_fixed=()) -> dict:
-    """The models simulated for one event: name -> (model, offsets on, ratings rule,
-    parameter draw on).  The
-    fixed files named in ``simulated_fixed``; the event's out-of-sample fit written into a
-    model (with and without offsets, their sd from its training games); the same fit with
+    """The models simulated for one event: name -> (model, offsets on, ratings rule; the rule
+    ``("param-draw",)`` turns the parameter draw on).  The fixed files named in
+    ``simulated_fixed``; the event's out-of-sample fit written into a model (with and without
+    offsets, their sd from its training games); the same fit with
     every rating set to the field's mean ("equal ratings", the standings alone); and the
     candidate fixes asked for (``candidate_rule``)."""
     from .fit import form_spread
 
-    out = {nm: (m, False, None, False) for nm, m in fixed.items() if nm in simulated_fixed}
+    out = {nm: (m, False, None) for nm, m in fixed.items() if nm in simulated_fixed}
     r = oos.fits[event]["fit"]
     train = oos.training_games(event)
     m = fitted_model(r, base_model, {c: form_spread(train, r, c) for c in r.classes})
-    out["fit"] = (m, False, None, False)
-    out["fit+offsets"] = (m, True, None, False)
-    out["equal-ratings"] = (m, False, ("shrink", 1.0), False)
+    out["fit"] = (m, False, None)
+    out["fit+offsets"] = (m, True, None)
+    out["equal-ratings"] = (m, False, ("shrink", 1.0))
     for c in candidates:
         out[c] = candidate_rule(c, m)
     return out
