@@ -216,6 +216,11 @@ def test_extra_terms_gradient_and_their_fit():
     for k in ("candidates", "open"):
         v, se = free.value(f"kslope:{k}")
         assert se > 0 and abs(v) < 2.5 * se, (k, v, se)
+    # the fit's own probabilities of games carry its optional terms too (the design's columns
+    # are the fit's names), equal to the prepared data's
+    P = free.probabilities(data.games)
+    assert P.shape == (len(data.games), 3) and np.allclose(P.sum(axis=1), 1.0)
+    assert np.allclose(P, data.probabilities(free, every))
     tight = F.fit_rows(data, every, extra=("kslope",), ridge={"kslope": 1e-4})
     plain = F.fit_rows(data, every)
     assert abs(tight.value("kslope:open")[0]) < 1e-3

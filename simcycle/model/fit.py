@@ -229,7 +229,8 @@ class FitResult:
     def probabilities(self, games: Games) -> np.ndarray:
         """[n, 3] P(white wins, draw, black wins) of ``games`` under this fit."""
         kinds = tuple(self.kinds)
-        des = _design(games, self.classes, kinds, self.reference)
+        extra = tuple(t for t in EXTRA_TERMS if any(nm.startswith(f"{t}:") for nm in self.names))
+        des = _design(games, self.classes, kinds, self.reference, extra)
         # kinds unknown to the fit keep kappa = 0: _design leaves their column empty
         u = des.Zu @ self.theta
         a = L * (1.0 + np.exp(u) / 2.0) * (des.W @ self.theta)
