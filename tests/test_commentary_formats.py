@@ -129,3 +129,56 @@ def test_group_series_noise_flags_match_a_paired_se_computed_here():
     assert 0 < flags < 2 * 3 * len(names)
     naka = rows["Hikaru Nakamura"]
     assert not naka["noise_first"] or not naka["noise_qualify"]
+
+
+def test_knockout_series_branches_mix_back_to_the_direct_run():
+    # Grand Prix 2019 after the Hamburg quarter-finals: every player's branches, mixed back
+    # with their probabilities (sum of P(branch) x P(qualify | branch)), give the direct run's
+    # P(1st) and P(qualify) within three paired standard errors (batch means over the chunks
+    # of replicas both runs share; a forced match draws no numbers, so the rest of a replica
+    # is not the same in the two: the pairing only makes the SE honest, not small).  A branch
+    # weight off by 5 points from the kernel's match outcomes would move Vachier-Lagrave's
+    # mixture by 3 points (his P(1st) is 81 % or 18 % by his semi-final), about 4 SE here.
+    fmt, scn = load_scenario(GP19)
+    model = load_model().for_kind(scn.kind)
+    at, seed, sims = "event3-qf", 3, 8 * CHUNK
+    d = needs(fmt, scn, model, at, sims=sims, seed=seed)
+    rnd = BUILDERS[fmt.name](fmt, scn, model, at, {})
+    res = {it.label: {r.code: r for r in it.results} for it in rnd.items}
+    memo: dict = {}
+
+    def chunks(fixed):
+        key = repr(sorted(fixed.items(), key=repr))
+        if key not in memo:
+            plan = fmt.compile(scn, model, CompileOptions(at=at, fixed=dict(fixed)))
+            t = plan.run_chunks(seed, 0, sims).out
+            memo[key] = (list(plan.info.names), t.place[:, :, 0] / CHUNK, t.qualify / CHUNK)
+        return memo[key]
+
+    names, base_f, base_q = chunks({})
+    compared = 0
+    for p in d.players:
+        i = names.index(p.name)
+        mix_f = np.zeros(base_f.shape[0])
+        mix_q = np.zeros(base_q.shape[0])
+        for b in p.branches:
+            for case in b.cases:
+                parts = [res[it][c] for it, c in zip(b.items, case)]
+                for combo in itertools.product(*(r.mix for r in parts)):
+                    fx: dict = {}
+                    w = math.prod(r.p for r in parts)
+                    for what, x in combo:
+                        fx.update(what)
+                        w *= x
+                    _, f, q = chunks(fx)
+                    mix_f += w * f[:, i]
+                    mix_q += w * q[:, i]
+        # the report's own figures are these runs' means
+        assert abs(mix_q.mean() - sum(b.p * b.p_qualify for b in p.branches)) < 1e-9, p.name
+        assert abs(base_q[:, i].mean() - p.p_qualify) < 1e-12, p.name
+        for mix, base in ((mix_f, base_f[:, i]), (mix_q, base_q[:, i])):
+            diff = mix - base
+            se = float(swing.paired_se(mix, base))
+            assert abs(diff.mean()) <= 3 * se + 1e-12, (p.name, diff.mean(), se)
+            compared += se > 0
+    assert compared >= 4
