@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest import write
 from simcycle.model import backtest as B
 from simcycle.cli import main
-from simcycle.model.fit import fit
+from simcycle.model.fit import PRIOR, fit
 from simcycle.model import load_model
 from test_fit import games_from, simulate
 
@@ -81,7 +81,7 @@ def test_leave_one_event_out_never_scores_in_sample():
     ev = np.array(oos.games.event, dtype=object)
     for e in ("e0", "e7"):
         train = oos.games.take(ev != e)
-        r = fit(train)
+        r = fit(train, prior=PRIOR)      # the default procedure (v4): with the prior
         P = r.probabilities(oos.games.take(ev == e))
         assert np.allclose(oos.P["fit"][ev == e], P, atol=1e-6)
         assert np.allclose(oos.P["constant"][ev == e],
@@ -139,7 +139,7 @@ def test_time_ordered_never_lets_a_later_game_into_a_fit():
     # and the fit of a scored event equals a fit on exactly the earlier games
     e = later[0]
     early = g.take(np.array([d < base.cutoff[e] for d in g.date], bool))
-    r = fit(early, start=None)
+    r = fit(early, start=None, prior=PRIOR)
     assert np.allclose(base.P["fit"][ev_b == e], r.probabilities(base.games.take(ev_b == e)),
                        atol=1e-5)
 

@@ -16,6 +16,9 @@ games_arg = click.argument("games_csv", required=False, type=click.Path(dir_okay
               help="One draw term per event kind (kinds with enough games).")
 @click.option("--level/--no-level", default=True, show_default=True,
               help="The rating-level term of the draw odds.")
+@click.option("--prior/--no-prior", default=True, show_default=True,
+              help="A normal prior on each control's slope and level term (simcycle.model.fit."
+                   "PRIOR, docs/model.md); --no-prior: plain maximum likelihood (v3).")
 @click.option("--exclude-event", "exclude", multiple=True, metavar="EVENT",
               help="Leave this event's games out (repeatable).")
 @click.option("-o", "--output", "out_file", type=click.Path(dir_okay=False), default=None,
@@ -25,18 +28,18 @@ games_arg = click.argument("games_csv", required=False, type=click.Path(dir_okay
                    "models/davidson-elo-v1.toml).")
 @click.option("--offsets-default/--no-offsets-default", default=False, show_default=True,
               help="What the written model's [offsets] default says.")
-@click.option("--model-version", default="3.0.0", show_default=True,
+@click.option("--model-version", default="4.0.0", show_default=True,
               help="The version the written model file says.")
 @json_opt
-def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets_default,
+def fit(games_csv, controls, kinds, level, prior, exclude, out_file, base_file, offsets_default,
         model_version, as_json):
     """Fit the Davidson-Elo parameters to games by maximum likelihood (default data:
     data/games/games.csv), with standard errors; -o writes a model file."""
     import time
 
     from ..model import DEFAULT_MODEL_V1, load_model
-    from ..model.fit import (ARMAGEDDON_HOLD, FIT_CLASSES, fit, fit_report, form_spread,
-                             render_fit)
+    from ..model.fit import (ARMAGEDDON_HOLD, FIT_CLASSES, PRIOR, fit, fit_report,
+                             form_spread, render_fit)
     from ..model.gamedata import read_games
 
     if out_file:                        # a file that could not be written: said before the fit
@@ -54,7 +57,7 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
     hold = ({"slope:armageddon": base_arm.slope, "level:armageddon": base_arm.level}
             if base_arm is not None else ARMAGEDDON_HOLD)
     res = fit(games, classes=tuple(controls) or FIT_CLASSES, kinds=kinds, level=level,
-              reference=base.reference_rating, hold=hold)
+              reference=base.reference_rating, hold=hold, prior=PRIOR if prior else None)
     spreads = {c: form_spread(games, res, c) for c in res.classes if c != "armageddon"}
     d = fit_report(res, spreads, time.perf_counter() - t0)
     if out_file:
@@ -65,10 +68,10 @@ def fit(games_csv, controls, kinds, level, exclude, out_file, base_file, offsets
         from ..model.modelfile import render_model
         words = ["simcycle fit", games_csv or "data/games/games.csv",
                  *(f"--control {c}" for c in controls), *([] if kinds else ["--no-kinds"]),
-                 *([] if level else ["--no-level"]),
+                 *([] if level else ["--no-level"]), *([] if prior else ["--no-prior"]),
                  *(f"--exclude-event '{e}'" for e in exclude),
                  *(["--offsets-default"] if offsets_default else []),
-                 *([f"--model-version {model_version}"] if model_version != "3.0.0" else []),
+                 *([f"--model-version {model_version}"] if model_version != "4.0.0" else []),
                  f"-o {out_file}"]
         text = render_model(res, spreads, base, data_label=games_csv or "data/games/games.csv",
                             version=model_version, offsets_default=offsets_default,

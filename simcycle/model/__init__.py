@@ -244,6 +244,8 @@ class FitInfo(Table):
     games_blitz: whole_between(0, 10**9) | None = None
     games_armageddon: whole_between(0, 10**9) | None = None
     level_band: tuple[between(1000, 3500), between(1000, 3500)] | None = None
+    # the fit's prior: parameter name or prefix -> [centre, sd] (N(centre, sd^2))
+    prior: dict[Text, tuple[between(-1e3, 1e3), between(1e-9, 1e3)]] | None = None
 
 
 SD = between(0, 400)

@@ -31,7 +31,7 @@ from ..enums import RESULT_TEXT
 from . import davidson_wdl
 from .eventfit import (FITTED_CANDIDATES, SHRINK_GRID, choose_shrink, event_slope,
                        hot_probabilities, hot_ratings, shrink_name)
-from .fit import ARMAGEDDON_HOLD, FitData, fit_rows
+from .fit import ARMAGEDDON_HOLD, PRIOR, FitData, fit_rows
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
 
@@ -171,9 +171,16 @@ def elo_probabilities(train: Games, test: Games) -> np.ndarray:
 
 
 FIT_VARIANTS = {
-    "fit": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD},
-    "fit-no-kinds": {"kinds": False, "level": True, "hold": ARMAGEDDON_HOLD},
-    "fit-no-level": {"kinds": True, "level": False, "hold": ARMAGEDDON_HOLD},
+    # the default procedure (v4): kinds, level, the prior on slope and level (fit.PRIOR)
+    "fit": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD, "prior": PRIOR},
+    "fit-no-kinds": {"kinds": False, "level": True, "hold": ARMAGEDDON_HOLD, "prior": PRIOR},
+    "fit-no-level": {"kinds": True, "level": False, "hold": ARMAGEDDON_HOLD, "prior": PRIOR},
+    # v3's procedure: maximum likelihood, no prior
+    "fit-no-prior": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD},
+    # partial pooling of the kind terms (docs/model.md): each kappa shrunk toward the
+    # reference kind's 0 by a N(0, 0.3^2) prior, so kinds with 30 games get their own
+    "fit-kinds-pooled": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD,
+                         "prior": PRIOR, "ridge": {"kappa": 0.3}, "min_kind_games": 30},
     # tried against the per-kind misses (docs/model.md): a slope per kind, free or shrunk
     # toward the class's slope by a N(0, 0.15^2) prior; the level term bounded (clamped to
     # mean ratings 2550-2850)

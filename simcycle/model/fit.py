@@ -43,6 +43,19 @@ START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "lev
 # outside it, in place of the linear one.
 EXTRA_TERMS = ("kslope", "levelc")
 LEVEL_CLAMP = (-2.0, 1.0)
+# The prior of the default procedure (`simcycle fit`, the backtest's `fit`; docs/model.md, "A
+# prior for small fits"): N(centre, sd^2) on every fitted control's slope and level term, so
+# that a fit on a few hundred games (the first months of the time-ordered backtest) is not
+# wild; on the 5,315 classical games it moves no parameter by more than 0.2 of its SE.
+#  slope: centre 0.83 = 400/480, Sonas's finding that FIDE results fit Elo's expected score
+#    with 480 in place of 400 (the stronger player scores less than Elo says; Jeff Sonas,
+#    ChessBase, 2002: docs/model.md [SON]); sd 0.2 covers v1's 0.62 and Elo's own 1.0 within
+#    1.1 sd.
+#  level: centre 0.40 per 100 Elo, from the draw rates counted in the public games of [FC]
+#    (huffyhenry/forecasting-candidates, 2018-21: 61 % draws at a mean rating of 2600-2700,
+#    72 % at 2750-2800: ln((2*.72/.28) / (2*.61/.39)) / 1.25 = 0.40); sd 0.25 (0 at 1.6 sd:
+#    the sign is what is known -- draws rise with strength -- the size is not).
+PRIOR = {"slope": (0.83, 0.2), "level": (0.40, 0.25)}
 SCALE = {"u0": 1.0, "white_edge": 100.0, "slope": 1.0, "level": 1.0}   # optimiser units
 
 
@@ -201,6 +214,7 @@ class FitResult:
     form_min_games: int = MIN_FORM_GAMES
     held: dict = field(default_factory=dict)     # parameter -> value held (not fitted)
     level_band: tuple = ()       # the middle 95 % of the classical games' mean ratings
+    prior: dict = field(default_factory=dict)    # name or prefix -> (centre, sd) of the prior
 
     @property
     def se(self) -> np.ndarray:
@@ -240,16 +254,18 @@ class FitResult:
 
 def fit(games: Games, *, classes: tuple[str, ...] = FIT_CLASSES, level: bool = True,
         kinds: bool = True, reference: float = 2750.0, start: FitResult | None = None,
-        min_kind_games: int = MIN_KIND_GAMES, hold: dict | None = None) -> FitResult:
+        min_kind_games: int = MIN_KIND_GAMES, hold: dict | None = None,
+        prior: dict | None = None) -> FitResult:
     """Fit the parameters of each class in ``classes`` (games of other controls are left out)
     and, with ``kinds``, one kappa per event kind with at least ``min_kind_games`` games;
-    ``hold`` ({"slope:armageddon": 0.85, ...}) keeps parameters at given values."""
+    ``hold`` ({"slope:armageddon": 0.85, ...}) keeps parameters at given values; ``prior``
+    (e.g. ``PRIOR``) a normal prior on parameters (``fit_rows``)."""
     data = FitData.of(games, classes, reference)
     if not data.classes:
         raise ScenarioError("no games of the controls to fit", file=games.file,
                             value=", ".join(FIT_CLASSES))
     return fit_rows(data, np.ones(len(data.games), bool), level=level, kinds=kinds,
-                    start=start, min_kind_games=min_kind_games, hold=hold)
+                    start=start, min_kind_games=min_kind_games, hold=hold, prior=prior)
 
 
 def _fit_kinds(kind_rows, kinds: bool, min_kind_games: int):
@@ -281,13 +297,23 @@ def _start_point(names, start: FitResult | None, level: bool, hold: dict):
     return theta0, free, scale
 
 
-def _ridge_weights(names, ridge: dict | None) -> np.ndarray:
-    """1 / prior variance of each parameter under the ridge prior (0: no prior)."""
-    return np.array([1.0 / (ridge or {}).get(nm.split(":")[0], math.inf) ** 2
-                     for nm in names])
+def _prior_terms(names, ridge: dict | None, prior: dict | None):
+    """(1 / prior variance, prior centre) of each parameter: ``ridge`` {prefix: sd} is a
+    N(0, sd^2) prior on every parameter of that prefix; ``prior`` {name or prefix: (centre,
+    sd)} a N(centre, sd^2) one (a full name such as "slope:classical" before its prefix
+    "slope"); no prior: weight 0."""
+    pen, mu = np.zeros(len(names)), np.zeros(len(names))
+    for j, nm in enumerate(names):
+        pre = nm.split(":")[0]
+        if prior and (nm in prior or pre in prior):
+            c, sd = prior[nm] if nm in prior else prior[pre]
+            pen[j], mu[j] = 1.0 / sd ** 2, c
+        elif ridge and pre in ridge:
+            pen[j] = 1.0 / ridge[pre] ** 2
+    return pen, mu
 
 
-def _maximise(des: Design, theta0, free, scale, pen):
+def _maximise(des: Design, theta0, free, scale, pen, mu):
     """Maximise the penalised likelihood over the free parameters (trust-exact with the
     exact Hessian): the optimiser's result, the parameters, and the log-likelihood, gradient
     and Hessian there."""
@@ -309,7 +335,8 @@ def _maximise(des: Design, theta0, free, scale, pen):
     def f(z):
         ll, g, _ = at(z)
         th = full_theta(z)
-        return -ll + 0.5 * float(np.sum(pen * th * th)), (-g + pen * th)[free] * scale
+        dv = th - mu
+        return -ll + 0.5 * float(np.sum(pen * dv * dv)), (-g + pen * dv)[free] * scale
 
     def h(z):
         hh = at(z)[2]
@@ -352,11 +379,14 @@ def _level_band(data: FitData, rows, classes) -> tuple:
 def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
              start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
              hold: dict | None = None, extra: tuple[str, ...] = (),
-             ridge: dict | None = None) -> FitResult:
+             ridge: dict | None = None, prior: dict | None = None) -> FitResult:
     """The fit of ``fit`` on the games ``rows`` (bool mask) of prepared data: the design's
     rows and the columns of the classes and kinds those games have, no re-reading.
     ``extra``: optional terms (``EXTRA_TERMS``); ``ridge`` {"kslope": sd, ...}: a N(0, sd^2)
-    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0)."""
+    prior on the terms of that prefix (penalised likelihood: shrinkage toward 0); ``prior``
+    {"slope": (centre, sd), "level:rapid": (centre, sd), ...}: a N(centre, sd^2) prior
+    (shrinkage toward the centre; the maximum a posteriori and the inverse penalised
+    information are the estimate and its covariance)."""
     hold = dict(hold or {})
     rows = np.asarray(rows, bool)
     file = data.games.file
@@ -375,11 +405,11 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
     des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
                  full.y[rows], int(rows.sum()))
     theta0, free, scale = _start_point(des.names, start, level, hold)
-    pen = _ridge_weights(des.names, ridge)
-    res, theta, ll, grad, hess = _maximise(des, theta0, free, scale, pen)
+    pen, mu = _prior_terms(des.names, ridge, prior)
+    res, theta, ll, grad, hess = _maximise(des, theta0, free, scale, pen, mu)
     cov = _covariance(theta, hess, pen, free, file)
     notes = []
-    if np.max(np.abs((grad - pen * theta)[free] * scale)) > 1e-3:
+    if np.max(np.abs((grad - pen * (theta - mu))[free] * scale)) > 1e-3:
         notes.append(f"largest gradient component {np.max(np.abs(grad[free])):.2g} at the end")
     dates = data.date[rows]
     return FitResult(classes=classes, kinds=free_kinds, fixed_kinds=fixed_kinds, level=level,
@@ -389,7 +419,9 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
                      n_games={c: int(n_cls[data.classes.index(c)]) for c in classes},
                      n_kind=counts, window=(str(min(dates)), str(max(dates))),
                      iterations=int(res.nit), reference=data.reference, data=file,
-                     notes=notes, kinds_min_games=min_kind_games)
+                     notes=notes, kinds_min_games=min_kind_games, prior=dict(prior or {}),
+                     **({"method": "maximum a posteriori under [fit] prior: scipy trust-exact "
+                                   "with the analytic gradient and Hessian"} if prior else {}))
 
 
 # -- form from event to event ----------------------------------------------------------------
@@ -465,6 +497,7 @@ def fit_report(res: FitResult, spreads: dict, seconds: float) -> dict:
         "data": res.data, "window": list(res.window), "games": res.n_games,
         "games_by_kind": res.n_kind, "loglik": res.loglik, "method": res.method,
         "iterations": res.iterations, "seconds": seconds, "level": res.level,
+        "prior": {k: {"centre": c, "sd": sd} for k, (c, sd) in res.prior.items()},
         "controls": {c: res.control(c) for c in res.classes},
         "kinds": {k: {"kappa": v, "se": s, "games": res.n_kind.get(k, 0)}
                   for k, (v, s) in res.kappa().items()},
@@ -480,7 +513,10 @@ def render_fit(d: dict) -> str:
     lines = [f"Davidson-Elo fit on {d['data']}: {d['window'][0]} .. {d['window'][1]}, "
              + ", ".join(f"{n:,} {c}" for c, n in d["games"].items()) + " games",
              f"log-likelihood {d['loglik']:.2f} ({d['iterations']} iterations, "
-             f"{d['seconds']:.2f} s); standard errors from the observed information", ""]
+             f"{d['seconds']:.2f} s); standard errors from the observed information",
+             *(["prior (maximum a posteriori): " + ", ".join(
+                 f"{k} N({p['centre']:g}, {p['sd']:g}^2)" for k, p in d["prior"].items())]
+               if d.get("prior") else []), ""]
     head = f"{'control':<11}" + "".join(f"{p:>18}" for p in ("draw0", "white_edge", "slope",
                                                                "level"))
     lines += [head, "-" * len(head)]

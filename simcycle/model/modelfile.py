@@ -158,6 +158,11 @@ def _covariance_lines(res: FitResult) -> list[str]:
     return lines
 
 
+def _prior_text(prior: dict) -> str:
+    """The fit's prior as the body of a TOML inline table: ``slope = [0.83, 0.2], ...``."""
+    return ", ".join(f"{k} = [{_num(c)}, {_num(sd)}]" for k, (c, sd) in prior.items())
+
+
 def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: OutcomeModel, *,
                  data_label: str, version: str, offsets_default: bool,
                  command: str) -> str:
@@ -197,6 +202,9 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         *([f"level_band = [{res.level_band[0]:.0f}, {res.level_band[1]:.0f}]   # the middle "
            "95 % of the classical games' mean ratings (simulate says when a field is outside)"]
           if res.level_band else []),
+        *([f"prior = {{ {_prior_text(res.prior)} }}   # N(centre, sd^2) on each control's "
+           "term (a maximum a posteriori fit; provenance: simcycle/model/fit.py PRIOR, "
+           "docs/model.md)"] if res.prior else []),
         "",
         "[offsets]",
         "# One strength offset N(0, sd^2) per player and rating class per simulated event",
