@@ -100,7 +100,7 @@ def test_v2_is_fitted_on_the_games_before_2022_07():
     from simcycle.model import DEFAULT_MODEL_V2
     m = load_model(DEFAULT_MODEL_V2)
     assert DEFAULT_MODEL_V2.name == "davidson-elo-v2.toml" and m.path == str(DEFAULT_MODEL_V2)
-    assert DEFAULT_MODEL.name == "davidson-elo-v3.toml"
+    assert DEFAULT_MODEL.name == "davidson-elo-v4.toml"
     assert m.version == "2.0.0"
     g = read_games()
     # v2 was fitted on the games of the build before the 2021-2026 files came in

@@ -1,6 +1,7 @@
-"""The default model v3: fitted on the shipped games to 2026 with the speed controls, every
-parameter with its provenance; the Armageddon fit's held terms and its derived 5 v 4 odds; the
-one-line note when a field lies outside the ratings the model was fitted on."""
+"""The models v3 and v4 (the default): fitted on the shipped games to 2026 with the speed
+controls, every parameter with its provenance; v4 the same fit with the prior on slope and level
+(within 0.2 SE of v3 on these games); the Armageddon fit's held terms and its derived 5 v 4 odds;
+the one-line note when a field lies outside the ratings the model was fitted on."""
 
 import math
 
@@ -10,18 +11,33 @@ from click.testing import CliRunner
 
 from conftest import SCENARIOS, write
 from simcycle.cli import main
-from simcycle.model import DEFAULT_MODEL, DEFAULT_MODEL_V2, load_model
-from simcycle.model.fit import ARMAGEDDON_HOLD, fit
+from simcycle.model import DEFAULT_MODEL, DEFAULT_MODEL_V2, DEFAULT_MODEL_V3, load_model
+from simcycle.model.fit import ARMAGEDDON_HOLD, PRIOR, fit
 from simcycle.model.gamedata import read_games
 
 
 @pytest.fixture(scope="module")
 def v3():
-    return load_model()
+    return load_model(DEFAULT_MODEL_V3)
 
 
-def test_default_model_is_v3_fitted_on_the_shipped_games(v3):
-    assert DEFAULT_MODEL.name == "davidson-elo-v3.toml" and v3.version == "3.0.0"
+def test_default_model_is_v4_the_prior_fit_within_a_fifth_of_an_se_of_v3(v3):
+    v4 = load_model()
+    assert DEFAULT_MODEL.name == "davidson-elo-v4.toml" and v4.version == "4.0.0"
+    assert {k: tuple(x) for k, x in v4.fit["prior"].items()} == PRIOR and "prior" not in v3.fit
+    g = read_games()
+    r = fit(g, classes=("classical", "rapid", "armageddon"), hold=ARMAGEDDON_HOLD, prior=PRIOR)
+    for cls, name in (("classical", "classical"), ("rapid", "rapid-15+10")):
+        p, c4, c3 = r.control(cls), v4.control(name), v3.control(name)
+        assert c4.slope == pytest.approx(p["slope"], abs=1e-4)
+        assert c4.draw0 == pytest.approx(p["draw0"], abs=1e-4)
+        for q in ("draw0", "white_edge", "slope"):
+            assert abs(getattr(c4, q) - getattr(c3, q)) < 0.2 * c3.se[q], (name, q)
+    assert v4.fit["games_classical"] == v3.fit["games_classical"]
+
+
+def test_v3_is_fitted_on_the_shipped_games(v3):
+    assert DEFAULT_MODEL_V3.name == "davidson-elo-v3.toml" and v3.version == "3.0.0"
     g = read_games()
     for c in ("classical", "rapid", "armageddon"):
         assert v3.fit[f"games_{c}"] == sum(1 for x in g.control if x == c), c

@@ -24,7 +24,7 @@ def cand():
 
 @pytest.fixture(scope="module")
 def model():
-    # v3 (simcycle fit on data/games/games.csv) carries the fit's covariance
+    # the default (v4, simcycle fit on data/games/games.csv) carries the fit's covariance
     return load_model(DEFAULT_MODEL).for_kind("candidates")
 
 

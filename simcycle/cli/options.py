@@ -66,7 +66,7 @@ at_opt = click.option("--at", "at", metavar="CHECKPOINT", default=None,
 json_opt = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 model_opt = click.option("--model", "model_file", type=click.Path(dir_okay=False), default=None,
                          help="Outcome-model TOML file (default: the scenario's, else the "
-                              "shipped default model, davidson-elo-v3).")
+                              "shipped default model, davidson-elo-v4).")
 seed_opt = click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**63 - 1),
                         help="Random seed; results depend only on --seed and --sims.")
 offsets_opt = click.option("--offsets/--no-offsets", default=None,

@@ -25,7 +25,8 @@ from ..schema import Name, Table, Text, between, convert, whole_between
 
 DEFAULT_MODEL_V1 = MODELS / "davidson-elo-v1.toml"
 DEFAULT_MODEL_V2 = MODELS / "davidson-elo-v2.toml"
-DEFAULT_MODEL = MODELS / "davidson-elo-v3.toml"
+DEFAULT_MODEL_V3 = MODELS / "davidson-elo-v3.toml"
+DEFAULT_MODEL = MODELS / "davidson-elo-v4.toml"
 
 CONTROL_PARAMS = ("draw0", "white_edge", "slope", "level")
 COV_NAME = r"^(u0|white_edge|slope|level):(classical|rapid|blitz|armageddon)$|^kappa:[a-z-]+$"
