@@ -415,6 +415,40 @@ def test_corrupted_cache_entry_is_recompiled_with_one_warning(tmp_path, damage):
     assert not third.stderr.strip(), third.stderr
 
 
+LOADED = '''
+from numba.core import base
+calls = []
+refresh = base.BaseContext.refresh
+base.BaseContext.refresh = lambda self: (calls.append(1), refresh(self))[1]
+import numpy as np
+import numba
+import simcycle.kernels.config as config
+
+@numba.njit(cache=config.CACHE, parallel=True)
+def sums(n):
+    out = np.zeros(n, np.int64)     # an allocation: needs numba's runtime (NRT) initialised
+    for i in numba.prange(n):
+        x = np.arange(i + 1)
+        out[i] = x.sum()
+    return out
+
+print(sums(np.int64(6)).tolist(), len(calls) > 0)
+'''
+
+
+def test_a_kernel_loaded_from_the_cache_runs_without_numba_refreshing_its_registries(tmp_path):
+    """config's load_overload reads a cache entry without numba's context refresh (start-up,
+    benchmarks/README.md): the first run compiles (and refreshes), the second loads the
+    allocating, parallel kernel with no refresh and gives the same answer."""
+    (tmp_path / "kmod.py").write_text(LOADED, encoding="utf-8")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, str(tmp_path / "kmod.py")], capture_output=True,
+                           text=True, cwd=ROOT, timeout=HANG_GUARD, env=env) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    assert runs[0].stdout.split("]")[0] == runs[1].stdout.split("]")[0] == "[0, 1, 3, 6, 10, 15"
+    assert runs[0].stdout.split()[-1] == "True" and runs[1].stdout.split()[-1] == "False"
+
+
 def test_numba_cache_dir_that_is_a_file_is_said_once(tmp_path):
     bad = tmp_path / "not-a-folder"
     bad.write_text("x", encoding="utf-8")

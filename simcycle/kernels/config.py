@@ -14,6 +14,11 @@ Importing this module prepares numba for simcycle's kernels:
 * Numba looks for a BLAS (for ``np.dot``) the first time it loads anything, by importing
   ``scipy.linalg`` when SciPy is installed: about 0.16 s of every command's start-up.  No
   kernel uses BLAS, so that probe is answered "no BLAS" without importing SciPy.
+* Before it reads a cache entry numba refreshes its whole target context (it imports and
+  installs every registry of its own modules: about 0.1 s, a third of simcycle's start-up
+  above a bare ``import numpy, numba``).  Loading compiled code needs only numba's runtime
+  (NRT), so a cache load initialises that alone; a compile after a miss refreshes the
+  context itself (``numba.core.compiler``), so nothing is ever compiled without it.
 """
 
 import os
@@ -21,6 +26,7 @@ import sys
 
 import numba
 from numba.core import caching
+from numba.core.runtime import rtsys
 
 _said: set[str] = set()
 
@@ -52,7 +58,7 @@ def _unusable_cache_dir() -> str | None:
 
 def _heal_cache() -> None:
     """Make numba's per-function cache recover from entries it cannot read or write."""
-    load, save = caching.Cache.load_overload, caching.Cache.save_overload
+    save = caching.Cache.save_overload
 
     def _drop(cache) -> None:
         f = cache._cache_file
@@ -64,7 +70,12 @@ def _heal_cache() -> None:
 
     def load_overload(self, sig, target_context):
         try:
-            return load(self, sig, target_context)
+            # numba refreshes the target context (every registry of every numba module,
+            # about 0.1 s) before reading a cache entry; loading compiled code needs only
+            # its runtime (NRT), and a compile after a miss refreshes it itself
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
         except Exception as e:   # unpickling a damaged file: EOFError, ValueError, ...
             warn_once("cache-load", "a compiled-kernel cache entry could not be read "
                       f"({type(e).__name__} in {self._cache_path}); it is recompiled and "
