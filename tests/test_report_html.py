@@ -103,11 +103,28 @@ def test_report_mid_event_has_swing_and_paths_in_words(tmp_path):
     gp = report(tmp_path, str(SCENARIOS / "grand-prix-2019.toml"), "--at", "event3-qf")
     page = gp.read_text(encoding="utf-8")
     assert "Hamburg sf:" in page and "(1) Maxime Vachier-Lagrave wins 2-0: " in page
-    # the series' branches are simulated (± a standard error); no score table for a series
+    # the series' branches are simulated (± a standard error)
     sec = _section(page, "needs")
     assert "Maxime Vachier-Lagrave: P(1st)" in sec and "beats Alexander Grischuk" in sec
     assert "simulations per branch" in sec and "class=se>±" in sec
-    assert "round robins only" in _section(page, "scores")
+    # the series' score tables: simulated (4,096 runs at least), by final GP points, as
+    # ``scores`` computes them with the same seed; P(1st | final) = alone + level
+    fmt, scn = load_scenario(SCENARIOS / "grand-prix-2019.toml")
+    model = load_model(scn.model_file).for_kind(scn.kind)
+    sc = scores(fmt, scn, model, "event3-qf", exact=False, sims=4096, seed=1)
+    sec = _section(page, "scores")
+    assert "Simulated, 4,096 runs" in sec and "what score is enough chart" in sec
+    assert "<th>final GP points</th>" in sec and "level on points" in sec
+    mvl = next(p for p in sc.players if p.name == "Maxime Vachier-Lagrave")
+    table = sec.split("Maxime Vachier-Lagrave: P(qualify)", 1)[1].split("</table>", 1)[0]
+    assert f"to qualify from {fmt_points(mvl.enough_qualify)} GP points" in table
+    got = re.findall(r"<tr><td>([^<]+)</td><td>[^<]+</td><td><b>([^<]+) %</b></td>"
+                     r"<td>([^<]+) %</td>", table)
+    assert got == [(fmt_points(r.points), pct(r.p_qualify / r.p), pct(r.first_given))
+                   for r in mvl.rows if r.p >= 0.0005 or r.p_qualify > 0 or r.p_first > 0]
+    assert len(got) >= 3
+    for r in mvl.rows:
+        assert abs(r.first["outright"] + r.first["tiebreak"] - r.p_first) < 1e-12
 
 
 def _section(page: str, name: str) -> str:

@@ -344,12 +344,17 @@ WORDS = {"outright": "outright", "tiebreak": "on tiebreaks", "playoff": "after a
          "lots": "by lots"}
 
 
+SERIES_WORDS = {WORDS["outright"]: "alone on points",
+                WORDS["tiebreak"]: "level on points (series tiebreaks or lots)"}
+
+
 def chart(d: dict, path, players: int = 4) -> str:
     """``scores --plot``: :func:`figure` written to ``path`` (PNG or SVG)."""
     from ..report.charts import save
 
     if not contenders(d, players):
-        raise ScenarioError("scores --plot: nobody can still finish first", key="--plot",
+        raise ScenarioError("scores --plot: nobody can still finish first or qualify",
+                            key="--plot",
                             value=str(path))
     return save(figure(d, players), path)
 
@@ -360,8 +365,21 @@ def _pct(p: float) -> str:
 
 
 def contenders(d: dict, players: int = 4) -> list[dict]:
-    """The players the chart shows: those who can still finish first, best first."""
+    """The players the chart shows: those who can still finish first (a series: or take a
+    qualifying place, likeliest to qualify first), best first."""
+    if d.get("series"):
+        return sorted((p for p in d["players"] if p["p_first"] > 0 or p["p_qualify"] > 0),
+                      key=lambda p: (-p["p_qualify"], -p["p_first"]))[:players]
     return [p for p in d["players"] if p["p_first"] > 0][:players]
+
+
+def shown_rows(d: dict, p: dict) -> list[dict]:
+    """A player's rows a table or chart shows: every score with a chance; a series' totals
+    below 0.05 % that neither qualify nor win left out (``render_series``)."""
+    if d.get("series"):
+        return [r for r in p["rows"]
+                if r["p"] > 0 and (r["p"] >= 0.0005 or r["p_qualify"] > 0 or r["p_first"] > 0)]
+    return [r for r in p["rows"] if r["p"] > 0]
 
 
 def figure(d: dict, players: int = 4, max_width: float | None = None):
@@ -376,27 +394,42 @@ def figure(d: dict, players: int = 4, max_width: float | None = None):
         width = min(width, max_width)
     fig = Figure(figsize=(width, 3.9), layout="constrained")
     axes = fig.subplots(1, len(shown), sharey=True, squeeze=False)[0]
+    series = bool(d.get("series"))
+    lab = d.get("points_label", "points") if series else "points"
     for ax, p in zip(axes, shown):
-        rows = [r for r in p["rows"] if r["p"] > 0]
+        rows = shown_rows(d, p)
         x = list(range(len(rows)))
         bottom = [0.0] * len(rows)
         for k in HOW:
             h = [r["first"][k] / r["p"] for r in rows]
             ax.bar(x, h, bottom=bottom, color=COLOURS[k], label=WORDS[k], width=0.7)
             bottom = [b + v for b, v in zip(bottom, h)]
+        if series:      # where qualifying is the question: P(qualify | final) as dots
+            ax.plot(x, [r["p_qualify"] / r["p"] for r in rows], "o", color="black", ms=4,
+                    label="P(qualify | final)")
         ax.axhline(0.5, color="black", lw=0.8, ls="--")
+        mid = (len(rows) - 1) / 2       # a bar no wider than in a panel of three
+        ax.set_xlim(min(-0.6, mid - 1.6), max(len(rows) - 0.4, mid + 1.6))
         from ..formats.roundrobin.rules import fmt_points
         ax.set_xticks(x, [fmt_points(r["points"]) for r in rows],
                       fontsize=8 if len(rows) > 9 else 10,
                       rotation=45 if len(rows) > 11 else 0)
-        ax.set_title(f"{p['name']}\nP(1st) {_pct(p['p_first'])}", fontsize=9)
-        ax.set_xlabel("final score (points)")
+        ax.set_title(f"{p['name']}\nP(1st) {_pct(p['p_first'])}"
+                     + (f", P(qualify) {_pct(p['p_qualify'])}" if series else ""), fontsize=9)
+        ax.set_xlabel(f"final {lab}" if series else "final score (points)")
         ax.set_ylim(0, 1.02)
-    axes[0].set_ylabel("P(1st | final score)")
+    axes[0].set_ylabel("P(1st | final): bars; P(qualify | final): dots" if series
+                       else "P(1st | final score)")
     axes[0].yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f} %")
     handles, labels = axes[0].get_legend_handles_labels()
+    if series:          # a series has no play-off for first; lots count with the tiebreaks
+        keep = [i for i, k in enumerate(labels)
+                if k not in (WORDS["playoff"], WORDS["lots"])]
+        handles, labels = [handles[i] for i in keep], [labels[i] for i in keep]
+        labels = [SERIES_WORDS.get(k, k) for k in labels]
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8,
-               title="first place decided", title_fontsize=8)
+               title="first place decided" + (" (bars)" if series else ""),
+               title_fontsize=8)
     how = "exact" if d.get("exact", True) else f"{d['sims']:,} simulations"
     model = f", model {d['model']}" if d.get("model") else ""
     fig.suptitle(f"{d['scenario']} at {d['at']}: what score is enough ({how}{model}; "

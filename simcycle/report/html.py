@@ -113,15 +113,21 @@ def collect(fmt, scn, model, at, *, sims: int, seed: int, swing_sims: int,
     return ctx
 
 
+SERIES_SCORE_SIMS = 4096   # the series' score tables: at least this many replicas (a share of
+                           # 50 % then has a standard error of 0.8 points)
+
+
 def commentary(fmt, scn, model, at, fixed: dict, *, sims: int, seed: int) -> tuple[dict, dict]:
     """The next round's branches with their odds (``commentary/branches.py``: ``needs --json``)
     and what score is enough (``commentary/scores.py``: ``scores --json``), each as JSON or
     ``{"none": why not}``.  The branches are simulated ``sims`` times each where they are not
-    exact (at least 2,048: four chunks, for a standard error)."""
+    exact (at least 2,048: four chunks, for a standard error); the score tables are exact for
+    round robins and simulated ``sims`` times (at least ``SERIES_SCORE_SIMS``) for the series
+    formats."""
     import msgspec
 
     from ..commentary.branches import needs
-    from ..commentary.scores import scores
+    from ..commentary.scores import SERIES, scores
     from ..errors import ScenarioError
 
     try:
@@ -130,8 +136,13 @@ def commentary(fmt, scn, model, at, fixed: dict, *, sims: int, seed: int) -> tup
     except ScenarioError as err:
         nd = {"none": err.message}
     try:
-        sc = msgspec.to_builtins(scores(fmt, scn, model, at, fixed, exact=True))
-        if sc["games_left"] == 0:
+        if fmt.name in SERIES:    # simulated: the format's own stage, filed by final points
+            sc = msgspec.to_builtins(scores(fmt, scn, model, at, fixed, exact=False,
+                                            sims=max(sims, SERIES_SCORE_SIMS), seed=seed))
+        else:
+            sc = msgspec.to_builtins(scores(fmt, scn, model, at, fixed, exact=True))
+        if sc["games_left"] == 0 or (sc["series"] and all(len(p["rows"]) == 1
+                                                         for p in sc["players"])):
             sc = {"none": "nothing left to play: every final score is known"}
     except ScenarioError as err:
         sc = {"none": err.message}
@@ -464,6 +475,8 @@ def _scores(ctx) -> str:
     title = "What score is enough"
     if "none" in d:
         return _section("scores", title, f"<p class=muted>{e(d['none'])}</p>")
+    if d.get("series"):
+        return _series_scores(ctx, d, title)
     shown = contenders(d)
     if not shown:
         return _section("scores", title, "<p class=muted>nobody can still finish first</p>")
@@ -493,6 +506,54 @@ def _scores(ctx) -> str:
     html.append("<p class=muted>P(score): the chance of finishing on that score; P(1st | "
                 "score): of finishing first on it, = outright + on tiebreaks + after a "
                 "play-off + by lots (each also given that score).</p>")
+    return _section("scores", title, "\n".join(html))
+
+
+def _series_scores(ctx, d: dict, title: str) -> str:
+    """A series' score tables (``scores`` on a knock-out or group series): per player likely
+    to qualify, P(qualify) and P(1st) by final series points, first split into alone and level
+    on points, the totals from which each is more likely than not."""
+    from ..commentary.scores import contenders, figure, shown_rows
+    from ..formats.roundrobin.rules import fmt_points
+    from . import charts
+
+    shown = contenders(d)
+    if not shown:
+        return _section("scores", title,
+                        "<p class=muted>nobody can still finish first or qualify</p>")
+    lab = d.get("points_label", "points")
+    svg = clean_svg(charts.svg_text(figure(d, max_width=PAGE_INCHES)))
+    html = [f"<p class=muted>Simulated, {d['sims']:,} runs of the rest of the series (seed "
+            f"{d['seed']}, no rating offsets): each player's chance of a qualifying place and "
+            f"of first at each final total of {e(lab)}, first split into alone on points and "
+            "level on points (the series tiebreaks, or lots, decided it; a series has no "
+            "play-off for first).  A share p of n runs has the standard error "
+            "&radic;(p(1&minus;p)/n).</p>",
+            f'<div class="chart" role="img" aria-label="what score is enough chart">{svg}</div>']
+
+    def enough(x, what):
+        return (f"more likely than not {what} from {fmt_points(x)} {lab}" if x is not None
+                else f"at no final total more likely than not {what}")
+
+    for p in shown:
+        body = "".join(
+            f"<tr><td>{fmt_points(r['points'])}</td><td>{pct(r['p'])} %</td>"
+            f"<td><b>{pct(r['p_qualify'] / r['p'])} %</b></td>"
+            f"<td>{pct(r['first_given'])} %</td>"
+            f"<td>{pct(r['first']['outright'] / r['p'])} %</td>"
+            f"<td>{pct(r['first']['tiebreak'] / r['p'])} %</td></tr>"
+            for r in shown_rows(d, p))
+        html.append(f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(qualify) "
+                    f"{pct(p['p_qualify'])} %, P(1st) {pct(p['p_first'])} %; "
+                    f"{e(enough(p.get('enough_qualify'), 'to qualify'))}; "
+                    f"{e(enough(p['enough'], 'first'))}</h3><table class=scores><thead><tr>"
+                    f"<th>final {e(lab)}</th><th>P(final)</th><th>P(qualify | final)</th>"
+                    "<th>P(1st | final)</th><th>alone on points</th><th>level on points</th>"
+                    f"</tr></thead><tbody>{body}</tbody></table>")
+    html.append("<p class=muted>P(final): the chance of ending the series on that total; "
+                "P(qualify | final), P(1st | final): of a qualifying place, of first, on it; "
+                "P(1st | final) = alone on points + level on points (each also given that "
+                "total).  Totals below 0.05 % that neither qualify nor win are left out.</p>")
     return _section("scores", title, "\n".join(html))
 
 
