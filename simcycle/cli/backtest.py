@@ -14,8 +14,9 @@ from .options import json_opt, plot_opt, show
               help="time-ordered: each event scored by fits on the games before its month; "
                    "leave-one-event-out: by fits on every other event (later ones too).")
 @click.option("--variants/--no-variants", default=None,
-              help="Also refit the model without kind terms and without the level term "
-                   "(default: with leave-one-event-out only).")
+              help="Also refit the variants of docs/model.md: without kind terms, without the "
+                   "level term, without the prior (v3), ... (default: leave-one-event-out "
+                   "refits the first two, time-ordered none).")
 @click.option("--events/--no-events", default=True, show_default=True,
               help="Also simulate the complete round robins: P(first) and P(top 3) at the "
                    "start and at a quarter, half and three quarters of the rounds.")
