@@ -83,22 +83,6 @@ UNKNOWN_TB_STEP = -2   # a recorded match went to tiebreaks; the deciding step i
 # reaching it is below 1e-40 with any shipped model).
 MAX_SUDDEN_DEATH = 100
 
-# ---- round-robin criteria (players level on points, after any play-off) ----------------------
-RRCriterion: TypeAlias = int
-TB_SONNEBORN_BERGER: RRCriterion = 1
-TB_WINS: RRCriterion = 2
-TB_HEAD_TO_HEAD: RRCriterion = 3
-TB_LOTS: RRCriterion = 4
-TB_PLAYOFF: RRCriterion = 5     # the play-off settles first place at this step
-
-RR_CRITERIA: dict[str, RRCriterion] = {
-    "sonneborn-berger": TB_SONNEBORN_BERGER,
-    "wins": TB_WINS,
-    "head-to-head": TB_HEAD_TO_HEAD,
-    "lots": TB_LOTS,
-    "playoff": TB_PLAYOFF,
-}
-
 # the two counters every format keeps, named alike so experiments compare them across formats
 Q_TIEBREAK = "a qualifying place decided on tiebreaks"  # the last in level on points with the next
 Q_LOTS = "a qualifying place decided by lots"           # ... and level on every criterion
@@ -205,6 +189,21 @@ SWISS_CRITERIA: dict[str, SwissCriterion] = {
     "direct-encounter": TBS_DIRECT_ENCOUNTER, "sonneborn-berger": TBS_SONNEBORN_BERGER,
     "wins": TBS_WINS, "won": TBS_WON, "black-games": TBS_BLACK_GAMES,
     "progressive": TBS_PROGRESSIVE, "aro": TBS_ARO, "lots": TBS_LOTS}
+
+# ---- round-robin steps (players level on points, after any play-off) ------------------------
+# A round robin ranks on the C.07 criteria above (the same codes and value functions as the
+# Swiss: ``kernels/criteria_nb.py``), by the names its scenario files use, plus one step that
+# is not a value: the play-off for first.
+RRCriterion: TypeAlias = int
+TB_PLAYOFF: RRCriterion = N_SWISS_CRITERIA   # the play-off settles first place at this step
+
+RR_CRITERIA: dict[str, RRCriterion] = {
+    "sonneborn-berger": TBS_SONNEBORN_BERGER,
+    "wins": TBS_WINS,
+    "head-to-head": TBS_DIRECT_ENCOUNTER,
+    "lots": TBS_LOTS,
+    "playoff": TB_PLAYOFF,
+}
 
 # ---- cycles: the kinds of a seat's chain link (formats/cycle) ----------------------------------
 CY_FIXED = 1     # a named player

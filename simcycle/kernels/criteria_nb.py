@@ -312,6 +312,20 @@ def value_nb(code, t, rounds, i, group, k):
 
 
 @jit
+def split_segment_nb(code, t, rounds, order, brk, val, group, p, e):
+    """Order the players order[p:e], level so far, by criterion ``code`` (not lots; higher
+    first, stable) and split them where its values differ (brk).  The one place every ranker
+    (the Swiss's, the round robin's, whocan's) applies a criterion; ``group`` and ``val`` are
+    work arrays (group[:e-p] gets the players level, the group direct encounter reads)."""
+    k = e - p
+    for a in range(k):
+        group[a] = order[p + a]
+    for a in range(k):
+        val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
+    sort_segment_nb(order, brk, val, p, e)
+
+
+@jit
 def rank_criteria_nb(t, rounds, criteria, order, brk, val, group, work, st, lots):
     """Fill order[:n] with the standings after ``rounds``: points, then ``criteria`` (int64
     codes, in order) group by group; brk[p] = 1 where place p is not level with p-1.
@@ -332,12 +346,7 @@ def rank_criteria_nb(t, rounds, criteria, order, brk, val, group, work, st, lots
                 if code == TBS_LOTS:
                     lots_segment_nb(order, brk, work, p, e, st)
                 else:
-                    k = e - p
-                    for a in range(k):
-                        group[a] = order[p + a]
-                    for a in range(k):
-                        val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
-                    sort_segment_nb(order, brk, val, p, e)
+                    split_segment_nb(code, t, rounds, order, brk, val, group, p, e)
             p = e
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
                      RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2,
-                     RR_C_STAGE3, TB_LOTS, TB_PLAYOFF)
-from ..formats.roundrobin.rules import BY_CODE, score_game
-from . import games
+                     RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS)
+from ..formats.roundrobin.rules import SCORE
+from . import criteria, games
 from .rng import Stream
 
 
@@ -96,11 +96,11 @@ def _davidson(terms, r_white, r_black):
 
 
 def _play_games(a, rt, stream, terms):
-    """The remaining games in plan order: (half points, wins, results table)."""
+    """The remaining games in plan order: (half points, the crosstable's results by column:
+    ``RoundRobinArgs.base_res``)."""
     params = a.params.tolist()
     hot = bool(a.hot_k.any())
     pts = a.base_pts.tolist()
-    wins = a.base_wins.tolist()
     res = a.base_res.tolist()
     cls = int(params[a.game_ci][4])
     for q in range(len(a.gw)):
@@ -117,16 +117,23 @@ def _play_games(a, rt, stream, terms):
             for s in range(len(rt)):
                 rt[s][w][cls] += delta
                 rt[s][b][cls] -= delta
-        score_game(pts, wins, res, w, b, out)
-    return pts, wins, res
+        sw, sb = SCORE[out]
+        pts[w] += sw
+        pts[b] += sb
+        res[w][int(a.gsw[q])] = sw
+        res[b][int(a.gsb[q])] = sb
+    return pts, res
 
 
-def _rank(a, rt, pts, wins, res, stream, flags):
+def _rank(a, rt, pts, res, stream, flags):
     """The final order: groups level on points (members in index order), refined step by
-    step: the play-off for the top group, criteria, lots."""
+    step: the play-off for the top group, the C.07 criteria (``reference.criteria``, over the
+    crosstable), lots."""
     n = len(pts)
     q = a.n_qual
-    sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+    t = criteria.Table(a.opp.tolist(), res, a.kind.tolist(), a.colour.tolist(),
+                       a.rating.tolist(), len(res[0]) if res else 0)
+    assert t.pts == pts
     groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
     for crit in a.criteria.tolist():
         if crit == TB_PLAYOFF:
@@ -147,13 +154,13 @@ def _rank(a, rt, pts, wins, res, stream, flags):
             start, pos = pos, pos + len(grp)
             if len(grp) == 1:
                 new.append(grp)
-            elif crit == TB_LOTS:
+            elif crit == TBS_LOTS:
                 flags[RR_C_LOTS] = 1
                 if start < q < pos:
                     flags[RR_C_Q_LOTS] = 1
                 new.extend([p] for p in games.shuffled(grp, stream))
             else:
-                v = {p: BY_CODE[crit].value(p, grp, sb, wins, res) for p in grp}
+                v = {p: criteria.FUNCTIONS[crit](t, p, grp) for p in grp}
                 for x in sorted(set(v.values()), reverse=True):
                     new.append([p for p in grp if v[p] == x])   # stable: keeps prior order
         groups = new
@@ -186,9 +193,9 @@ def one_replica(a, seed: int, replica: int):
     stream = Stream(seed, replica)
     terms = _drawn_terms(a, stream)
     rt = _ratings(a, stream)
-    pts, wins, res = _play_games(a, rt, stream, terms)
+    pts, res = _play_games(a, rt, stream, terms)
     flags = [0] * 6
-    order = _rank(a, rt, pts, wins, res, stream, flags)
+    order = _rank(a, rt, pts, res, stream, flags)
     q = a.n_qual
     if 0 < q < len(pts) and pts[order[q - 1]] == pts[order[q]]:
         flags[RR_C_Q_TIEBREAK] = 1

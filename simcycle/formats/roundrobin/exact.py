@@ -25,7 +25,7 @@ from collections import Counter
 
 from ...enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
                       PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_COUNTER_NAMES, RR_CRITERIA,
-                      TB_LOTS, TB_PLAYOFF)
+                      TB_PLAYOFF, TBS_LOTS)
 from ...errors import ScenarioError
 from .rules import BY_CODE, score_game, split_games, tally
 
@@ -301,7 +301,7 @@ def _order_group(group, criteria, pts, wins, res, sb):
     subgroup of two or more was still level when lots were reached)."""
     groups = [list(group)]
     for crit in criteria:
-        if crit == TB_LOTS:
+        if crit == TBS_LOTS:
             return groups, any(len(g) > 1 for g in groups)
         out = []
         for g in groups:
@@ -371,8 +371,8 @@ class _Enumeration:
         self.probs = game_probabilities(scn, model, remaining)
         pts0, wins0, res0 = tally(n, played)
         criteria = [RR_CRITERIA[c] for c in scn.order]
-        if TB_LOTS not in criteria:
-            criteria.append(TB_LOTS)
+        if TBS_LOTS not in criteria:
+            criteria.append(TBS_LOTS)
         self.k_po = criteria.index(TB_PLAYOFF) if TB_PLAYOFF in criteria else None
         self.before = criteria if self.k_po is None else criteria[:self.k_po]
         self.after = [] if self.k_po is None else criteria[self.k_po + 1:]

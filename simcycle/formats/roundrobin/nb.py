@@ -18,9 +18,9 @@ from numba import prange
 
 from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN,
                       PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
-                      RR_C_STAGE2, RR_C_STAGE3, TB_LOTS, TB_PLAYOFF, TB_SONNEBORN_BERGER, TB_WINS,
-                      WHITE_WINS)
+                      RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS, WHITE_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.criteria_nb import Crosstable, split_segment_nb
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
                                 round_robin_nb, sudden_death_knockout_nb, terms_nb)
 from ...kernels.prizes_nb import share_by_points_nb
@@ -45,14 +45,21 @@ class RoundRobinArgs(NamedTuple):
                  ``OutcomeModel.draw_factor``: each replica first draws z ~ N(0, I_4) and
                  plays the event's games with (ln nu0, edge, slope, level) + A z (live path)
     base_pts     int64 [n]: half points from the games played
-    base_wins    int64 [n]: wins so far
-    base_res     int64 [n, n]: half points scored by i against j so far
+    base_res     int64 [n, w]: the crosstable's results so far: half points of each player's
+                 games by column (``plan.KernelCrosstable``: a player's games in playing
+                 order are his columns; 0 for a game not played yet)
+    opp, kind, colour  int64 [n, w]: the crosstable's opponents (-1: no game), kinds
+                 (``enums.RK_PLAYED`` for every scheduled game: the ranking follows the last)
+                 and colours (``enums.COL_*``)
+    rating       int64 [n]: the start list's ratings (the average-rating criteria)
     gw, gb       int64 [m]: White and Black of each remaining game, in playing order
+    gsw, gsb     int64 [m]: the game's column in White's and in Black's row
     gseg         int64 [m]: rating segment of each remaining game
     gthr         float64 [m, 2]: each remaining game's thresholds read from ``thr`` once per
                  plan (the hot loop reads them in order); empty when ``live``
     game_ci      int: control row of the event's games
-    criteria     int64 [k]: ranking steps in order (``enums.TB_*``); always ends with TB_LOTS
+    criteria     int64 [k]: ranking steps in order (``enums.RR_CRITERIA``: C.07 codes
+                 ``enums.TBS_*`` and ``TB_PLAYOFF``); always ends with TBS_LOTS
     stages       int64 [stages, options, 4]: play-off (min tied, max tied, ``enums.PO_*``,
                  control row); kind 0 pads unused options
     playoff_seg  int: rating segment of the play-off games (the last)
@@ -73,10 +80,15 @@ class RoundRobinArgs(NamedTuple):
     hot_k: np.ndarray
     draw_factor: np.ndarray
     base_pts: np.ndarray
-    base_wins: np.ndarray
     base_res: np.ndarray
+    opp: np.ndarray
+    kind: np.ndarray
+    colour: np.ndarray
+    rating: np.ndarray
     gw: np.ndarray
     gb: np.ndarray
+    gsw: np.ndarray
+    gsb: np.ndarray
     gseg: np.ndarray
     gthr: np.ndarray
     game_ci: int
@@ -151,30 +163,13 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
 
 
 @ijit
-def split_by_nb(order, brk, val, k, e, crit, sb, wins, res):
-    """Order the group order[k:e] by one deterministic criterion and split it where the values
-    differ (``enums.TB_SONNEBORN_BERGER``, ``TB_WINS``, ``TB_HEAD_TO_HEAD``: points scored
-    in the games among the players of this group)."""
-    for i in range(k, e):
-        p = order[i]
-        if crit == TB_SONNEBORN_BERGER:
-            val[p] = sb[p]
-        elif crit == TB_WINS:
-            val[p] = wins[p]
-        else:  # TB_HEAD_TO_HEAD
-            v = 0
-            for j in range(k, e):
-                v += res[p, order[j]]
-            val[p] = v
-    sort_segment_nb(order, brk, val, k, e)
-
-
-@ijit
-def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st, flags):
+def rank_nb(a, g, t, n, order, brk, val, group, cand, score, work, st, flags):
     """Fill order[:n] with the final ranking: points, then ``a.criteria`` step by step
-    (strict: lots settle what the rules leave level)."""
+    (strict: lots settle what the rules leave level); ``t`` the event's
+    :class:`~simcycle.kernels.criteria_nb.Crosstable`, which every C.07 criterion reads
+    (``criteria_nb.split_segment_nb``)."""
     start_order_nb(order, brk, n)
-    sort_segment_nb(order, brk, pts, 0, n)
+    sort_segment_nb(order, brk, t.pts, 0, n)
     if 0 < a.n_qual < n and brk[a.n_qual] == 0:   # level on points across the last place
         flags[RR_C_Q_TIEBREAK] = 1
     for c in range(a.criteria.shape[0]):
@@ -198,13 +193,13 @@ def rank_nb(a, g, n, pts, sb, wins, res, order, brk, val, cand, score, work, st,
         while k < n:
             e = segment_end_nb(brk, k, n)
             if e - k > 1:
-                if crit == TB_LOTS:
+                if crit == TBS_LOTS:
                     flags[RR_C_LOTS] = 1
                     if k < a.n_qual < e:
                         flags[RR_C_Q_LOTS] = 1
                     lots_segment_nb(order, brk, work, k, e, st)
                 else:
-                    split_by_nb(order, brk, val, k, e, crit, sb, wins, res)
+                    split_segment_nb(crit, t, t.res.shape[1], order, brk, val, group, k, e)
             k = e
 
 
@@ -221,55 +216,44 @@ def prizes_nb(a, n, order, pts, prize):
 
 
 @ijit
-def start_nb(base_pts, base_wins, base_res, pts, wins, res):
-    """Copy the standings before the simulated games (points, wins, half-point matrix)."""
+def start_nb(base_pts, base_res, pts, res):
+    """Copy the standings before the simulated games (points, the crosstable's results)."""
     n = base_pts.shape[0]
     for i in range(n):
         pts[i] = base_pts[i]
-        wins[i] = base_wins[i]
-        for j in range(n):
-            res[i, j] = base_res[i, j]
+        for c in range(base_res.shape[1]):
+            res[i, c] = base_res[i, c]
 
 
 @ijit
-def play_nb(pts, wins, res, w, b, out):
-    """Score one game: white w, black b, ``out`` an ``enums`` result code; points and
-    res[i, j] (i's half-points against j) are in half-points."""
+def play_nb(pts, res, w, b, cw, cb, out):
+    """Score one game: white w (his column cw), black b (column cb), ``out`` an ``enums``
+    result code; points and the crosstable's res in half points.  Points are kept as the
+    games go (the crosstable's ``pts``; no byes in a round robin, so also its ``adj``)."""
     if out == WHITE_WINS:
         pts[w] += 2
-        wins[w] += 1
-        res[w, b] += 2
+        res[w, cw] = 2
+        res[b, cb] = 0
     elif out == BLACK_WINS:
         pts[b] += 2
-        wins[b] += 1
-        res[b, w] += 2
+        res[w, cw] = 0
+        res[b, cb] = 2
     else:
         pts[w] += 1
         pts[b] += 1
-        res[w, b] += 1
-        res[b, w] += 1
-
-
-@ijit
-def sonneborn_berger_nb(n, pts, res, sb):
-    """sb[i] = sum over j of res[i, j] * pts[j] (in quarter-points)."""
-    for i in range(n):
-        v = 0
-        for j in range(n):
-            v += res[i, j] * pts[j]
-        sb[i] = v
+        res[w, cw] = 1
+        res[b, cb] = 1
 
 
 class Scratch(NamedTuple):
     """One replica's work arrays and results (:func:`replica_nb` fills them; n players)."""
 
     pts: np.ndarray      # int64 [n]: half points (the result)
-    wins: np.ndarray     # int64 [n]: wins (the result)
-    res: np.ndarray      # int64 [n, n]: half points of i against j
-    sb: np.ndarray       # int64 [n]: Sonneborn-Berger in quarter points (the result)
+    res: np.ndarray      # int64 [n, w]: the crosstable's results (``RoundRobinArgs.base_res``)
     order: np.ndarray    # int64 [n]: the final order, best first (the result)
     brk: np.ndarray      # int64 [n]: group starts in ``order`` (rank_nb)
     val: np.ndarray      # int64 [n]: a criterion's values
+    group: np.ndarray    # int64 [n]: the players level (``criteria_nb.split_segment_nb``)
     cand: np.ndarray     # int64 [n]: players in the play-off
     score: np.ndarray    # int64 [n]: play-off scores
     work: np.ndarray     # int64 [n]: lots
@@ -278,9 +262,10 @@ class Scratch(NamedTuple):
 
 
 @ijit
-def scratch_nb(n, n_flags):
-    """A :class:`Scratch` for n players and n_flags counters."""
-    return Scratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty((n, n), np.int64),
+def scratch_nb(n, width, n_flags):
+    """A :class:`Scratch` for n players with ``width`` crosstable columns and n_flags
+    counters."""
+    return Scratch(np.empty(n, np.int64), np.empty((n, width), np.int64),
                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n, np.float64), np.zeros(n_flags, np.int64))
@@ -297,8 +282,7 @@ def replica_nb(a, g, rt0, st, terms, s):
            standalone event; a cycle passes the field its replica produced)
     st     uint64 [1]: the replica's SplitMix64 state, advanced in place
     terms  ``game_nb.terms_nb`` of the event's game control (the live path's model terms)
-    s      :class:`Scratch`: fills s.order (best first), s.pts, s.wins, s.sb, s.prize and
-           s.flags
+    s      :class:`Scratch`: fills s.order (best first), s.pts, s.res, s.prize and s.flags
     """
     n = a.base_pts.shape[0]
     m = a.gw.shape[0]
@@ -318,7 +302,6 @@ def replica_nb(a, g, rt0, st, terms, s):
         slope = slope + (f[2, 0] * z0 + f[2, 1] * z1 + f[2, 2] * z2 + f[2, 3] * z3)
         level = level + (f[3, 0] * z0 + f[3, 1] * z1 + f[3, 2] * z2 + f[3, 3] * z3)
     pts = s.pts
-    wins = s.wins
     res = s.res
     if a.offsets:
         for i in range(n):
@@ -333,15 +316,17 @@ def replica_nb(a, g, rt0, st, terms, s):
                     rt[q, i, k] = rt0[q, i, k]
     for k in range(s.flags.shape[0]):
         s.flags[k] = 0
-    start_nb(a.base_pts, a.base_wins, a.base_res, pts, wins, res)
+    start_nb(a.base_pts, a.base_res, pts, res)
     if not a.live:      # the fast path: thresholds from the plan's table
         for q in range(m):
-            play_nb(pts, wins, res, a.gw[q], a.gb[q],
+            play_nb(pts, res, a.gw[q], a.gb[q], a.gsw[q], a.gsb[q],
                     result_of_nb(u01_nb(st), a.gthr[q, 0], a.gthr[q, 1]))
     else:
         for q in range(m):
             w = a.gw[q]
             b = a.gb[q]
+            cw = a.gsw[q]
+            cb = a.gsb[q]
             sg = a.gseg[q]
             tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls], rt[sg, b, cls])
             td += tw
@@ -349,13 +334,12 @@ def replica_nb(a, g, rt0, st, terms, s):
             if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
                 sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
                 dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
-                for q in range(ns):
-                    rt[q, w, cls] += dlt
-                    rt[q, b, cls] -= dlt
-            play_nb(pts, wins, res, w, b, out_)
-    sonneborn_berger_nb(n, pts, res, s.sb)
-    rank_nb(a, g, n, pts, s.sb, wins, res, s.order, s.brk, s.val, s.cand, s.score, s.work, st,
-            s.flags)
+                for sq in range(ns):
+                    rt[sq, w, cls] += dlt
+                    rt[sq, b, cls] -= dlt
+            play_nb(pts, res, w, b, cw, cb, out_)
+    t = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
+    rank_nb(a, g, t, n, s.order, s.brk, s.val, s.group, s.cand, s.score, s.work, st, s.flags)
     prizes_nb(a, n, s.order, pts, s.prize)
 
 
@@ -367,7 +351,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
-    s = scratch_nb(n, out.counters.shape[1])
+    s = scratch_nb(n, a.base_res.shape[1], out.counters.shape[1])
     t = local_tallies_nb(out)
     # the live path's model terms, read once (re-reading them from ``params`` for every game
     # cost 8 % of the Candidates with offsets: benchmarks/README.md)
@@ -400,19 +384,22 @@ def simulate_nb(seed, first, nrep, a, out):
 
 # ---- whocan: every outcome of the remaining games ------------------------------------------
 @jit
-def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, sbrk, lo, hi):
+def place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi):
     """Best and worst place (0-based) of every player: the twin of ``rules.place_ranges``.
 
     Points, then ``steps`` (criteria codes) until lots; at the play-off step the group level
     at the top may put any member first (``forced`` >= 0: only that one, a play-off already
-    played) and the later criteria order the others."""
+    played) and the later criteria order the others.  ``t`` the final
+    :class:`~simcycle.kernels.criteria_nb.Crosstable`."""
+    n = t.pts.shape[0]
+    width = t.res.shape[1]
     start_order_nb(order, brk, n)
-    sort_segment_nb(order, brk, pts, 0, n)
+    sort_segment_nb(order, brk, t.pts, 0, n)
     top = 0
     after = steps.shape[0]
     for c in range(steps.shape[0]):
         crit = steps[c]
-        if crit == TB_LOTS:
+        if crit == TBS_LOTS:
             break
         if crit == TB_PLAYOFF:
             if top == 0:
@@ -425,7 +412,7 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
         while k < n:
             e = segment_end_nb(brk, k, n)
             if e - k > 1:
-                split_by_nb(order, brk, val, k, e, crit, sb, wins, res)
+                split_segment_nb(crit, t, width, order, brk, val, group, k, e)
             k = e
     k = top
     while k < n:
@@ -454,13 +441,13 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
             sbrk[0] = 1
             for c in range(after, steps.shape[0]):
                 crit = steps[c]
-                if crit == TB_LOTS or crit == TB_PLAYOFF:
+                if crit == TBS_LOTS or crit == TB_PLAYOFF:
                     break
                 k = 0
                 while k < m:
                     e = segment_end_nb(sbrk, k, m)
                     if e - k > 1:
-                        split_by_nb(sub, sbrk, val, k, e, crit, sb, wins, res)
+                        split_segment_nb(crit, t, width, sub, sbrk, val, group, k, e)
                     k = e
             k = 0
             while k < m:
@@ -479,46 +466,46 @@ def place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, 
 
 
 @jit
-def enumerate_block_nb(lo_leaf, hi_leaf, base_pts, base_wins, base_res, gw, gb, steps, forced,
-                       lo_out, hi_out):
+def enumerate_block_nb(lo_leaf, hi_leaf, base, gw, gb, gsw, gsb, steps, forced, lo_out,
+                       hi_out):
     """Leaves lo_leaf .. hi_leaf-1 of ``whocan_enumerate_nb``."""
-    n = base_pts.shape[0]
+    n = base.pts.shape[0]
     m = gw.shape[0]
     pts = np.empty(n, np.int64)
-    wins = np.empty(n, np.int64)
-    res = np.empty((n, n), np.int64)
-    sb = np.empty(n, np.int64)
+    res = np.empty_like(base.res)
+    t = Crosstable(base.opp, res, base.kind, base.colour, pts, pts, base.rating)
     order = np.empty(n, np.int64)
     brk = np.empty(n, np.int64)
     val = np.empty(n, np.int64)
+    group = np.empty(n, np.int64)
     sub = np.empty(n, np.int64)
     sbrk = np.empty(n, np.int64)
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
     for leaf in range(lo_leaf, hi_leaf):
-        start_nb(base_pts, base_wins, base_res, pts, wins, res)
+        start_nb(base.pts, base.res, pts, res)
         x = leaf
         for g in range(m):
             r = x % 3
             x //= 3
-            w = gw[g]
-            b = gb[g]
-            play_nb(pts, wins, res, w, b, r)
-        sonneborn_berger_nb(n, pts, res, sb)
-        place_ranges_nb(n, pts, sb, wins, res, steps, forced, order, brk, val, sub, sbrk, lo, hi)
+            play_nb(pts, res, gw[g], gb[g], gsw[g], gsb[g], r)
+        place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi)
         for p in range(n):
             lo_out[leaf, p] = lo[p]
             hi_out[leaf, p] = hi[p]
 
 
 @pjit
-def whocan_enumerate_nb(base_pts, base_wins, base_res, gw, gb, steps, forced, lo_out, hi_out):
+def whocan_enumerate_nb(base, gw, gb, gsw, gsb, steps, forced, lo_out, hi_out):
     """Every outcome of the remaining games: leaf L plays game g with the result of digit g
     of L in base 3 (``enums.WHITE_WINS`` / ``DRAW`` / ``BLACK_WINS``) and fills
     lo_out[L, p] / hi_out[L, p] with player p's best and worst place (``place_ranges_nb``).
-    Blocks of leaves run in parallel (each leaf writes only its own row)."""
+    ``base`` the :class:`~simcycle.kernels.criteria_nb.Crosstable` of the games played
+    (pts, res; opp, kind and colour of every scheduled game: ``plan.KernelCrosstable``);
+    gw, gb the remaining games' players, gsw, gsb their columns.  Blocks of leaves run in
+    parallel (each leaf writes only its own row)."""
     total = lo_out.shape[0]
     n_blocks = (total + CHUNK - 1) // CHUNK
     for c in prange(n_blocks):
-        enumerate_block_nb(c * CHUNK, min(total, (c + 1) * CHUNK), base_pts, base_wins,
-                           base_res, gw, gb, steps, forced, lo_out, hi_out)
+        enumerate_block_nb(c * CHUNK, min(total, (c + 1) * CHUNK), base, gw, gb, gsw, gsb,
+                           steps, forced, lo_out, hi_out)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (BLACK_WINS, DRAW, PLAYOFF_KINDS, RATING_CLASSES, RR_COUNTER_NAMES,
-                      RR_CRITERIA, TB_LOTS, WHITE_WINS)
+from ...enums import (BLACK_WINS, DRAW, PLAYOFF_KINDS, RATING_CLASSES, RK_NONE, RK_PLAYED,
+                      RR_COUNTER_NAMES, RR_CRITERIA, TBS_LOTS, WHITE_WINS)
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import PRIZE_BY_ORDER, PRIZE_BY_POINTS, RoundRobinArgs
-from .rules import split_games, tally
+from .rules import SCORE, columns, split_games
 from .scenario import RoundRobin
 
 
@@ -17,6 +17,42 @@ def rating_table(scn: RoundRobin, model) -> np.ndarray:
     """float64 [segments, players, 3]: the ratings each player brings to a game of each rating
     class, per rating list (segment)."""
     return np.stack([model.rating_table(list(lst)) for _, lst in scn.rating_lists])
+
+
+class KernelCrosstable:
+    """The crosstable arrays of the kernels (``nb.RoundRobinArgs``, ``nb.whocan_enumerate_nb``)
+    from ``rules.columns``: opp, colour, kind int64 [n, width] (kind: every scheduled game
+    ``RK_PLAYED``, as they all are when the kernels rank), res int64 [n, width] (the half
+    points of the games ``played``), pts int64 [n] (their points), rating int64 [n] (the
+    start list's classical ratings: the average-rating criteria) and the columns of each
+    remaining game in White's and Black's rows (gsw, gsb int64 [m])."""
+
+    def __init__(self, scn: RoundRobin, played, remaining):
+        cols = columns(scn)
+        n = len(scn.players)
+        w = max(cols.width, 1)
+        self.opp = np.full((n, w), -1, np.int64)
+        self.opp[:, :cols.width] = np.array(cols.opp, np.int64).reshape(n, cols.width)
+        self.colour = np.zeros((n, w), np.int64)
+        self.colour[:, :cols.width] = np.array(cols.colour, np.int64).reshape(n, cols.width)
+        self.kind = np.where(self.opp >= 0, RK_PLAYED, RK_NONE).astype(np.int64)
+        self.res = np.zeros((n, w), np.int64)
+        for g in played:
+            cw, cb = cols.of[(g.round, g.white, g.black)]
+            self.res[g.white, cw], self.res[g.black, cb] = SCORE[g.result]
+        at = [cols.of[(g.round, g.white, g.black)] for g in remaining]
+        self.gsw = np.array([c[0] for c in at], np.int64)
+        self.gsb = np.array([c[1] for c in at], np.int64)
+        self.pts = self.res.sum(axis=1)
+        self.rating = np.array([round(float(r["classical"])) for r in scn.rating_lists[0][1]],
+                               np.int64)
+
+    def crosstable(self):
+        """The ``criteria_nb.Crosstable`` of the games played (no byes: adj = pts)."""
+        from ...kernels.criteria_nb import Crosstable
+
+        return Crosstable(self.opp, self.res, self.kind, self.colour, self.pts, self.pts,
+                          self.rating)
 
 
 # thresholds (white wins below the first, draw below the second) that make a uniform in [0, 1)
@@ -28,7 +64,7 @@ class RoundRobinPlan(Plan):
     def __init__(self, scn: RoundRobin, model, opts: CompileOptions):
         n = len(scn.players)
         played, remaining = split_games(scn, opts.at, opts.fixed)
-        pts, wins, res = tally(n, played)
+        xt = KernelCrosstable(scn, played, remaining)
         rt = rating_table(scn, model)
         live = bool(opts.offsets or opts.hot or opts.param_draw)
         thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
@@ -38,8 +74,8 @@ class RoundRobinPlan(Plan):
         gseg = np.array([scn.segment_of(g.round) for g in remaining], np.int64)
         gthr = np.zeros((0, 2)) if live else np.ascontiguousarray(thr[gseg, game_ci, gw, gb])
         criteria = [RR_CRITERIA[c] for c in scn.order]
-        if TB_LOTS not in criteria:     # a run always ends in a strict order
-            criteria.append(TB_LOTS)
+        if TBS_LOTS not in criteria:     # a run always ends in a strict order
+            criteria.append(TBS_LOTS)
         n_opt = max((len(s.options) for s in scn.stages), default=1)
         stages = np.zeros((len(scn.stages), n_opt, 4), np.int64)
         for s, stage in enumerate(scn.stages):
@@ -56,9 +92,9 @@ class RoundRobinPlan(Plan):
             params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
             offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]),
             hot_k=hot_k, draw_factor=draw_factor,
-            base_pts=np.array(pts, np.int64), base_wins=np.array(wins, np.int64),
-            base_res=np.array(res, np.int64).reshape(n, n),
-            gw=gw, gb=gb, gseg=gseg, gthr=gthr,
+            base_pts=xt.pts, base_res=xt.res, opp=xt.opp, kind=xt.kind, colour=xt.colour,
+            rating=xt.rating,
+            gw=gw, gb=gb, gsw=xt.gsw, gsb=xt.gsb, gseg=gseg, gthr=gthr,
             game_ci=game_ci,
             criteria=np.array(criteria, np.int64),
             stages=stages,

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ...enums import (BLACK_WINS, DRAW, RR_CRITERIA, TB_HEAD_TO_HEAD, TB_LOTS, TB_PLAYOFF,
-                      TB_SONNEBORN_BERGER, TB_WINS, WHITE_WINS, RRCriterion)
+from ...enums import (BLACK_WINS, COL_BLACK, COL_NONE, COL_WHITE, DRAW, RR_CRITERIA, TB_PLAYOFF,
+                      TBS_DIRECT_ENCOUNTER, TBS_LOTS, TBS_SONNEBORN_BERGER, TBS_WINS,
+                      WHITE_WINS, RRCriterion)
 from ..shared.prizes import runs, shared_money
 from ..shared.tiebreaks import Splits
 from .scenario import PLAYOFF, Game, RoundRobin
@@ -46,11 +47,11 @@ def _head_to_head(i, group, sb, wins, res):
 
 # The one table of the round robin's criteria (codes in enums.py).
 CRITERIA = (
-    Criterion(TB_SONNEBORN_BERGER, "sonneborn-berger", "Sonneborn-Berger", _sonneborn_berger),
-    Criterion(TB_WINS, "wins", "wins", _wins),
-    Criterion(TB_HEAD_TO_HEAD, "head-to-head", "head-to-head", _head_to_head),
+    Criterion(TBS_SONNEBORN_BERGER, "sonneborn-berger", "Sonneborn-Berger", _sonneborn_berger),
+    Criterion(TBS_WINS, "wins", "wins", _wins),
+    Criterion(TBS_DIRECT_ENCOUNTER, "head-to-head", "head-to-head", _head_to_head),
     Criterion(TB_PLAYOFF, PLAYOFF, "play-off", None),
-    Criterion(TB_LOTS, "lots", "lots", None),
+    Criterion(TBS_LOTS, "lots", "lots", None),
 )
 BY_CODE = {c.code: c for c in CRITERIA}
 BY_NAME = {c.name: c for c in CRITERIA}
@@ -114,6 +115,39 @@ def score_game(pts, wins, res, w, b, result, sign=1):
     res[b][w] += sign * sb
     wins[w] += sign * (result == WHITE_WINS)
     wins[b] += sign * (result == BLACK_WINS)
+
+
+class Columns(NamedTuple):
+    """A round robin as a C.07 crosstable (``kernels/criteria_nb.Crosstable``): each
+    player's games in playing order are his columns, so the criteria the Swiss ranks on read a
+    round robin unchanged (a double round robin's two games against one opponent are two
+    columns: wins counts each).
+
+    opp     [n][width]: the opponent of column c (-1: none; a player's row may be shorter)
+    colour  [n][width]: ``enums.COL_WHITE`` / ``COL_BLACK`` (``COL_NONE``: no game)
+    of      {(round, white, black): (White's column, Black's column)}
+    width   the most games any player has
+    """
+
+    opp: list
+    colour: list
+    of: dict
+    width: int
+
+
+def columns(scn: RoundRobin) -> Columns:
+    """Every scheduled game's columns (games in round order, then file order)."""
+    n = len(scn.players)
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    of = {}
+    for g in sorted(scn.games, key=lambda g: g.round):
+        of[(g.round, g.white, g.black)] = (len(rows[g.white]), len(rows[g.black]))
+        rows[g.white].append((g.black, COL_WHITE))
+        rows[g.black].append((g.white, COL_BLACK))
+    width = max((len(r) for r in rows), default=0)
+    opp = [[o for o, _ in r] + [-1] * (width - len(r)) for r in rows]
+    colour = [[c for _, c in r] + [COL_NONE] * (width - len(r)) for r in rows]
+    return Columns(opp, colour, of, width)
 
 
 def sonneborn_berger(pts, res):

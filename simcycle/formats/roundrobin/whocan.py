@@ -42,6 +42,7 @@ class EnumerationBackend:
 
     def __init__(self, scn, at, fixed=None):
         from .nb import whocan_enumerate_nb
+        from .plan import KernelCrosstable
 
         self.scn = scn
         n = len(scn.players)
@@ -53,10 +54,11 @@ class EnumerationBackend:
         leaves = 3 ** len(self.remaining)
         self.best = np.empty((leaves, n), np.int16)
         self.worst = np.empty((leaves, n), np.int16)
-        whocan_enumerate_nb(np.array(self.pts, np.int64), np.array(self.wins, np.int64),
-                            np.array(self.res, np.int64).reshape(n, n),
+        xt = KernelCrosstable(scn, played, self.remaining)
+        whocan_enumerate_nb(xt.crosstable(),
                             np.array([g.white for g in self.remaining], np.int64),
-                            np.array([g.black for g in self.remaining], np.int64), steps,
+                            np.array([g.black for g in self.remaining], np.int64),
+                            xt.gsw, xt.gsb, steps,
                             np.int64(-1 if self.forced is None else self.forced),
                             self.best, self.worst)
         m = len(self.remaining)
