@@ -179,8 +179,11 @@ def render_model(res: FitResult, spreads: dict[str, FormSpread | None], base: Ou
         "#   P(white) = s/N,  P(draw) = nu/N,  P(black) = (1/s)/N",
         "#",
         "# Every fitted number is followed by its standard error (`_se`, from the observed",
-        "# information).  Controls marked `fitted = false` keep the values of "
-        f"{base.path.rsplit('/', 1)[-1]}",
+        *(["# information, with the prior of [fit] prior added: the fit is its maximum a",
+           "# posteriori).  Controls marked `fitted = false` keep the values of "
+           f"{base.path.rsplit('/', 1)[-1]}"] if res.prior else
+          ["# information).  Controls marked `fitted = false` keep the values of "
+           f"{base.path.rsplit('/', 1)[-1]}"]),
         "# (published figures and interpolations, see docs/model.md).",
         "",
         "[model]",
