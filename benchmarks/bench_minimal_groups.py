@@ -10,10 +10,11 @@ two-player procedure, rapid pair, blitz pair, Armageddon; three level: a rapid t
 round robin, a cut to two going on with the next step, lots picking two for an Armageddon;
 four level: two pairs by lot then their winners), places behind shared by score, then the
 semi-finals and the final (``bench_minimal_knockout._match``), group and knock-out points
-added; the two qualifying places go to the best totals with lots for a tie (no series
-tiebreaks, no prizes, no classical points or wins, no other tallies).  simcycle's kernel
-does more per replica (offsets, known games and matches, the counters, events won, second
-places, classical points and wins as series tiebreaks, every place, prize money), so the
+added; the two qualifying places go to the best totals, then events won, then second
+places, then lots (the series' classical points and wins left out: no per-game tallies, no
+prizes, no other tallies).  simcycle's kernel does more per replica (offsets, known games
+and matches, the counters, classical points and wins as series tiebreaks, every place,
+prize money), so the
 ratio says what that generality costs.  The script checks that every player's expected
 series points agree within 5 standard errors before it times.  From ``start`` only.
 
@@ -146,6 +147,7 @@ def groups_nb(seed, nrep, thr, steps, roster, draw, gm, gp6, ko_gp6, eligible, n
     n = eligible.shape[0]
     for c in prange(out.shape[0]):
         pts = np.empty(n, np.int64)
+        won = np.empty(n, np.int64)     # events won * 4 + second places
         key = np.empty(n, np.float64)
         ros = np.empty(16, np.int64)
         grp = np.empty(4, np.int64)
@@ -158,6 +160,7 @@ def groups_nb(seed, nrep, thr, steps, roster, draw, gm, gp6, ko_gp6, eligible, n
         for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
             st[0] = _mix(_mix(np.uint64(seed) + PHI) + np.uint64(r) * PHI)
             pts[:] = 0
+            won[:] = 0
             for e in range(roster.shape[0]):
                 ros[:] = roster[e]
                 if draw[e] == DRAW_LOTS:
@@ -186,8 +189,11 @@ def groups_nb(seed, nrep, thr, steps, roster, draw, gm, gp6, ko_gp6, eligible, n
                     pts[w] += ko_gp6
                     if m < 2:
                         gwin[2 * m] = w
-            for i in range(n):   # best totals first, lots (a random fraction) for a tie
-                key[i] = pts[i] + _u01(st) if eligible[i] else -1.0
+                    else:
+                        won[w] += 4
+                        won[x if w == y else y] += 1
+            for i in range(n):   # best totals, events won, seconds, then lots (a fraction)
+                key[i] = pts[i] + (won[i] + _u01(st)) / 16.0 if eligible[i] else -1.0
             for q in range(n_qual):
                 best = 0
                 for i in range(1, n):
