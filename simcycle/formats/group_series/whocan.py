@@ -853,6 +853,8 @@ class SeriesBackend:
         self.order = list(order)
         self.use_seeds = seed
         self._tries = {}      # (x, winning) -> (generator, greedy tries so far) for solve
+        self._known = {}      # id(seed) -> (seed, its keys): replayed once
+        self._seeded = {}     # (p, best) -> keys of p's extreme greedy result set (seeds)
         # the file's draw is one the rule allows: a question is tried on it first (a smaller
         # MILP); its witnesses answer for the free draw too
         self.drawn = (SeriesMILP(scn, at, "as-drawn", fixed=fixed)
@@ -873,6 +875,9 @@ class SeriesBackend:
         return self.model.lo, self.model.hi
 
     def keys(self, witness) -> dict:
+        got = self._known.get(id(witness))
+        if got is not None and got[0] is witness:
+            return got[1]
         t, _ = rules.tally(witness, None)
         return rules.keys(witness, t)
 
@@ -885,6 +890,10 @@ class SeriesBackend:
         if p not in memo:
             got = []
             for best in (True, False):
+                seeded = self._seeded.get((p, best))      # the same result set, replayed
+                if seeded is not None:
+                    got.append(seeded[p][0] / rules.POINT)
+                    continue
                 t, _ = rules.tally(Greedy(self.model, p, best).run(), None)
                 got.append(t.pts[p] / rules.POINT)
             memo[p] = (got[0], got[1])
@@ -904,7 +913,14 @@ class SeriesBackend:
             for p in self.order:
                 if model.eligible[p]:
                     for best, spread in ((True, True), (True, False), (False, True)):
-                        yield Greedy(model, p, best, spread).run()
+                        w = Greedy(model, p, best, spread).run()
+                        k = self.keys(w)
+                        # kept for ``keys`` (the pool replays each seed once) and, on the
+                        # full model with spread, for ``extremes`` (the same result sets)
+                        self._known[id(w)] = (w, k)
+                        if model is self.model and spread is True:
+                            self._seeded[p, best] = k
+                        yield w
 
     def _greedy_tries(self, x, winning):
         """Greedy result sets for x on ``RANDOM_DRAWS`` random draws (one generator seeded
