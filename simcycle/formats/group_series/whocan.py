@@ -43,7 +43,7 @@ import numpy as np
 from ...enums import RESULT_TEXT, UNPLAYED
 from ...errors import ScenarioError
 from ...kernels import keys
-from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, Work, holds
+from ...whocan.core import FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, Work, holds
 from ...whocan.core import analyse as analyse_rows
 from ...whocan.milp import Lin, Model, question_rows
 from ...whocan.words import bound_words, points_words
@@ -855,6 +855,8 @@ class SeriesBackend:
         self._tries = {}      # (x, winning) -> (generator, greedy tries so far) for solve
         self._known = {}      # id(seed) -> (seed, its keys): replayed once
         self._seeded = {}     # (p, best) -> keys of p's extreme greedy result set (seeds)
+        self._cannot = {}     # (x, rivals) -> most places q with "level with the q-th" proven
+        self.qmax = None      # the most places a question will ask about (``whocan``)
         # the file's draw is one the rule allows: a question is tried on it first (a smaller
         # MILP); its witnesses answer for the free draw too
         self.drawn = (SeriesMILP(scn, at, "as-drawn", fixed=fixed)
@@ -937,6 +939,11 @@ class SeriesBackend:
 
     def solve(self, x, rivals, q, question, work: Work | None = None):
         winning = question in (OUTRIGHT, LEVEL)
+        who = (x, tuple(rivals))
+        if winning and self._cannot.get(who, 0) >= q:
+            # implied: no result set leaves at most q'-1 rivals ahead of x for some q' >= q,
+            # so none leaves fewer (nor fewer level with or ahead)
+            return INFEASIBLE, None
         if self.model.free and self.use_seeds:
             # other draws: a few random ones the rule allows, greedy results on each
             for w, keys in self._greedy_tries(x, winning):
@@ -952,9 +959,24 @@ class SeriesBackend:
         work.spend(part.used)
         if s == FEASIBLE:
             return s, small.filled(*small.decode(sol))
+        if winning:
+            # the weakest winning question first (level with the last of the most places
+            # asked about): when even that has no point, neither has this one, nor the
+            # other winning questions about x (``_cannot``); a point it finds is not used
+            # (the question's own program gives the witness), and it is charged only when
+            # it settles the question
+            qs = max(q, self.qmax or q)
+            if (qs, LEVEL) != (q, question):
+                s, _ = self.model.ask(x, rivals, qs, LEVEL, Work(work.left()), probe=PROBE_FULL)
+                if s == INFEASIBLE:
+                    self._cannot[who] = qs
+                    work.spend(1)
+                    return s, None
         s, sol = self.model.ask(x, rivals, q, question, work, probe=PROBE_FULL)
         if s == FEASIBLE:
             return s, self.model.filled(*self.model.decode(sol))
+        if s == INFEASIBLE and question == LEVEL:
+            self._cannot[who] = max(self._cannot.get(who, 0), q)
         return s, None
 
 
@@ -965,6 +987,7 @@ def whocan(scn: GroupSeries, at, budget=None, draws="rule", question_limit=QUEST
     st = rules.standings(scn, at, fixed)
     order = [scn.index[r["name"].casefold()] for r in st["players"]]
     backend = SeriesBackend(scn, at, draws, order, seed, fixed)
+    backend.qmax = scn.qualifying_places
     model = backend.model
     el = model.eligible
     n = len(scn.players)
