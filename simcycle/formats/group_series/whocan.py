@@ -36,6 +36,7 @@ draw is one the rule allows) the smaller MILP on the file's draw, then the full 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -71,6 +72,7 @@ LEAN = "lean"              # greedy style: draws, but the player with more point
 RESTRICTED_LIMIT = 200     # solver nodes for a restricted program (witnesses only)
 STEER_X = 20              # weight of x's own points in a restricted program's objective
 PROBE_FULL = 200           # solver nodes the full program runs at least (kept for pass two)
+CATCH_SPARE = 2            # rivals beyond q whose combinations try to catch a player
 RANDOM_DRAWS = 12          # random draws tried greedily before a free-draw MILP
 BIG_M = 25                 # > any difference of two players' group scores (half points)
 POINTS = "points"
@@ -734,8 +736,10 @@ class Greedy:
     player of each basket of four by rating, or a random draw the rule allows when ``rng`` is
     given."""
 
-    def __init__(self, model: SeriesMILP, x: int, best: bool, spread: bool = True, rng=None):
+    def __init__(self, model: SeriesMILP, x: int, best: bool, spread: bool = True, rng=None,
+                 fav=()):
         self.m, self.x, self.best, self.spread = model, x, best, spread
+        self.fav = tuple(fav)      # players who beat everyone else but x, earlier ones first
         self.tot = list(model.now)
         self.res, self.playoffs, self.kos = {}, {}, {}
         self.draws = {e: _draw(f, rng) for e, f in model.free.items()}
@@ -745,11 +749,15 @@ class Greedy:
         x, tot = self.x, self.tot
         if x in (a, b):
             return (a == x) == self.best
+        if self.fav and (a in self.fav or b in self.fav):
+            return b not in self.fav or a in self.fav and self.fav.index(a) < self.fav.index(b)
         return (tot[a], a) < (tot[b], b) if self.best else (tot[a], -a) > (tot[b], -b)
 
     def rank(self, p):
         if p == self.x:
             return (0 if self.best else 2, 0)
+        if p in self.fav:
+            return (0, self.fav.index(p))
         return (1, self.tot[p] if self.best else -self.tot[p])
 
     def run(self):
@@ -857,6 +865,7 @@ class SeriesBackend:
         self._seeded = {}     # (p, best) -> keys of p's extreme greedy result set (seeds)
         self._cannot = {}     # (x, rivals) -> most places q with "level with the q-th" proven
         self.qmax = None      # the most places a question will ask about (``whocan``)
+        self._catch = {}      # (x, rivals) -> greedy result sets catching x (``_catch_tries``)
         # the file's draw is one the rule allows: a question is tried on it first (a smaller
         # MILP); its witnesses answer for the free draw too
         self.drawn = (SeriesMILP(scn, at, "as-drawn", fixed=fixed)
@@ -937,6 +946,24 @@ class SeriesBackend:
                 done.append((w, self.keys(w)))
             yield done[i]
 
+    def _catch_tries(self, x, rivals, q):
+        """Greedy result sets in which x loses everything and q rivals (combinations of the
+        q + ``CATCH_SPARE`` with the highest keys reachable, each in both orders of
+        precedence) beat everyone else, on the restricted programs' draw: witnesses that x
+        can be caught or passed, with their keys, built once per x and rivals."""
+        who = (x, tuple(rivals))
+        if who not in self._catch:
+            top = sorted(rivals, key=lambda j: (self.model.hi[j], -j), reverse=True)
+            tries = []
+            for fav in itertools.combinations(top[:q + CATCH_SPARE], q):
+                for f in (fav, fav[::-1]):
+                    w = Greedy(self.small, x, False, fav=f).run()
+                    k = self.keys(w)
+                    self._known[id(w)] = (w, k)
+                    tries.append((w, k))
+            self._catch[who] = tries
+        return self._catch[who]
+
     def solve(self, x, rivals, q, question, work: Work | None = None):
         winning = question in (OUTRIGHT, LEVEL)
         who = (x, tuple(rivals))
@@ -947,6 +974,10 @@ class SeriesBackend:
         if self.model.free and self.use_seeds:
             # other draws: a few random ones the rule allows, greedy results on each
             for w, keys in self._greedy_tries(x, winning):
+                if holds(keys, x, rivals, q, question):
+                    return FEASIBLE, w
+        if not winning and self.use_seeds:
+            for w, keys in self._catch_tries(x, rivals, q):
                 if holds(keys, x, rivals, q, question):
                     return FEASIBLE, w
         # a restricted program first (on the file's draw when the rule allows it): quick
