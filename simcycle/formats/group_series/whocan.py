@@ -990,12 +990,12 @@ class SeriesBackend:
         work.spend(part.used)
         if s == FEASIBLE:
             return s, small.filled(*small.decode(sol))
-        if winning:
-            # the weakest winning question first (level with the last of the most places
-            # asked about): when even that has no point, neither has this one, nor the
-            # other winning questions about x (``_cannot``); a point it finds is not used
-            # (the question's own program gives the witness), and it is charged only when
-            # it settles the question
+        if winning and s == INFEASIBLE:
+            # the restricted program has no point: the weakest winning question first
+            # (level with the last of the most places asked about): when even that has no
+            # point, neither has this one, nor the other winning questions about x
+            # (``_cannot``); a point it finds is not used (the question's own program gives
+            # the witness), and it is charged only when it settles the question
             qs = max(q, self.qmax or q)
             if (qs, LEVEL) != (q, question):
                 s, _ = self.model.ask(x, rivals, qs, LEVEL, Work(work.left()), probe=PROBE_FULL)

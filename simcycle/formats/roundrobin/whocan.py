@@ -62,8 +62,14 @@ class EnumerationBackend:
                             np.int64(-1 if self.forced is None else self.forced),
                             self.best, self.worst)
         m = len(self.remaining)
-        # results of every leaf: digit g of the leaf index in base 3
-        self.results = (np.arange(leaves)[:, None] // 3 ** np.arange(m)[None, :]) % 3
+        # results of every leaf: digit g of the leaf index in base 3 (one byte each, stored
+        # by game: every reader takes one game's column)
+        idx = np.arange(leaves, dtype=np.int64 if leaves >= 2**31 else np.int32)
+        self.results = np.empty((leaves, m), np.int8, order="F")
+        for k in range(m):
+            self.results[:, k] = (idx // 3 ** k) % 3
+        self.draws = (self.results == DRAW).sum(axis=1)       # drawn games, leaf by leaf
+        self._mine = {}       # x -> (x's half points, x's drawn games), leaf by leaf
 
     def leaves_where(self, x, q, question):
         b, w = self.best[:, x], self.worst[:, x]
@@ -82,8 +88,12 @@ class EnumerationBackend:
         if not hits.any():
             return INFEASIBLE, None
         own = [k for k, g in enumerate(self.remaining) if x in (g.white, g.black)]
-        mine = _own_points(self, x, own)
-        draws = (self.results == DRAW).sum(axis=1) - (self.results[:, own] == DRAW).sum(axis=1)
+        if x not in self._mine:
+            self._mine[x] = (_own_points(self, x, own),
+                             sum((self.results[:, k] == DRAW for k in own),
+                                 np.zeros(len(self.draws), np.int64)))
+        mine, own_draws = self._mine[x]
+        draws = self.draws - own_draws
         sign = 1 if question in (OUTRIGHT, LEVEL) else -1
         score = np.where(hits, sign * mine * 1000 + draws, np.iinfo(np.int64).min)
         return FEASIBLE, [int(c) for c in self.results[int(np.argmax(score))]]
@@ -278,11 +288,14 @@ def _own_games(names, rem, own, x) -> str:
 
 def _own_points(backend: EnumerationBackend, x: int, own: list[int]) -> np.ndarray:
     """x's half points from his own remaining games, leaf by leaf."""
+    got = backend.__dict__.get("_mine", {}).get(x)
+    if got is not None:
+        return got[0]
     res, rem = backend.results, backend.remaining
     mine = np.zeros(res.shape[0], np.int64)
     for k in own:
-        white = rem[k].white == x
-        mine += np.where(res[:, k] == DRAW, 1, np.where((res[:, k] == WHITE_WINS) == white, 2, 0))
+        col = res[:, k]
+        mine += (col == DRAW) + 2 * (col == (WHITE_WINS if rem[k].white == x else BLACK_WINS))
     return mine
 
 
