@@ -93,6 +93,7 @@ class TourBackend:
         self.members = list(scn.members)
         self.pp = {k: event_place_points(scn, scn.events[k]) for k in range(len(scn.events))}
         self.base = {m: [] for m in self.members}
+        self._shares = {}     # (event, first place, last place) -> share_points
         for k, d in enumerate(done):
             if d:
                 self._add(self.base, k, scn.events[k].results)
@@ -100,10 +101,13 @@ class TourBackend:
         self._bounds()
 
     def _add(self, per, k, results):
-        pp = self.pp[k]
+        pp, memo = self.pp[k], self._shares
         for p, lo, hi in results:
             if p in per:
-                per[p].append(share_points(pp, lo, hi))
+                v = memo.get((k, lo, hi))
+                if v is None:
+                    v = memo[k, lo, hi] = share_points(pp, lo, hi)
+                per[p].append(v)
 
     def _bounds(self):
         lo, hi = {}, {}
