@@ -490,38 +490,45 @@ def render(d: dict) -> str:
         lines.append("  (no variant finished)")
         return "\n".join(lines)
     lines.append("")
-    keys = list(dict.fromkeys(m for v in vs for m in v["measures"]))
     one = all(v.get("qualifying_places") == 1 for v in vs)
-    if one:     # one place qualifies: "qualifies" is "wins", said once
-        keys = [m for m in keys if m != "p_favourite_qualifies"]
-    w = max(len(MEASURE_TEXT.get(m, m + ", %")) for m in keys) + 2
-    head = f"{'measure':<{w}}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
+    # one place qualifies: "qualifies" is "wins", said once
+    label = {m: MEASURE_TEXT.get(m, m + ", %") for v in vs for m in v["measures"]
+             if not (one and m == "p_favourite_qualifies")}
+    w = max(map(len, label.values())) + 2
+    vcols = "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
+    head = f"{'measure':<{w}}" + vcols
     lines += [head, "-" * len(head)]
-    for m in keys:
-        cells = []
-        for v in vs:
-            if m not in v["measures"]:
-                cells.append(f"{'-':>14}")
-                continue
-            x, se = v["measures"][m]
-            cells.append(f"{_pct(x, se):>14}" if se is not None else f"{x:14.2f}")
-        lines.append(f"{MEASURE_TEXT.get(m, m + ', %'):<{w}}" + "".join(cells))
+    for m, text in label.items():
+        lines.append(f"{text:<{w}}" + "".join(_measure_cell(v["measures"].get(m)) for v in vs))
     lines += ["", ("P(first) % by player (one place qualifies; ± one standard error where "
                    "shown):") if one else
               "P(qualify) % by player (± one standard error where shown):"]
-    names = list(dict.fromkeys(p["name"] for v in vs for p in v["players"]))
-    head = f"{'player':<26}" + "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
-    lines += [head, "-" * len(head)]
-    by = [{p["name"]: p for p in v["players"]} for v in vs]
-    names.sort(key=lambda n: tuple(-(b[n]["p_qualify"][0] if n in b else 0) for b in by))
-    for nm in names:
-        cells = [f"{_pct(*b[nm]['p_qualify']):>14}" if nm in b else f"{'-':>14}" for b in by]
-        lines.append(f"{nm[:25]:<26}" + "".join(cells))
+    lines += _player_lines(vs, f"{'player':<26}" + vcols)
     lines += ["", "percentages with one standard error; 0 = never in the runs; <0.1 = below "
               "0.05 %; '-' = not in that variant (or plays no part in it)"]
     for wmsg in d.get("warnings") or []:
         lines.append("warning: " + wmsg)
     return "\n".join(lines)
+
+
+def _player_lines(vs: list[dict], head: str) -> list[str]:
+    """The players' P(qualify) by variant under ``head``, the likeliest (in V1, then V2...)
+    first; '-' where a player is not in a variant."""
+    by = [{p["name"]: p["p_qualify"] for p in v["players"]} for v in vs]
+    names = sorted(dict.fromkeys(n for b in by for n in b),
+                   key=lambda n: tuple(-b.get(n, (0,))[0] for b in by))
+    return [head, "-" * len(head)] + [
+        f"{nm[:25]:<26}" + "".join(f"{_pct(*b[nm]):>14}" if nm in b else f"{'-':>14}"
+                                   for b in by) for nm in names]
+
+
+def _measure_cell(m: list | None) -> str:
+    """A measure's (value, SE) of a variant, 14 wide: a percentage with its error, a number
+    without one, '-' if the variant has no such measure."""
+    if m is None:
+        return f"{'-':>14}"
+    x, se = m
+    return f"{_pct(x, se):>14}" if se is not None else f"{x:14.2f}"
 
 
 def _pct(p: float, se: float | None) -> str:

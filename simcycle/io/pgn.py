@@ -181,38 +181,3 @@ def _fide_id(value) -> int | None:
     v = value.strip()
     return int(v) if v.isdigit() and int(v) > 0 else None
 
-
-def write_pgn(games, path: str | Path | None = None, *, event: str = "", crlf: bool = False,
-              bom: bool = False) -> str:
-    """A PGN text of ``games`` (dicts with round, board, white, black, result and optional
-    white_fide_id / black_fide_id, moves, date): for tests and examples.  Written by
-    python-chess, so it is the standard's layout."""
-    import chess.pgn
-
-    out = []
-    for g in games:
-        game = chess.pgn.Game()
-        game.headers["Event"] = event or "?"
-        game.headers["Round"] = (f"{g['round']}.{g['board']}" if g.get("board")
-                                 else str(g["round"]))
-        game.headers["White"] = g["white"]
-        game.headers["Black"] = g["black"]
-        game.headers["Result"] = g["result"]
-        if g.get("date"):
-            game.headers["Date"] = g["date"]
-        for side in ("white", "black"):
-            if g.get(f"{side}_fide_id"):
-                game.headers[f"{side.capitalize()}FideId"] = str(g[f"{side}_fide_id"])
-        node = game
-        for san in g.get("moves", ()):
-            node = node.add_variation(node.board().parse_san(san))
-        out.append(str(game))
-    text = "\n\n".join(out) + "\n"
-    if crlf:
-        text = text.replace("\n", "\r\n")
-    if bom:
-        text = "\ufeff" + text
-    if path is not None:
-        from .write import atomic_write
-        atomic_write(path, text)
-    return text

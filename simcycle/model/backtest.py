@@ -1028,12 +1028,7 @@ def _render_events(pe: dict) -> list[str]:
                  "(+: inside a fixed model's fit window):")
     lines.append(f"  {'event':<34}{'winner':<30}{'uniform':>8}" + "".join(
         f"{nm:>{cw}}" for nm in ev_models))
-    for r in pe["events"]:
-        win = ", ".join(r["winners"])
-        flag = ("" if r["real_round_order"] else " *") + (" +" if r["in_fixed_fit"] else "")
-        lines.append(f"  {(r['event'][:30] + flag):<34}{win[:29]:<30}"
-                     f"{r['uniform_neg_log_p']:>8.2f}" + "".join(
-                         f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
+    lines += [_render_event(r, ev_models, cw) for r in pe["events"]]
     if any(not r["real_round_order"] for r in pe["events"]):
         lines.append("  * game dates do not give the rounds: scored at the start only")
     lines += _render_fitted(pe["events"])
@@ -1043,12 +1038,20 @@ def _render_events(pe: dict) -> list[str]:
                  "± its standard error")
     for nm, tab in pe["reliability"].items():
         lines.append(f"  {nm}")
-        for b in tab:
-            lines.append(f"    {100 * b['bin'][0]:>3.0f}-{100 * b['bin'][1]:<3.0f} %  "
-                         f"{b['n']:>5} players   predicted {100 * b['pred']:5.1f} %   "
-                         f"observed {100 * b['obs']:5.1f} ± {100 * b['se']:.1f} %   "
-                         f"z {b['z']:+.1f}")
+        lines += [f"    {100 * b['bin'][0]:>3.0f}-{100 * b['bin'][1]:<3.0f} %  "
+                  f"{b['n']:>5} players   predicted {100 * b['pred']:5.1f} %   "
+                  f"observed {100 * b['obs']:5.1f} ± {100 * b['se']:.1f} %   z {b['z']:+.1f}"
+                  for b in tab]
     return lines
+
+
+def _render_event(r: dict, ev_models: list, cw: int) -> str:
+    """An event's line: its name (* scored at the start only, + inside a fixed model's fit
+    window), winners, and -ln P(real winner) at the start, uniform then by model."""
+    flag = ("" if r["real_round_order"] else " *") + (" +" if r["in_fixed_fit"] else "")
+    return (f"  {(r['event'][:30] + flag):<34}{', '.join(r['winners'])[:29]:<30}"
+            f"{r['uniform_neg_log_p']:>8.2f}"
+            + "".join(f"{r['models'][nm][0]['neg_log_p']:>{cw}.2f}" for nm in ev_models))
 
 
 def render(d: dict) -> str:
@@ -1071,16 +1074,7 @@ def _render_summary(s: dict, ev_models: list, cw: int) -> list[str]:
         f"{nm:>{cw}}" for nm in ev_models)
     lines = [head, "  " + "-" * (len(head) - 2)]
     for frac, e in s["fractions"].items():
-        at = "start" if float(frac) == 0 else f"{100 * float(frac):.0f} % of rounds"
-        lines.append(f"  {at:<18}{e['events']:>7}{e['uniform']:>9.3f}" + "".join(
-            f"{e[nm]['mean']:.3f} ±{e[nm]['se']:.3f}".rjust(cw) for nm in ev_models))
-        if "fit" in ev_models:
-            lines.append(f"  {'  minus fit':<34}" + "".join(
-                f"{e[nm]['minus_fit']:+.3f} ±{e[nm]['minus_fit_se']:.3f}".rjust(cw)
-                for nm in ev_models))
-        lines.append(f"  {'  P(top 3) Brier':<25}{e['uniform_top_k_brier']:>9.3f}" + "".join(
-            f"{e[nm]['top_k_brier']:.3f} ±{e[nm]['top_k_brier_se']:.3f}".rjust(cw)
-            for nm in ev_models))
+        lines += _render_fraction(float(frac), e, ev_models, cw)
     c = s.get("candidates_at_start")
     if c:
         lines.append(f"  {'Candidates, start':<18}{c['events']:>7}{c['uniform']:>9.3f}"
@@ -1089,6 +1083,22 @@ def _render_summary(s: dict, ev_models: list, cw: int) -> list[str]:
     for nm, v in s["favourite_at_start"].items():
         lines.append(f"    {nm:<26}{v['won']:>6.2f} / {v['expected']:.2f}   z {v['z']:+.1f}")
     return lines + [""]
+
+
+def _render_fraction(frac: float, e: dict, ev_models: list, cw: int) -> list[str]:
+    """A checkpoint's lines of the event summary: mean -ln P(real winner) ± SE by model, its
+    difference from the fit's (when "fit" is one of the models), P(top 3)'s Brier score."""
+    at = "start" if frac == 0 else f"{100 * frac:.0f} % of rounds"
+    lines = [f"  {at:<18}{e['events']:>7}{e['uniform']:>9.3f}" + "".join(
+        f"{e[nm]['mean']:.3f} ±{e[nm]['se']:.3f}".rjust(cw) for nm in ev_models)]
+    if "fit" in ev_models:
+        lines.append(f"  {'  minus fit':<34}" + "".join(
+            f"{e[nm]['minus_fit']:+.3f} ±{e[nm]['minus_fit_se']:.3f}".rjust(cw)
+            for nm in ev_models))
+    lines.append(f"  {'  P(top 3) Brier':<25}{e['uniform_top_k_brier']:>9.3f}" + "".join(
+        f"{e[nm]['top_k_brier']:.3f} ±{e[nm]['top_k_brier_se']:.3f}".rjust(cw)
+        for nm in ev_models))
+    return lines
 
 
 # -- chart --------------------------------------------------------------------------------------

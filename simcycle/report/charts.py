@@ -112,29 +112,7 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     ranked = sorted(d["players"], key=lambda p: -best[p])
     front = [p for p in ranked[:CONTENDERS] if best[p] >= MIN_SHOWN]
     for ax, (key, label) in zip(axes, panels):
-        ends = []
-        for p in d["players"]:
-            if p in front:
-                continue
-            ax.plot(xs, vals[key][p], "-", color="#c4c7cc", lw=0.9, zorder=1)
-        for p in front:
-            ax.plot(xs, vals[key][p], "-", color=colour[p], lw=2.2, marker="o", ms=3.5,
-                    zorder=3)
-            last = next((v for v in reversed(vals[key][p]) if v == v), 0.0)
-            ends.append([last, p, colour[p]])
-        top = max([peak[key][p] for p in d["players"]] + [0.05])
-        ymax = min(1.0, math.ceil(top * 10 + 1e-9) / 10)     # to the data, not always 100 %
-        ax.set_ylim(-0.01 * ymax, ymax * 1.03)
-        _end_labels(ax, ends, n)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        ax.set_ylabel(label, fontsize=11)
-        ax.grid(True, color="#dddddd", lw=0.8)
-        ax.set_xlim(-0.3, n - 1 + max(2.2, 0.24 * n))
-        ax.spines[["top", "right"]].set_visible(False)
-        rest = len(d["players"]) - len(front)
-        note = label + (f"   (grey: the other {rest} player{'s' if rest > 1 else ''})"
-                        if rest else "")
-        ax.set_title(note, loc="left", fontsize=9.5, color="#333333")
+        _history_panel(ax, label, xs, vals[key], peak[key], front, colour)
     ax = axes[-1]
     ax.set_xticks(xs)
     rot = 0 if n <= 8 else (45 if n <= 20 else 60)
@@ -145,6 +123,32 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint", width - 0.5),
                  fontsize=13, fontweight="bold", x=0.01, ha="left")
     return fig
+
+
+def _history_panel(ax, label: str, xs: list, vals: dict, peak: dict, front: list,
+                   colour: dict):
+    """One quantity's panel: the players of ``front`` coloured, thick and named at their
+    line's end (their latest value), the others thin grey lines; the y axis to the data."""
+    n = len(xs)
+    ends = []
+    for p in vals:
+        if p not in front:
+            ax.plot(xs, vals[p], "-", color="#c4c7cc", lw=0.9, zorder=1)
+    for p in front:
+        ax.plot(xs, vals[p], "-", color=colour[p], lw=2.2, marker="o", ms=3.5, zorder=3)
+        ends.append([next((v for v in reversed(vals[p]) if v == v), 0.0), p, colour[p]])
+    ymax = min(1.0, math.ceil(max([*peak.values(), 0.05]) * 10 + 1e-9) / 10)   # to the data
+    ax.set_ylim(-0.01 * ymax, ymax * 1.03)
+    _end_labels(ax, ends, n)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylabel(label, fontsize=11)
+    ax.grid(True, color="#dddddd", lw=0.8)
+    ax.set_xlim(-0.3, n - 1 + max(2.2, 0.24 * n))
+    ax.spines[["top", "right"]].set_visible(False)
+    rest = len(vals) - len(front)
+    note = label + (f"   (grey: the other {rest} player{'s' if rest > 1 else ''})"
+                    if rest else "")
+    ax.set_title(note, loc="left", fontsize=9.5, color="#333333")
 
 
 def _end_labels(ax, ends, n):
@@ -224,12 +228,11 @@ def place_figure(d: dict) -> Figure:
         lefts = [sum(p["p_place"][:k]) for p in players]
         ax.barh(ys, widths, left=lefts, color=colours[k], edgecolor="white", lw=0.5,
                 height=0.78, label=_ordinal(k + 1))
+        dark = k < q or (k - q) > (n_places - q) * 0.45     # white text on a dark bar
         for y, w, left in zip(ys, widths, lefts):
             if w >= 0.07:
-                dark = k < q or (k - q) > (n_places - q) * 0.45
                 ax.text(left + w / 2, y, f"{_ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
-                        va="center",
-                        fontsize=7.5 if n > 14 else 8.5,
+                        va="center", fontsize=7.5 if n > 14 else 8.5,
                         color="white" if dark else "#1a1a1a")
     ax.set_yticks(ys)
     ax.set_yticklabels([f"{p['name']}  (expected place {exp_place[p['name']]:.1f})"
@@ -243,23 +246,28 @@ def place_figure(d: dict) -> Figure:
         ax.legend(ncols=min(n_places, 12), loc="lower center", bbox_to_anchor=(0.5, 1.0),
                   fontsize=8.5, frameon=False, title="place", title_fontsize=9)
     else:
-        from matplotlib.colors import ListedColormap
-        from matplotlib.cm import ScalarMappable
-        from matplotlib.colors import BoundaryNorm
-        cmap = ListedColormap(colours)
-        norm = BoundaryNorm([k + 0.5 for k in range(n_places + 1)], n_places)
-        cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, orientation="horizontal",
-                          location="top", fraction=0.05 if n > 14 else 0.08, pad=0.01,
-                          aspect=60)
-        ticks = [1] + [k for k in range(5, n_places + 1, 5)]
-        cb.set_ticks(ticks)
-        cb.set_label("place (green: qualifying)" if q else "place", fontsize=9)
-        cb.ax.tick_params(labelsize=8)
+        _place_colourbar(fig, ax, colours, n, q)
     title = f"{d['scenario']} at {d.get('at', 'latest')}: final place of each player"
     if q:
         title += f" (green: the {q} qualifying place{'s' if q > 1 else ''})"
     fig.suptitle(_wrap(title, 11.5, 12), fontsize=12, fontweight="bold")
     return fig
+
+
+def _place_colourbar(fig, ax, colours: list, n: int, q: int):
+    """The places' key as a colour bar over the chart (more than 12 places), ticked at 1st
+    and every 5th; ``n`` players, ``q`` qualifying places."""
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    n_places = len(colours)
+    norm = BoundaryNorm([k + 0.5 for k in range(n_places + 1)], n_places)
+    cb = fig.colorbar(ScalarMappable(norm=norm, cmap=ListedColormap(colours)), ax=ax,
+                      orientation="horizontal", location="top",
+                      fraction=0.05 if n > 14 else 0.08, pad=0.01, aspect=60)
+    cb.set_ticks([1, *range(5, n_places + 1, 5)])
+    cb.set_label("place (green: qualifying)" if q else "place", fontsize=9)
+    cb.ax.tick_params(labelsize=8)
 
 
 def _ordinal(k: int) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 from html import escape
 from typing import Any, Literal
 
@@ -60,24 +61,22 @@ def _pct(p) -> str:
     return percent(float(p))
 
 
+_FORMATS = {"pct": _pct, "num": "{:.2f}".format, "int": "{:,}".format,
+            "money": "{:,.0f}".format}     # a column kind's value as text (text: str / {:g})
+
+
+def _plain(x) -> str:
+    return "-" if x is None else str(x)
+
+
 def cell_text(c: Column, v) -> str:
     if v is None:
         return "-"
-    if isinstance(v, list) and c.kind != "text":
-        return " / ".join(cell_text(c, x) for x in v)
-    if c.kind == "pct":
-        return _pct(v)
-    if c.kind == "num":
-        return f"{v:.2f}"
-    if c.kind == "int":
-        return f"{v:,}"
-    if c.kind == "money":
-        return f"{v:,.0f}"
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, list):
-        return " / ".join("-" if x is None else str(x) for x in v)
-    return str(v)
+    if isinstance(v, list):     # a text column's items as they are, others each by its kind
+        each = _plain if c.kind == "text" else partial(cell_text, c)
+        return " / ".join(map(each, v))
+    fmt = _FORMATS.get(c.kind, str)
+    return f"{v:g}" if fmt is str and isinstance(v, float) else fmt(v)
 
 
 def _se_text(c: Column, row: dict) -> str:
@@ -95,15 +94,12 @@ def to_text(t: Table | list[Table]) -> str:
     """A fixed-width table with its title, intro, legend and notes (a terminal's); a list of
     tables one after another, a blank line between."""
     if isinstance(t, list):
-        return "\n\n".join(to_text(x) for x in t)
+        return "\n\n".join(map(to_text, t))
     out = [t.title] if t.title else []
-    if t.intro:
-        out += t.intro
+    out += t.intro
     cols = t.shown()
     if cols and t.rows:
-        cells = [[cell_text(c, r.get(c.key)) + (f" ±{_se_text(c, r)}" if c.se else "")
-                  + ("~" if c.flag and r.get(c.flag) else " " if c.flag else "")
-                  for c in cols] for r in t.rows]
+        cells = [[_text_cell(c, r) for c in cols] for r in t.rows]
         width = [max([len(c.label), c.width] + [len(row[i]) for row in cells])
                  for i, c in enumerate(cols)]
         left = [_left(c) for c in cols]
@@ -120,11 +116,20 @@ def to_text(t: Table | list[Table]) -> str:
         for r, row in zip(t.rows, cells):
             out.append(line(row))
             out += [indent + x for x in r.get(BELOW) or []]
-    if t.legend:
-        out += ["", *t.legend] if out else t.legend
-    if t.notes:
-        out += ["", *t.notes] if out else t.notes
+    for extra in (t.legend, t.notes):
+        if extra:
+            out += ["", *extra] if out else extra
     return "\n".join(out)
+
+
+def _text_cell(c: Column, r: dict) -> str:
+    """A cell of the text table: the value, " ±SE" if the column has one, and with a flag
+    "~" (within noise) or a blank."""
+    se = f" ±{_se_text(c, r)}" if c.se else ""
+    return cell_text(c, r.get(c.key)) + se + (_NOISE[bool(r.get(c.flag))] if c.flag else "")
+
+
+_NOISE = {True: "~", False: " "}
 
 
 def to_json(t: Table) -> dict:
@@ -190,21 +195,7 @@ def _html_body(t: Table, heading: str | None = None) -> str:
         head = "".join(f'<th class="{_cls(c)}">{escape(c.label)}</th>' for c in cols)
         body = []
         for r in t.rows:
-            tds = []
-            for c in cols:
-                v = r.get(c.key)
-                text = escape(cell_text(c, v)) + (" %" if c.kind == "pct" and v is not None
-                                                  and not isinstance(v, list) else "")
-                if c.se and r.get(c.se) is not None:
-                    text += f' <span class=se>± {escape(_se_text(c, r))}</span>'
-                if c.kind == "text" and isinstance(v, str) and v in t.colours:
-                    text = (f'<span class=sw style="background:{escape(t.colours[v])}">'
-                            '</span>' + text)
-                noise = c.flag and r.get(c.flag)
-                cls = _cls(c) + (" noise" if noise else "")
-                tip = ' title="within noise"' if noise else ""
-                tds.append(f'<td class="{cls.strip()}"{tip}>{text}</td>')
-            body.append("<tr>" + "".join(tds) + "</tr>")
+            body.append("<tr>" + "".join(_html_cell(t, c, r) for c in cols) + "</tr>")
             if r.get(BELOW):
                 body.append(f'<tr class=below><td></td><td class=l colspan={len(cols) - 1} '
                             'style="white-space:normal">'
@@ -213,6 +204,25 @@ def _html_body(t: Table, heading: str | None = None) -> str:
                  "\n".join(body), "</tbody></table></div>"]
     html += [f"<p class=muted>{escape(x)}</p>" for x in t.legend + t.notes]
     return "\n".join(html)
+
+
+def _html_cell(t: Table, c: Column, r: dict) -> str:
+    """A ``<td>``: the value (" %" after a single probability), "± SE" if there is one, a
+    player's colour swatch before a name, greyed with a tip when within noise."""
+    v = r.get(c.key)
+    pct = c.kind == "pct" and not isinstance(v, (list, type(None)))
+    text = escape(cell_text(c, v)) + (" %" if pct else "")
+    if c.se and r.get(c.se) is not None:
+        text += f' <span class=se>± {escape(_se_text(c, r))}</span>'
+    colour = t.colours.get(v) if c.kind == "text" and isinstance(v, str) else None
+    if colour is not None:
+        text = f'<span class=sw style="background:{escape(colour)}"></span>' + text
+    noise = bool(c.flag and r.get(c.flag))
+    return f'<td class="{(_cls(c) + _NOISE_CLASS[noise]).strip()}"{_NOISE_TIP[noise]}>{text}</td>'
+
+
+_NOISE_CLASS = {True: " noise", False: ""}
+_NOISE_TIP = {True: ' title="within noise"', False: ""}
 
 
 def _cls(c: Column) -> str:
@@ -256,33 +266,26 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     nplace = len(sim.players[0].p_place) if sim.players else 0
     cols = [Column(key="name", label="player"),
             Column(key="expected_points", label=points or f"exp. {label}", kind="num",
-                   se=None if exact else "se_expected_points", wide=True),
-            Column(key="p_first", label="1st %", kind="pct", se=None if exact else "se_p_first")]
+                   se="se_expected_points", wide=True),
+            Column(key="p_first", label="1st %", kind="pct", se="se_p_first")]
     if q > 1:
         cols.append(Column(key="p_qualify", label=f"qualify % (top {q})", kind="pct",
-                           se=None if exact else "se_p_qualify"))
+                           se="se_p_qualify"))
     if prize:
         cols.append(Column(key="expected_prize", label=f"exp. prize {sim.currency or ''}".strip(),
                            kind="money", wide=True))
-    for k in range(min(places, nplace)):
-        cols.append(Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct",
-                           wide=True))
-    se_cols = [Column(key=c.se, label=f"SE {c.label}", kind="pct" if c.kind == "pct"
-                      else "num") for c in cols if c.se]
-    rows = []
-    for p in sim.players:
-        r = {"name": p.name, "expected_points": p.expected_points,
-             "se_expected_points": p.se_expected_points, "p_first": p.p_first,
-             "se_p_first": p.se_p_first, "p_qualify": p.p_qualify,
-             "se_p_qualify": p.se_p_qualify, "expected_prize": p.expected_prize}
-        r.update({f"p_place_{k + 1}": x for k, x in enumerate(p.p_place)})
-        rows.append(r)
+    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct", wide=True)
+             for k in range(min(places, nplace))]
+    if exact:       # exact probabilities: no standard errors
+        cols = [msgspec.structs.replace(c, se=None) for c in cols]
+    se_cols = [Column(key=c.se, label=f"SE {c.label}", kind=c.kind)
+               for c in cols if c.se]
+    rows = [{**{k: getattr(p, k) for k in _SIM_KEYS},
+             **{f"p_place_{k + 1}": x for k, x in enumerate(p.p_place)}} for p in sim.players]
     how = ("exact: every outcome enumerated" if exact else
            f"{sim.sims:,} simulations, seed {sim.seed}")
     legend = [f"exp. {label}: expected final {label}; 1st %: chance of first place"
-              + (f"; qualify %: chance of a qualifying place (top {q})" if q > 1 else
-                 ("; one place qualifies, so first place is the qualifying place"
-                  if q == 1 else ""))
+              + _QUALIFY_LEGEND.get(q, f"; qualify %: chance of a qualifying place (top {q})")
               + ("; exp. prize: expected prize money" if prize else "")]
     if not exact:
         legend.append("±: one Monte Carlo standard error (for probabilities in points of %)")
@@ -290,6 +293,11 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     return Table(title=title or f"{sim.scenario} {sim.at}: odds ({how})",
                  columns=cols + se_cols, rows=rows, legend=legend, notes=notes,
                  colours=colours or {})
+
+
+_SIM_KEYS = ("name", "expected_points", "se_expected_points", "p_first", "se_p_first",
+             "p_qualify", "se_p_qualify", "expected_prize")    # a player's row, then places
+_QUALIFY_LEGEND = {0: "", 1: "; one place qualifies, so first place is the qualifying place"}
 
 
 def _ordinal(k: int) -> str:
@@ -302,30 +310,27 @@ NAMES = {"sb": "SB", "ahead_by": "ahead by", "p_white": "1-0 %", "p_draw": "draw
          "events_won": "events won", "second_places": "second places"}
 
 
+# a column's kind by the types of its values (the first that fits all of them), else text
+_KIND_BY_TYPES = ((bool, "text"), (int, "int"), ((int, float), "num"))
+
+
 def _kind_of(key: str, values: list) -> Kind:
     vals = [v for v in values if v is not None]
-    if key.startswith("p_") and all(isinstance(v, float) or isinstance(v, int) for v in vals):
+    if key.startswith("p_") and all(isinstance(v, (float, int)) for v in vals):
         return "pct"
-    if vals and all(isinstance(v, bool) for v in vals):
+    if not vals:
         return "text"
-    if vals and all(isinstance(v, int) for v in vals):
-        return "int"
-    if vals and all(isinstance(v, (int, float)) for v in vals):
-        return "num" if key != "prize" else "money"
-    return "text"
+    kind = next((k for types, k in _KIND_BY_TYPES if all(isinstance(v, types) for v in vals)),
+                "text")
+    return "money" if kind == "num" and key == "prize" else kind
 
 
 def rows_table(title: str, rows: list[dict], *, skip: tuple = (), legend: list | None = None,
                notes: list | None = None, colours: dict | None = None) -> Table:
     """A table of one format's rows (standings, games still to play): a column per key of
     the rows (lists of probabilities kept as one column), labelled in words."""
-    keys: list[str] = []
-    for r in rows:
-        for k, v in r.items():
-            nested = isinstance(v, dict) or (isinstance(v, list) and v and
-                                             isinstance(v[0], (dict, list)))
-            if k not in keys and k not in skip and not nested:
-                keys.append(k)
+    keys = list(dict.fromkeys(k for r in rows for k, v in r.items()
+                              if k not in skip and not _nested(v)))
     kinds = {k: _kind_of(k, [r.get(k) for r in rows]) for k in keys}
     # at phone width a row keeps its name, rank and points (and the probabilities of a game)
     keep = {"name", "rank", "points", "total", "round", "white", "black", "players", "p_white",
@@ -336,6 +341,12 @@ def rows_table(title: str, rows: list[dict], *, skip: tuple = (), legend: list |
                   k.startswith("p_") else v) for k, v in r.items() if k in keys} for r in rows]
     return Table(title=title, columns=cols, rows=clean, legend=legend or [], notes=notes or [],
                  colours=colours or {})
+
+
+def _nested(v) -> bool:
+    """A dict, or a list of dicts or lists: no column of its own."""
+    return isinstance(v, dict) or (isinstance(v, list) and bool(v)
+                                   and isinstance(v[0], (dict, list)))
 
 
 def standings_table(st, *, colours: dict | None = None, after: str | None = None) -> Table:
@@ -405,27 +416,16 @@ def swing_tables(sw, *, title: str | None = None, intro: list[str] | None = None
         cols = [Column(key="name", label="player", width=24)]
         cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
                         kind="pct") for k, n in enumerate(names)]
-        cols.append(Column(key="swing", label=f"swing {'qual' if q > 1 else '1st'}",
+        cols.append(Column(key="swing", label=f"swing {_SWING_SHORT[what]}",
                            kind="pct", se="se_swing", flag="noise"))
         if q > 1:
             cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
                             wide=True),
                      Column(key="swing_first", label="swing 1st", kind="pct",
                             se="se_swing_first", flag="noise_first", wide=True)]
-        rows = []
-        for p in item.rows:
-            if max(p.swing_first, p.swing_qualify) < SHOWN_SWING:
-                continue
-            r = {"name": p.name, "swing": getattr(p, f"swing_{what}"),
-                 "se_swing": getattr(p, f"se_swing_{what}"),
-                 "noise": getattr(p, f"noise_{what}"), "first": p.p("first"),
-                 "swing_first": p.swing_first, "se_swing_first": p.se_swing_first,
-                 "noise_first": p.noise_first}
-            r.update({f"o{k}": x for k, x in enumerate(p.p(what))})
-            rows.append(r)
         # in the swing's order: the players most affected (both swings) first
-        if limit is not None:
-            rows = rows[:limit]
+        rows = [_swing_row(p, what) for p in item.rows
+                if max(p.swing_first, p.swing_qualify) >= SHOWN_SWING][:limit]
         if game:
             head = (f"{item.title}   " + "  ".join(
                 f"{n} {100 * o.p:.0f} %" for n, o in zip(names, outs)))
@@ -443,6 +443,19 @@ def swing_tables(sw, *, title: str | None = None, intro: list[str] | None = None
         + ("" if q > 1 else " (one place qualifies: first place is the qualifying place)"),
         SWING_LEGEND]))
     return out
+
+
+_SWING_SHORT = {"qualify": "qual", "first": "1st"}
+
+
+def _swing_row(p, what: str) -> dict:
+    """A swing table's row of a player: the ``what`` ("first" or "qualify") probability under
+    each result (``o0``...) and its swing, and P(1st)'s."""
+    return {"name": p.name, "swing": getattr(p, f"swing_{what}"),
+            "se_swing": getattr(p, f"se_swing_{what}"), "noise": getattr(p, f"noise_{what}"),
+            "first": p.p("first"), "swing_first": p.swing_first,
+            "se_swing_first": p.se_swing_first, "noise_first": p.noise_first,
+            **{f"o{k}": x for k, x in enumerate(p.p(what))}}
 
 
 # ---- whocan ---------------------------------------------------------------------------------
