@@ -349,6 +349,11 @@ def _nested(v) -> bool:
                                    and isinstance(v[0], (dict, list)))
 
 
+def rank_text(p) -> str:
+    """A standings row's rank, "=" before it when shared (``p.extra["shared"]``)."""
+    return ("=" if p.extra["shared"] else "") + str(p.rank)
+
+
 def standings_table(st, *, colours: dict | None = None, after: str | None = None) -> Table:
     """The standings of a :class:`~simcycle.api.results.Standings` (any format)."""
     rows = [r.to_json() for r in st.players]
@@ -460,6 +465,22 @@ def _swing_row(p, what: str) -> dict:
 
 # ---- whocan ---------------------------------------------------------------------------------
 STATUS_ORDER = ("clinched", "alive", "undetermined", "n/a", "eliminated")
+_STATUS_RANK = {s: k for k, s in enumerate(STATUS_ORDER)}
+_IN_WORDS = {True: "in words: ", False: "          "}      # the reason's first line, the rest
+
+
+def words_lines(says) -> list[str]:
+    """A reason or path in sentences (``says``, may be None), one a line: "in words: " before
+    the first, the others aligned under it."""
+    return [_IN_WORDS[k == 0] + x for k, x in enumerate(says or [])]
+
+
+def wrapped_words(says) -> list[str]:
+    """:func:`words_lines` indented 15 and wrapped to 96 characters (the plain-text whocan
+    reports), a sentence's later lines hanging at 25."""
+    import textwrap
+    return [w for k, x in enumerate(says or []) for w in textwrap.wrap(
+        x, 96, initial_indent=" " * 15 + _IN_WORDS[k == 0], subsequent_indent=" " * 25)]
 
 
 def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_lines,
@@ -474,8 +495,7 @@ def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_li
     for target, rows in w.targets.items():
         title = "first place" if target == "first" else qualify_title
         trs = []
-        for r in sorted(rows, key=lambda r: STATUS_ORDER.index(r.status)
-                        if r.status in STATUS_ORDER else 9):
+        for r in sorted(rows, key=lambda r: _STATUS_RANK.get(r.status, 9)):
             pts = w.points.get(r.name)
             tr = {"status": r.status, "name": r.name,
                   "points": None if pts is None else fmt_points(pts), "how": ""}
@@ -485,8 +505,7 @@ def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_li
                     if r.at_worst == "tiebreak" else "")
                 tr[BELOW] = list(path_lines(r))
             elif r.status in ("clinched", "eliminated") and r.says:
-                tr[BELOW] = ["in words: " + x if k == 0 else "          " + x
-                             for k, x in enumerate(r.says)]
+                tr[BELOW] = words_lines(r.says)
             elif r.status == "n/a":
                 tr["how"] = "qualified elsewhere"
             elif r.status == "undetermined":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, to_text
+from ...report.table import Column, Table, to_text, wrapped_words
 
 if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
     from ...api.results import Odds, Standings
@@ -58,17 +58,12 @@ def odds(d: dict) -> str:
 
 def whocan(d: dict) -> str:
     """One line per player: status, then why or how in words."""
-    import textwrap
-
     from ...whocan.core import STATUSES
     lines = [f"{d['scenario']}  at {d['at']}: who can still take one of the {d['seats']} seats "
              "of the final", ""]
     for r in sorted(d["targets"]["qualify"], key=lambda r: STATUSES.index(r["status"])):
         lines.append(f"  {r['status']:<12} {r['name']}")
-        for k, s in enumerate(r.get("says") or []):
-            lines += textwrap.wrap(s, 96, initial_indent="               "
-                                   + ("in words: " if k == 0 else "          "),
-                                   subsequent_indent=" " * 25)
+        lines += wrapped_words(r.get("says"))
     lines += ["", "undetermined: not settled by the seat rules and the events' exact whocan "
               f"within the work budget ({d['budget_nodes']} {d['budget_unit']}); never a guess"]
     return "\n".join(lines)

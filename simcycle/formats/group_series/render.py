@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, swing_tables, to_text
+from ...report.table import Column, Table, rank_text, swing_tables, to_text
 from ...report.table import whocan_tables as targets_tables
 from ..shared.entries import LEGEND, cell
 from ..knockout_series.render import match_odds_table, says_lines
@@ -30,7 +30,7 @@ def standings_tables(st: Standings) -> Table | list[Table]:
              Column(key="prize", label=f"prize {x['currency'] or ''}".strip(), kind="money")]
     rows = []
     for p in st.players:
-        r = {"rank": "" if p.rank is None else ("=" if p.extra["shared"] else "") + str(p.rank),
+        r = {"rank": "" if p.rank is None else rank_text(p),
              "name": p.name, "points": p.points,
              **{k: p.extra[k] for k in ("events_won", "second_places", "classical_wins",
                                         "prize")},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, swing_tables, to_text
+from ...report.table import Column, Table, rank_text, swing_tables, to_text, words_lines
 from ...report.table import whocan_tables as targets_tables
 from .rules import CRITERION_TEXT as CRITERIA_TEXT
 from .rules import fmt_points
@@ -32,7 +32,7 @@ def standings_tables(st: Standings) -> Table | list[Table]:
         cols.append(Column(key="prize", label=f"prize {x['currency'] or ''}".strip(),
                            kind="money"))
     cols.append(Column(key="ahead_by", label=""))
-    rows = [{"rank": ("=" if p.extra["shared"] else "") + str(p.rank), "name": p.name,
+    rows = [{"rank": rank_text(p), "name": p.name,
              "pts": fmt_points(p.points), "sb": p.extra["sb"], "wins": p.extra["wins"],
              "games": p.extra["games"], "prize": p.extra.get("prize"),
              "ahead_by": p.extra.get("ahead_by") or ""} for p in st.players]
@@ -87,8 +87,7 @@ def swing(d: dict) -> str:
 def whocan_tables(w: Whocan) -> Table | list[Table]:
 
     def path(r):
-        out = [("in words: " if k == 0 else "          ") + line
-               for k, line in enumerate(r.says or [])]
+        out = words_lines(r.says)
         if r.path and len(r.path) <= 12:
             out.append("e.g. " + "; ".join(s.words() for s in r.path))
         return out

@@ -3,10 +3,9 @@ robin's table: a board swings the same way as a game)."""
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, to_text
+from ...report.table import Column, Table, rank_text, to_text, wrapped_words
 
 if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
     from ...api.results import Odds, Standings
@@ -38,7 +37,7 @@ def standings_tables(st: Standings) -> Table | list[Table]:
                 "(qualified)" if p.extra["qualified_before"] else "")
         if x["final"] and p.extra.get("prize") is not None:
             mark += f"  {p.extra['prize']:,.0f} {x['currency']}"
-        r = {"rank": ("=" if p.extra["shared"] else "") + str(p.rank),
+        r = {"rank": rank_text(p),
              "name": (p.extra["title"] + " " if p.extra["title"] else "") + p.name,
              "rating": f"{p.extra['rating']:.0f}", "pts": fmt_points(p.points), "mark": mark}
         r.update({f"c{k}": _fmt(p.extra["tiebreaks"][c]) for k, c in enumerate(x["criteria"])})
@@ -115,10 +114,7 @@ def whocan(d: dict) -> str:
                 head += "  qualified already"
             lines.append(head)
             if r["status"] != "n/a":
-                for k, s in enumerate(r.get("says") or []):
-                    lines += textwrap.wrap(s, 96, initial_indent="               "
-                                           + ("in words: " if k == 0 else "          "),
-                                           subsequent_indent=" " * 25)
+                lines += wrapped_words(r.get("says"))
         lines.append("")
     lines += ["undetermined: whether it can still happen depends on pairings not yet made "
               "(never a guess).",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, to_text
+from ...report.table import Column, Table, rank_text, to_text
 from ...report.table import whocan_tables as targets_tables
 from ..knockout_series.render import says_lines
 
@@ -49,7 +49,7 @@ def standings_tables(st: Standings) -> Table | list[Table]:
         ww = p.extra["without_worst"] + [None, None]
         q = ("Q" if p.extra["qualified"] is True and final
              else QUALIFIED_MARK[p.extra["qualified"]])
-        r = {"rank": ("=" if p.extra["shared"] else "") + str(p.rank), "name": p.name,
+        r = {"rank": rank_text(p), "name": p.name,
              "total": p.extra["total"], "counted": p.extra["counted"], "w1": ww[0],
              "w2": ww[1], "q": q}
         r.update({f"e{k}": v for k, v in enumerate(p.extra["events"])})
