@@ -184,37 +184,47 @@ def _error(text: str, raw: Any, typ: Any, file: str | None, prefix: str) -> Scen
     key = _key(prefix, segs)
     if isinstance(value, float) and not math.isfinite(value):
         return ScenarioError("must be a finite number", file=file, key=key, value=value)
-    expected = re.match(r"Expected `(\w+)`(?:, got `(\w+)`)?$", msg)
-    bound = re.match(r"Expected `(\w+)` (>=|<=|>|<) (\S+)$", msg)
-    length = re.match(r"Expected `(\w+)` of length (>=|<=) (\d+)$", msg)
-    if bound:
-        what = _KIND.get(bound.group(1), bound.group(1))
-        lim = bound.group(3)
-        lim = lim[:-2] if lim.endswith(".0") else lim
-        lo_hi = _range_of(typ, segs)
-        text_ = (f"must be {what} between {lo_hi[0]} and {lo_hi[1]}" if lo_hi
-                 else f"must be {what} {bound.group(2)} {lim}")
-        return ScenarioError(text_, file=file, key=key, value=value, has_value=found)
-    if length:
-        what = "not be empty" if length.group(2) == ">=" else f"have at most {length.group(3)}"
-        return ScenarioError(f"must {what}", file=file, key=key, value=value, has_value=found)
-    if msg.startswith("Expected `str` matching regex"):
-        return ScenarioError("must not be blank", file=file, key=key, value=value,
-                             has_value=found)
-    if msg.startswith("Invalid enum value"):
-        t = _type_at(typ, segs)
-        choices = typing.get_args(t) if typing.get_origin(t) is Literal else ()
-        text_ = ("must be one of " + ", ".join(map(str, choices))) if choices else "not allowed"
-        return ScenarioError(text_, file=file, key=key, value=value, has_value=found)
-    if expected:
-        want = _KIND.get(expected.group(1), expected.group(1))
-        t = _type_at(typ, segs)
-        if typing.get_origin(t) is Literal:
-            want = "one of " + ", ".join(map(str, typing.get_args(t)))
-        return ScenarioError(f"must be {want}", file=file, key=key, value=value,
-                             has_value=found)
+    for pattern, say in _VALUE_ERRORS:      # the first that matches msgspec's message
+        said = pattern.match(msg)
+        if said:
+            return ScenarioError(say(said, typ, segs), file=file, key=key, value=value,
+                                 has_value=found)
     return ScenarioError(msg.rstrip("."), file=file, key=key or None, value=value,
                          has_value=found)
+
+
+def _say_bound(m: re.Match, typ: Any, segs: list) -> str:
+    what = _KIND.get(m.group(1), m.group(1))
+    lo_hi = _range_of(typ, segs)
+    return (f"must be {what} between {lo_hi[0]} and {lo_hi[1]}" if lo_hi
+            else f"must be {what} {m.group(2)} {m.group(3).removesuffix('.0')}")
+
+
+def _say_length(m: re.Match, typ: Any, segs: list) -> str:
+    return "must " + ("not be empty" if m.group(2) == ">=" else f"have at most {m.group(3)}")
+
+
+def _say_enum(m: re.Match, typ: Any, segs: list) -> str:
+    t = _type_at(typ, segs)
+    choices = typing.get_args(t) if typing.get_origin(t) is Literal else ()
+    return ("must be one of " + ", ".join(map(str, choices))) if choices else "not allowed"
+
+
+def _say_expected(m: re.Match, typ: Any, segs: list) -> str:
+    t = _type_at(typ, segs)
+    if typing.get_origin(t) is Literal:
+        return "must be one of " + ", ".join(map(str, typing.get_args(t)))
+    return f"must be {_KIND.get(m.group(1), m.group(1))}"
+
+
+# msgspec's message of a bad value -> our words (checked in this order)
+_VALUE_ERRORS = (
+    (re.compile(r"Expected `(\w+)` (>=|<=|>|<) (\S+)$"), _say_bound),
+    (re.compile(r"Expected `(\w+)` of length (>=|<=) (\d+)$"), _say_length),
+    (re.compile(r"Expected `str` matching regex"), lambda m, typ, segs: "must not be blank"),
+    (re.compile(r"Invalid enum value"), _say_enum),
+    (re.compile(r"Expected `(\w+)`(?:, got `(\w+)`)?$"), _say_expected),
+)
 
 
 def _range_of(typ: Any, segs: list) -> tuple | None:
