@@ -14,15 +14,11 @@ def batch(commands, jsonl, keep_going):
     """Run the simcycle commands of a file (or of standard input, '-'), one per line, in one
     process: "simulate candidates-2022 --at round9 --json".  Blank lines and lines starting
     with # are skipped; the exit status is the worst command's."""
-    import contextlib
-    import io
     import json
-    import shlex
     import sys
 
-    from ..errors import EXIT_BAD_INPUT, ScenarioError
     from .. import interrupts
-    from . import main, stream_output
+    from . import stream_output
 
     stream_output()     # each command's output as it comes, not held to the end
     if commands == "-":
@@ -37,29 +33,10 @@ def batch(commands, jsonl, keep_going):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
-        try:
-            args = shlex.split(text)
-        except ValueError as e:
-            raise ScenarioError(f"cannot split the line: {e}", file=where, key=f"line {n}",
-                                value=text) from None
-        if args and args[0] == "simcycle":
-            args = args[1:]
-        if args and args[0] == "batch":
-            raise ScenarioError("a batch cannot run a batch", file=where, key=f"line {n}",
-                                value=text)
-        out, err = io.StringIO(), io.StringIO()
-        status = 0
-        with contextlib.redirect_stdout(out if jsonl else sys.stdout), \
-                contextlib.redirect_stderr(err):
-            try:
-                main.main(args, prog_name="simcycle")
-            except SystemExit as e:
-                status = e.code if isinstance(e.code, int) else (0 if e.code is None
-                                                                 else EXIT_BAD_INPUT)
-        message = err.getvalue()
+        status, output, message = _run(_command_args(text, n, where), jsonl)
         if jsonl:
             click.echo(json.dumps({"line": n, "command": text, "status": status,
-                                   "output": out.getvalue(), "error": message.strip() or None},
+                                   "output": output, "error": message.strip() or None},
                                   ensure_ascii=False))
         if message:
             lead = f"simcycle: {where}: line {n}: "
@@ -69,3 +46,42 @@ def batch(commands, jsonl, keep_going):
         if status and not keep_going or interrupts.received():   # Ctrl-C stops the batch
             break
     sys.exit(worst)
+
+
+def _command_args(text: str, n: int, where: str) -> list[str]:
+    """Line ``n``'s arguments (a leading "simcycle" dropped); a batch in a batch refused."""
+    import shlex
+
+    from ..errors import ScenarioError
+    try:
+        args = shlex.split(text)
+    except ValueError as e:
+        raise ScenarioError(f"cannot split the line: {e}", file=where, key=f"line {n}",
+                            value=text) from None
+    if args[:1] == ["simcycle"]:
+        args = args[1:]
+    if args[:1] == ["batch"]:
+        raise ScenarioError("a batch cannot run a batch", file=where, key=f"line {n}",
+                            value=text)
+    return args
+
+
+def _run(args: list[str], jsonl: bool) -> tuple[int, str, str]:
+    """Run one command in-process: (exit status, its output when ``jsonl`` (else it went to
+    stdout as it came), its stderr)."""
+    import contextlib
+    import io
+    import sys
+
+    from ..errors import EXIT_BAD_INPUT
+    from . import main
+    out, err = io.StringIO(), io.StringIO()
+    status = 0
+    with contextlib.redirect_stdout(out if jsonl else sys.stdout), \
+            contextlib.redirect_stderr(err):
+        try:
+            main.main(args, prog_name="simcycle")
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else (0 if e.code is None
+                                                             else EXIT_BAD_INPUT)
+    return status, out.getvalue(), err.getvalue()

@@ -174,28 +174,10 @@ def match(rows, players, games, *, what: str = "scenario") -> list[Matched]:
     out = []
     for row in rows:
         w, b = game_players(roster, row, what)
-        rn = row.round
-        if rn is None:
-            cands = by_pair.get((w, b), [])
-            if len(cands) != 1:
-                raise row.error("no round given ([Round] tag missing) and "
-                                + ("the schedule has no such game" if not cands else
-                                   "the players meet with these colours in rounds "
-                                   + ", ".join(str(g.round) for g in cands)))
-            rn = cands[0].round
-        elif rn not in rounds:
-            raise row.error(f"no round {rn} in the schedule (the event has {last_round} "
-                            "rounds)")
+        rn = _round_of(row, by_pair.get((w, b), []), rounds, last_round)
         g = sched.get((rn, w, b))
         if g is None:
-            if (rn, b, w) in sched:
-                raise row.error(f"wrong colours: in round {rn} the schedule has "
-                                f"{roster.names[b]} with White against {roster.names[w]}")
-            opp = {**{x.white: x.black for x in games if x.round == rn},
-                   **{x.black: x.white for x in games if x.round == rn}}
-            who = [f"{roster.names[p]} plays {roster.names[opp[p]]}" for p in (w, b) if p in opp]
-            raise row.error(f"not in the schedule of round {rn}"
-                            + (f" ({'; '.join(who)})" if who else ""))
+            raise _not_scheduled(row, rn, w, b, games, sched, roster)
         code = RESULT_CODES[row.result]
         key = (rn, w, b)
         m = Matched(rn, w, b, code, row)
@@ -210,6 +192,36 @@ def match(rows, players, games, *, what: str = "scenario") -> list[Matched]:
             seen[key] = m
         out.append(m)
     return out
+
+
+def _round_of(row, cands: list, rounds: set, last_round: int) -> int:
+    """The row's round: its own (one the schedule has), else that of the one game of the
+    schedule with its players and colours (``cands``)."""
+    if row.round is not None:
+        if row.round not in rounds:
+            raise row.error(f"no round {row.round} in the schedule (the event has {last_round} "
+                            "rounds)")
+        return row.round
+    if len(cands) != 1:
+        raise row.error("no round given ([Round] tag missing) and "
+                        + ("the schedule has no such game" if not cands else
+                           "the players meet with these colours in rounds "
+                           + ", ".join(str(g.round) for g in cands)))
+    return cands[0].round
+
+
+def _not_scheduled(row, rn: int, w: int, b: int, games, sched: dict, roster) -> ScenarioError:
+    """The error of a row whose game round ``rn`` does not have: wrong colours, or whom the
+    two play in that round."""
+    names = roster.names
+    if (rn, b, w) in sched:
+        return row.error(f"wrong colours: in round {rn} the schedule has {names[b]} with White "
+                         f"against {names[w]}")
+    opp = {**{x.white: x.black for x in games if x.round == rn},
+           **{x.black: x.white for x in games if x.round == rn}}
+    who = [f"{names[p]} plays {names[opp[p]]}" for p in (w, b) if p in opp]
+    return row.error(f"not in the schedule of round {rn}"
+                     + (f" ({'; '.join(who)})" if who else ""))
 
 
 def merged(games, matched, make):

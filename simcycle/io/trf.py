@@ -117,7 +117,7 @@ def _game(f: str, players: dict, rank: int, p: dict, r: int, cell) -> FileResult
         raise ScenarioError(f"round {r}: opponent {opp!r} is no player's starting "
                             "rank", file=f, key=f"line {p['line']} ({p['name']})")
     q = players[int(opp)]
-    if colour not in "wb" or colour == " ":
+    if colour not in "wb":      # a blank too
         raise ScenarioError(f"round {r}: colour {colour!r} against {q['name']} is "
                             "not w or b", file=f, key=f"line {p['line']} ({p['name']})")
     white, black = (p, q) if colour == "w" else (q, p)
@@ -128,7 +128,18 @@ def _game(f: str, players: dict, rank: int, p: dict, r: int, cell) -> FileResult
                         "the scenario by hand")
     if res != " " and res not in RESULT:
         raise row.error(f"result {res!r} is none of 1 = 0 W D L + - H F U Z")
-    # the other line of the same game
+    _check_other_line(row, rank, p, q, r, colour, res)
+    if colour != "w":
+        return None
+    result = "*" if res == " " else {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[RESULT[res]]
+    return FileResult(r, None, row.white, row.black, result, f, f"line {p['line']}",
+                      row.white_id, row.black_id)
+
+
+def _check_other_line(row: FileResult, rank: int, p: dict, q: dict, r: int, colour: str,
+                      res: str) -> None:
+    """The opponent ``q``'s line has the same game of round ``r``: against ``p`` (starting
+    rank ``rank``), the other colour, the complementary result (both blank if unplayed)."""
     o_opp, o_colour, o_res = q["rounds"].get(r, ("", " ", " "))
     if not (o_opp.isdigit() and int(o_opp) == rank):
         raise row.error(f"line {q['line']} ({q['name']}) does not have this game in "
@@ -141,11 +152,6 @@ def _game(f: str, players: dict, rank: int, p: dict, r: int, cell) -> FileResult
         raise row.error(f"the two lines disagree on the result "
                         f"({p['name']} {res.strip() or 'blank'}, {q['name']} "
                         f"{o_res.strip() or 'blank'})")
-    if colour != "w":
-        return None
-    result = "*" if res == " " else {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[RESULT[res]]
-    return FileResult(r, None, row.white, row.black, result, f, f"line {p['line']}",
-                      row.white_id, row.black_id)
 
 
 def write_trf(players, games, path: str | Path | None = None, *, event: str = "") -> str:
