@@ -274,27 +274,8 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
     final = not remaining
     sp = rank(scn, pts, wins, res, sb, scn.playoff_winner if final else None)
     groups = sp.groups
-    games = [0] * n
-    for g in played:
-        games[g.white] += 1
-        games[g.black] += 1
     prize_of = place_prizes(scn, groups, pts) if final else {}
-    rows = []
-    pos = 0
-    for grp in groups:
-        for p in grp:
-            rows.append({
-                "name": scn.players[p].name,
-                "rank": pos + 1,
-                "shared": len(grp) > 1,
-                "points": pts[p] / 2,
-                "sb": sb[p] / 4,
-                "wins": wins[p],
-                "games": games[p],
-                "prize": prize_of.get(p),
-                "ahead_by": _why(sp, p, pts, wins, res, sb, scn),
-            })
-        pos += len(grp)
+    rows = _standing_rows(scn, sp, played, pts, wins, res, sb, prize_of)
     # Players level at the top where the rules leave first place to a play-off (one not
     # played yet): they share first; the later criteria only list them (they order the
     # play-off's losers), they do not break the tie
@@ -317,14 +298,48 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
         d["prize_total"] = total
         if scn.fund is not None and abs(total - scn.fund) > 0.5:
             d["prize_warning"] = f"prizes sum to {total:,.0f}, the fund is {scn.fund:,.0f}"
-    if level:
-        d["note"] = (f"{len(level)} players level for first: a play-off decides"
-                     + ("" if final else " if they are still level after the last round"))
-    elif groups and len(groups[0]) > 1:
-        d["note"] = ("level for first on every criterion: a play-off decides"
-                     if final and PLAYOFF in scn.order else
-                     "level for first on every criterion: lots decide" if final else None)
+    d.update(_level_note(scn, level, groups, final))
     return d
+
+
+def _standing_rows(scn: RoundRobin, sp: Splits, played, pts, wins, res, sb,
+                   prize_of: dict) -> list[dict]:
+    """A row per player in standings order: rank (the first of a level group's), points,
+    Sonneborn-Berger, wins, games played, prize, what puts him above the next."""
+    games = [0] * len(scn.players)
+    for g in played:
+        games[g.white] += 1
+        games[g.black] += 1
+    rows = []
+    pos = 0
+    for grp in sp.groups:
+        for p in grp:
+            rows.append({
+                "name": scn.players[p].name,
+                "rank": pos + 1,
+                "shared": len(grp) > 1,
+                "points": pts[p] / 2,
+                "sb": sb[p] / 4,
+                "wins": wins[p],
+                "games": games[p],
+                "prize": prize_of.get(p),
+                "ahead_by": _why(sp, p, pts, wins, res, sb, scn),
+            })
+        pos += len(grp)
+    return rows
+
+
+def _level_note(scn: RoundRobin, level: set, groups, final: bool) -> dict:
+    """The standings' ``note`` on players level for first ({} when no one is): ``level`` those
+    a play-off still to come decides between, else the first group level on every criterion
+    (None before the end)."""
+    if level:
+        return {"note": f"{len(level)} players level for first: a play-off decides"
+                        + ("" if final else " if they are still level after the last round")}
+    if not (groups and len(groups[0]) > 1):
+        return {}
+    how = "a play-off" if PLAYOFF in scn.order else "lots"
+    return {"note": f"level for first on every criterion: {how} decide" if final else None}
 
 
 def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
