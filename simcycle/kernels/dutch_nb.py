@@ -66,6 +66,8 @@ class PairScratch(NamedTuple):
     uf1     int64 [n]: 1 when the player floated up in the previous round
     met     uint8 [n, n]: met[x, y] = 1 when x played y over the board before the round being
             paired (filled and cleared again by ``pair_round_nb``; zero between calls)
+    bstart  int64 [n + 1]: the first position of each bracket paired in the round's pass
+    bnb     int64 [n + 1]: the boards made before each of those brackets
     """
 
     order: np.ndarray
@@ -83,12 +85,15 @@ class PairScratch(NamedTuple):
     df1: np.ndarray
     uf1: np.ndarray
     met: np.ndarray
+    bstart: np.ndarray
+    bnb: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)], np.zeros((n, n), np.uint8))
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)], np.zeros((n, n), np.uint8),
+                       np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64))
 
 
 @jit
@@ -97,90 +102,94 @@ def pair_scratch_nb(n):
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8))
+                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8),
+                       z(n + 1, np.int64), z(n + 1, np.int64))
 
 
 @jit
 def colour_state_nb(t, rnd, s):
     """Colour difference, preference and its strength of every player before round ``rnd``
     (0-based) from the games played over the board (C.04.3 A.6)."""
-    n = t.opp.shape[0]
+    opp, res, kind, colour = t.opp, t.res, t.kind, t.colour
+    cd, pref, strength, nobye, df1, uf1 = s.cd, s.pref, s.strength, s.nobye, s.df1, s.uf1
+    n = opp.shape[0]
     for i in range(n):
         d = 0
         last = COL_NONE
         prev = COL_NONE
+        nb = 0
         for r in range(rnd):
-            if t.kind[i, r] == RK_PLAYED:
-                c = t.colour[i, r]
+            kd = kind[i, r]
+            if kd == RK_PLAYED:
+                c = colour[i, r]
                 d += c
                 prev = last
                 last = c
-        s.cd[i] = d
-        if d < -1 or (last == COL_BLACK and prev == COL_BLACK):
-            s.pref[i], s.strength[i] = COL_WHITE, 3
-        elif d > 1 or (last == COL_WHITE and prev == COL_WHITE):
-            s.pref[i], s.strength[i] = COL_BLACK, 3
-        elif d == -1:
-            s.pref[i], s.strength[i] = COL_WHITE, 2
-        elif d == 1:
-            s.pref[i], s.strength[i] = COL_BLACK, 2
-        elif last != COL_NONE:
-            s.pref[i], s.strength[i] = -last, 1
-        else:
-            s.pref[i], s.strength[i] = COL_NONE, 0
-        nb = 0
-        for r in range(rnd):
-            if t.kind[i, r] == RK_PAB or t.kind[i, r] == RK_FORFEIT_WIN:
+            elif kd == RK_PAB or kd == RK_FORFEIT_WIN:
                 nb = 1
-        s.nobye[i] = nb
+        cd[i] = d
+        if d < -1 or (last == COL_BLACK and prev == COL_BLACK):
+            pref[i], strength[i] = COL_WHITE, 3
+        elif d > 1 or (last == COL_WHITE and prev == COL_WHITE):
+            pref[i], strength[i] = COL_BLACK, 3
+        elif d == -1:
+            pref[i], strength[i] = COL_WHITE, 2
+        elif d == 1:
+            pref[i], strength[i] = COL_BLACK, 2
+        elif last != COL_NONE:
+            pref[i], strength[i] = -last, 1
+        else:
+            pref[i], strength[i] = COL_NONE, 0
+        nobye[i] = nb
     # floats of the previous round (C.04.3 A.4): scores before it compared
     for i in range(n):
-        s.df1[i] = 0
-        s.uf1[i] = 0
+        df1[i] = 0
+        uf1[i] = 0
     if rnd >= 1:
         r = rnd - 1
         for i in range(n):
-            kd = t.kind[i, r]
+            kd = kind[i, r]
             if kd == RK_PAB:
-                s.df1[i] = 1
+                df1[i] = 1
             elif kd == RK_PLAYED or kd == RK_FORFEIT_WIN:
-                o = t.opp[i, r]
+                o = opp[i, r]
                 a = 0
                 b = 0
                 for q in range(r):
-                    a += t.res[i, q]
-                    b += t.res[o, q]
+                    a += res[i, q]
+                    b += res[o, q]
                 if a > b:
-                    s.df1[i] = 1
+                    df1[i] = 1
                 elif a < b:
-                    s.uf1[i] = 1
+                    uf1[i] = 1
 
 
 @jit
 def mark_met_nb(t, rnd, met, v):
     """met[x, y] = v for every game x played over the board against y before round rnd."""
-    n = t.opp.shape[0]
+    opp, kind = t.opp, t.kind
+    n = opp.shape[0]
     for x in range(n):
         for r in range(rnd):
-            if t.kind[x, r] == RK_PLAYED:
-                met[x, t.opp[x, r]] = v
+            if kind[x, r] == RK_PLAYED:
+                met[x, opp[x, r]] = v
 
 
 @ijit
-def compatible_nb(t, rnd, s, x, y):
-    """B1 (no rematch) and B2 (absolute colours; topscorers exempt in the last round)."""
-    if s.met[x, y] != 0:
+def compatible_nb(met, strength, pref, top, x, y):
+    """B1 (no rematch: ``met``) and B2 (absolute colours; topscorers exempt in the last round)."""
+    if met[x, y] != 0:
         return False
-    if (s.strength[x] == 3 and s.strength[y] == 3 and s.pref[x] == s.pref[y]
-            and s.top[x] == 0 and s.top[y] == 0):
+    if (strength[x] == 3 and strength[y] == 3 and pref[x] == pref[y]
+            and top[x] == 0 and top[y] == 0):
         return False
     return True
 
 
 @ijit
-def conflict_nb(s, x, y):
-    """1 when the two cannot both get their colour preference."""
-    return 1 if s.pref[x] != COL_NONE and s.pref[x] == s.pref[y] else 0
+def conflict_nb(pref, x, y):
+    """1 when the two cannot both get their colour preference (``pref``)."""
+    return 1 if pref[x] != COL_NONE and pref[x] == pref[y] else 0
 
 
 @ijit
@@ -200,7 +209,11 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     found (s.state holds it).
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
     without it only transpositions of S2 are tried."""
+    # the scratch's arrays as locals: read once, not per step (each field read of the tuple
+    # inside the loop costs a reference-count update)
     lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
+    pref, met, strength, top, df1, uf1, nobye = (s.pref, s.met, s.strength, s.top, s.df1,
+                                                 s.uf1, s.nobye)
     cap = STEP_CAP if fmax >= m else FLOAT_CAP
     for i in range(m):
         state[i] = FREE
@@ -213,8 +226,8 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
     wf = 0
     bf = 0
     for i in range(m):
-        wf += s.pref[lst[i]] == COL_WHITE
-        bf += s.pref[lst[i]] == COL_BLACK
+        wf += pref[lst[i]] == COL_WHITE
+        bf += pref[lst[i]] == COL_BLACK
     rf = m
     # push the first position
     sx[0] = 0
@@ -229,19 +242,19 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         if sk[depth] > 0:
             c = state[x]
             px = lst[x]
-            wf += s.pref[px] == COL_WHITE
-            bf += s.pref[px] == COL_BLACK
+            wf += pref[px] == COL_WHITE
+            bf += pref[px] == COL_BLACK
             rf += 1
             if c == FLOATED:
                 floats -= 1
-                fl -= s.df1[px]
+                fl -= df1[px]
             elif c >= 0:
-                viol -= conflict_nb(s, px, lst[c])
+                viol -= conflict_nb(pref, px, lst[c])
                 if x < n_mdp and c >= n_mdp:
-                    fl -= s.uf1[lst[c]]
+                    fl -= uf1[lst[c]]
                 state[c] = FREE
-                wf += s.pref[lst[c]] == COL_WHITE
-                bf += s.pref[lst[c]] == COL_BLACK
+                wf += pref[lst[c]] == COL_WHITE
+                bf += pref[lst[c]] == COL_BLACK
                 rf += 1
             state[x] = FREE
         # the S2 boundary of the residents' phase
@@ -273,8 +286,8 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         chosen = -1
         px = lst[x]
         # the free players other than x, by preference
-        wx = wf - (s.pref[px] == COL_WHITE)
-        bx = bf - (s.pref[px] == COL_BLACK)
+        wx = wf - (pref[px] == COL_WHITE)
+        bx = bf - (pref[px] == COL_BLACK)
         fr = nf - floats
         while k < na + nb:
             j = a0 + k if k < na else b0 + k - na
@@ -282,14 +295,14 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
             if state[j] != FREE:
                 continue
             py = lst[j]
-            if not compatible_nb(t, rnd, s, px, py):
+            if not compatible_nb(met, strength, pref, top, px, py):
                 continue
-            v = conflict_nb(s, px, py)
-            if viol + v + conflict_bound_nb(wx - (s.pref[py] == COL_WHITE),
-                                            bx - (s.pref[py] == COL_BLACK), rf - 2,
+            v = conflict_nb(pref, px, py)
+            if viol + v + conflict_bound_nb(wx - (pref[py] == COL_WHITE),
+                                            bx - (pref[py] == COL_BLACK), rf - 2,
                                             fr) > vmax:
                 continue
-            u = s.uf1[py] if (x < n_mdp and j >= n_mdp) else 0
+            u = uf1[py] if (x < n_mdp and j >= n_mdp) else 0
             if fl + u > fmax:
                 continue
             chosen = j
@@ -301,15 +314,15 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
             state[chosen] = x
             sk[depth] = k
             py = lst[chosen]
-            wf = wx - (s.pref[py] == COL_WHITE)
-            bf = bx - (s.pref[py] == COL_BLACK)
+            wf = wx - (pref[py] == COL_WHITE)
+            bf = bx - (pref[py] == COL_BLACK)
             rf -= 2
-        elif (k == na + nb and floats < nf and not (last and s.nobye[px] == 1)
-              and fl + s.df1[px] <= fmax
+        elif (k == na + nb and floats < nf and not (last and nobye[px] == 1)
+              and fl + df1[px] <= fmax
               and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
             state[x] = FLOATED
             floats += 1
-            fl += s.df1[px]
+            fl += df1[px]
             sk[depth] = k + 1
             wf = wx
             bf = bx
@@ -339,12 +352,13 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
 def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
     """The least floaters, then the least colour conflicts, for s.lst[:m]; ``lower``: there
     are players below to float to (else only the bye).  True when paired."""
+    pref, lst = s.pref, s.lst
     nw = 0
     nbl = 0
     for i in range(m):
-        if s.pref[s.lst[i]] == COL_WHITE:
+        if pref[lst[i]] == COL_WHITE:
             nw += 1
-        elif s.pref[s.lst[i]] == COL_BLACK:
+        elif pref[lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
     # typed values, not literals: one compiled specialisation of search_nb
@@ -438,8 +452,9 @@ def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     """``pair_round_nb`` once s.met holds the games played."""
     n = t.opp.shape[0]
     colour_state_nb(t, rnd, s)
+    lst, mdp, state, bstart, bnb, top = s.lst, s.mdp, s.state, s.bstart, s.bnb, s.top
     for i in range(n):
-        s.top[i] = 1 if (rnd == n_rounds - 1 and pair_pts[i] > n_rounds) else 0
+        top[i] = 1 if (rnd == n_rounds - 1 and pair_pts[i] > n_rounds) else 0
     # the ranking order: pairing score desc, pairing number asc (insertion sort)
     order = s.order
     for i in range(n):
@@ -452,53 +467,75 @@ def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
             j -= 1
         order[j + 1] = x
     merge_from = n       # brackets starting at or after this position pair as one
-    while True:
-        nboards = 0
+    nboards = 0
+    nm = 0
+    p = 0
+    nbk = 0              # brackets paired in this pass (s.bstart, s.bnb: where each began)
+    while p < n:
+        e = p + 1
+        if p >= merge_from:
+            e = n
+        else:
+            while e < n and pair_pts[order[e]] == pair_pts[order[p]] and e < merge_from:
+                e += 1
+        bstart[nbk] = p
+        bnb[nbk] = nboards
+        m = 0
+        for i in range(nm):
+            lst[m] = mdp[i]
+            m += 1
+        n_mdp = nm
+        for i in range(p, e):
+            lst[m] = order[i]
+            m += 1
+        lower = e < n
+        if not pair_bracket_nb(t, rnd, s, m, n_mdp, lower, True):
+            # the last bracket cannot be paired (C.4): merge the bracket above into it
+            if p == 0:
+                return -1
+            k = p - 1
+            v = pair_pts[order[k]]
+            while k > 0 and pair_pts[order[k - 1]] == v:
+                k -= 1
+            merge_from = k
+            if nbk > 0 and bstart[nbk - 1] == k:
+                # the brackets above k pair as they did: go on from k with their boards and
+                # the players they moved down (those above k on no board, in ranking order)
+                nbk -= 1
+                nboards = bnb[nbk]
+                mark = state
+                for i in range(n):
+                    mark[i] = 0
+                for j in range(nboards):
+                    mark[out_w[j]] = 1
+                    mark[out_b[j]] = 1
+                nm = 0
+                for q in range(k):
+                    if mark[order[q]] == 0:
+                        mdp[nm] = order[q]
+                        nm += 1
+                p = k
+            else:            # pair the round again from the top
+                nboards = 0
+                nm = 0
+                p = 0
+                nbk = 0
+            continue
+        nbk += 1
         nm = 0
-        p = 0
-        ok = True
-        while p < n:
-            e = p + 1
-            if p >= merge_from:
-                e = n
-            else:
-                while e < n and pair_pts[order[e]] == pair_pts[order[p]] and e < merge_from:
-                    e += 1
-            m = 0
-            for i in range(nm):
-                s.lst[m] = s.mdp[i]
-                m += 1
-            n_mdp = nm
-            for i in range(p, e):
-                s.lst[m] = order[i]
-                m += 1
-            lower = e < n
-            if not pair_bracket_nb(t, rnd, s, m, n_mdp, lower, True):
-                # the last bracket cannot be paired (C.4): merge the bracket above into it
-                ok = False
-                if p == 0:
-                    return -1
-                k = p - 1
-                v = pair_pts[order[k]]
-                while k > 0 and pair_pts[order[k - 1]] == v:
-                    k -= 1
-                merge_from = k
-                break
-            nm = 0
-            for i in range(m):
-                c = s.state[i]
-                if c == FLOATED:
-                    s.mdp[nm] = s.lst[i]
-                    nm += 1
-                elif c > i:
-                    w, b = colours_nb(t, rnd, s, pair_pts, s.lst[i], s.lst[c], init)
-                    out_w[nboards] = w
-                    out_b[nboards] = b
-                    nboards += 1
-            p = e
-        if ok:
-            for i in range(nm):      # at most one: the bye
-                out_w[nboards] = s.mdp[i]
-                out_b[nboards] = -1
+        for i in range(m):
+            c = state[i]
+            if c == FLOATED:
+                mdp[nm] = lst[i]
+                nm += 1
+            elif c > i:
+                w, b = colours_nb(t, rnd, s, pair_pts, lst[i], lst[c], init)
+                out_w[nboards] = w
+                out_b[nboards] = b
                 nboards += 1
-            return nboards
+        p = e
+    for i in range(nm):      # at most one: the bye
+        out_w[nboards] = mdp[i]
+        out_b[nboards] = -1
+        nboards += 1
+    return nboards

@@ -142,7 +142,8 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
             t.kind[i, r] = a.base_kind[i, r]
             t.colour[i, r] = a.base_colour[i, r]
     for r in range(a.start, R):
-        if r == a.start and a.fixed_w.shape[0] > 0:
+        fixed = r == a.start and a.fixed_w.shape[0] > 0     # round r's boards are published
+        if fixed:
             m = a.fixed_w.shape[0]
             for j in range(m):
                 w.ow[j] = a.fixed_w[j]
@@ -156,7 +157,6 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
             m = pair_round_nb(t, r, R, w.pair_pts, a.init, ps, w.ow, w.ob)
         for j in range(m):
             x, y = w.ow[j], w.ob[j]
-            fixed = r == a.start and a.fixed_w.shape[0] > 0
             if y < 0:   # a bye
                 t.kind[x, r] = a.fixed_kind[j] if fixed else RK_PAB
                 t.res[x, r] = a.fixed_res[j] if fixed else a.pab
