@@ -201,8 +201,8 @@ def conflict_bound_nb(w, b, r, fr):
     return (need + 1) // 2 if need > 0 else 0
 
 
-@jit
-def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
+@ijit
+def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
     ``nf`` floaters, ``vmax`` colour conflicts and ``fmax`` repeated floats (C.14-C.15: a
     floater who floated down last round, an MDP's opponent who floated up); True when
@@ -348,7 +348,7 @@ def search_nb(t, rnd, s, m, n_mdp, nf, vmax, fmax, last, exch):
         s2[depth] = s2[depth - 1] if nxt >= n_mdp and s2[depth - 1] >= 0 else -1
 
 
-@jit
+@ijit
 def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
     """The least floaters, then the least colour conflicts, for s.lst[:m]; ``lower``: there
     are players below to float to (else only the bye).  True when paired."""
@@ -361,31 +361,27 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         elif pref[lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
-    # typed values, not literals: one compiled specialisation of search_nb
-    m64 = np.int64(m)
-    mdp64 = np.int64(n_mdp)
-    no_exch = np.bool_(False)
-    exch = np.bool_(True)
     nf = m % 2
     while nf <= (m if lower else m % 2):
         lo = (2 * big - m - nf + 1) // 2
         if lo < 0:
             lo = 0
-        bye = np.bool_(last and not lower)
-        nf64 = np.int64(nf)
+        bye = last and not lower
         for v in range(lo, m // 2 + 1):
-            v64 = np.int64(v)
-            for f in range(FLOAT_TRIES):
-                f64 = np.int64(f)
-                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, no_exch):
+            # the budgets tried at v, in order: each repeated-float budget f < FLOAT_TRIES
+            # without then with exchanges, then any floats, then (v > lo + 2) a looser colour
+            # budget at once; one call site, so that the search is inlined here
+            looser = v > lo + 2
+            for a in range(2 * FLOAT_TRIES + (2 if looser else 1)):
+                if a < 2 * FLOAT_TRIES:
+                    vv, ff, ex = v, a // 2, a % 2 == 1
+                elif a == 2 * FLOAT_TRIES:
+                    vv, ff, ex = v, m, True
+                else:
+                    vv, ff, ex = m, m, True
+                if search_nb(s, m, n_mdp, nf, vv, ff, bye, ex):
                     return True
-                if search_nb(t, rnd, s, m64, mdp64, nf64, v64, f64, bye, exch):
-                    return True
-            if search_nb(t, rnd, s, m64, mdp64, nf64, v64, m64, bye, exch):
-                return True
-            if v > lo + 2:   # a looser colour budget at once
-                if search_nb(t, rnd, s, m64, mdp64, nf64, m64, m64, bye, exch):
-                    return True
+            if looser:
                 break
         nf += 2
     return False
@@ -397,12 +393,13 @@ def ranks_before_nb(s, pair_pts, a, b):
     return pair_pts[a] > pair_pts[b] or (pair_pts[a] == pair_pts[b] and a < b)
 
 
-@jit
+@ijit
 def colours_nb(t, rnd, s, pair_pts, x, y, init):
     """(white, black) for the pair x, y (C.04.3 E.1-E.5)."""
+    pref, strength, cd, colour, kind = s.pref, s.strength, s.cd, t.colour, t.kind
     if not ranks_before_nb(s, pair_pts, x, y):
         x, y = y, x
-    px, py = s.pref[x], s.pref[y]
+    px, py = pref[x], pref[y]
     if px != COL_NONE and py != COL_NONE and px != py:
         cx = px
     elif px != COL_NONE and py == COL_NONE:
@@ -410,16 +407,16 @@ def colours_nb(t, rnd, s, pair_pts, x, y, init):
     elif px == COL_NONE and py != COL_NONE:
         cx = -py
     elif px != COL_NONE:   # the same preference
-        sx_, sy_ = s.strength[x], s.strength[y]
-        if sx_ == 3 and sy_ == 3 and abs(s.cd[x]) != abs(s.cd[y]):
-            cx = px if abs(s.cd[x]) > abs(s.cd[y]) else -px
+        sx_, sy_ = strength[x], strength[y]
+        if sx_ == 3 and sy_ == 3 and abs(cd[x]) != abs(cd[y]):
+            cx = px if abs(cd[x]) > abs(cd[y]) else -px
         elif sx_ != sy_:
             cx = px if sx_ > sy_ else -px
         else:
             cx = COL_NONE
             for r in range(rnd - 1, -1, -1):
-                a, b = t.colour[x, r], t.colour[y, r]
-                if (t.kind[x, r] == RK_PLAYED and t.kind[y, r] == RK_PLAYED and a != b):
+                a, b = colour[x, r], colour[y, r]
+                if (kind[x, r] == RK_PLAYED and kind[y, r] == RK_PLAYED and a != b):
                     cx = b          # x takes y's colour of then: they alternate
                     break
             if cx == COL_NONE:
