@@ -1,9 +1,9 @@
 """Where a whole Swiss event's CPU time goes (the Grand Swiss 2025 open, 116 players): the
 per-replica stage ``play_swiss_nb`` (pair, play, rank) against the pairing alone
 (``dutch_nb.pair_round_nb`` re-run on the same events' round states), per round, and the
-pairing's share per round.  (The number of compiled specialisations of
-``dutch_nb.search_nb`` shows in ``dutch_nb.search_nb.signatures`` after a fresh compile, with
-no cache: a kernel loaded from the cache lists none.)
+pairing's share per round.  (The bracket search, ``dutch_nb.search_nb``, is inlined into
+``pair_marked_nb``: the number of compiled specialisations shows in
+``dutch_nb.pair_marked_nb.signatures`` after a fresh compile, with no cache.)
 
     python benchmarks/bench_swiss_profile.py [--events N] [--at CHECKPOINT] [--seed S]
 

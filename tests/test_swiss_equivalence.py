@@ -18,7 +18,7 @@ import pytest
 
 from simcycle import driver
 from simcycle.formats.base import CompileOptions
-from simcycle.model import load_model
+from simcycle.model import DEFAULT_MODEL_V3, load_model
 from simcycle.reference.rng import Stream
 from simcycle.reference.swiss import (chi_square, memo_dutch_pairs, play_event,
                                       random_in_groups, rank_event)
@@ -38,7 +38,11 @@ KERNEL_EVENTS = 40_000
 @pytest.fixture(scope="module")
 def small():
     fmt, scn = load_data(RAW, "small.toml")
-    plan = fmt.compile(scn, load_model(None).for_kind(scn.kind), CompileOptions(at="start"))
+    # the outcome model of the figures in docs/format-swiss.md (v3): under v4, the default
+    # since 2026-12-02, random pairing's P(1st) on these seeds is not rejected (chi2 8.5 on 7
+    # players, p = 0.29), so the test would no longer show the chi-square's power there
+    model = load_model(DEFAULT_MODEL_V3)
+    plan = fmt.compile(scn, model.for_kind(scn.kind), CompileOptions(at="start"))
     res = driver.run(plan, KERNEL_EVENTS, 5, progress=False)
     place = res.tallies["place"] / KERNEL_EVENTS
     ker = {"first": place[:, 0], "top2": place[:, :2].sum(1), "top3": place[:, :3].sum(1)}
