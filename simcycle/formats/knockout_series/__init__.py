@@ -130,7 +130,7 @@ class KnockoutSeriesFormat(Format):
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "matches_left": len(rules.remaining_slots(scn, backend.known)),
                 "qualifying_places": scn.qualifying_places,
-                "criteria": ["points"] + [k for k, v in SERIES_CRITERIA.items() if v in det],
+                "criteria": ["points", *crit],
                 "points": {r["name"]: r["points"] for r in st["players"]},
                 "budget_nodes": budget, "targets": rows}
 

@@ -301,14 +301,7 @@ def _entry(m, mw, e, r, slot, pair, flip, players, idx, steps, ucw, f, rn) -> Ma
     if m.decided_by is not None:
         res_step = _from_decided(m.decided_by, cls, winner, res_step, step_names, steps, f, mw)
     if winner is not None:
-        w = 0 if winner == a else 1
-        if res_winner is not None and res_winner != w:
-            raise ScenarioError("the winner disagrees with the games or score", file=f,
-                                key=f"{mw}.winner", value=players[winner].name)
-        if res_winner is None and res_step is None:
-            raise ScenarioError("the winner needs how the match was decided (decided_by, score "
-                                "or games)", file=f, key=f"{mw}.decided_by")
-        res_winner = w
+        res_winner = _stated_winner(winner, a, res_winner, res_step, players, f, mw)
     complete = res_winner is not None
     cls_pts = _classical_points(cls, complete, res_winner, res_step, score_cls, n_cls, ucw)
     if not complete and not cls and white is None:
@@ -324,6 +317,19 @@ def _entry(m, mw, e, r, slot, pair, flip, players, idx, steps, ucw, f, rn) -> Ma
                  (a if res_winner == 0 else b) if complete else None,
                  res_step if complete else -1, cls_pts[0], cls_pts[1],
                  source=m.source or f"{rn} {players[a].name}-{players[b].name}")
+
+
+def _stated_winner(winner: int, a: int, res_winner, res_step, players, f: str, mw: str) -> int:
+    """The entry's ``winner`` (0: the first-listed player ``a``, 1: the other), checked against
+    the winner the games or score give and needing how the match was decided."""
+    w = 0 if winner == a else 1
+    if res_winner is not None and res_winner != w:
+        raise ScenarioError("the winner disagrees with the games or score", file=f,
+                            key=f"{mw}.winner", value=players[winner].name)
+    if res_winner is None and res_step is None:
+        raise ScenarioError("the winner needs how the match was decided (decided_by, score "
+                            "or games)", file=f, key=f"{mw}.decided_by")
+    return w
 
 
 def _from_games(cls, tbs, steps, f, mw):

@@ -169,6 +169,15 @@ def _order(doc, stages, f: str) -> tuple:
 
 
 def _games(doc, idx, players, n_rounds: int, f: str) -> tuple:
+    entered = _entered(doc, idx, players, n_rounds, f)
+    if doc.event.schedule == "explicit":
+        return _explicit_games(entered, doc.event, players, n_rounds, f)
+    return _berger_games(entered, doc.event, players, f)
+
+
+def _entered(doc, idx, players, n_rounds: int, f: str) -> dict[int, list]:
+    """The games entered, by round: (white, black, result code, key) each; a round past the
+    last, a round entered twice, a player against himself or twice in a round refused."""
     n = len(players)
     ev = doc.event
     entered: dict[int, list] = {}
@@ -196,24 +205,36 @@ def _games(doc, idx, players, n_rounds: int, f: str) -> tuple:
                 seen.add(p)
             games.append((w, b, res, key))
         entered[r.round] = games
-    if ev.schedule == "explicit":
-        for rn in range(1, n_rounds + 1):
-            if rn not in entered:
-                raise ScenarioError(f"explicit schedule: round {rn} is missing (a round robin "
-                                    f"of {n} players over {ev.cycles} cycle(s) has {n_rounds} "
-                                    "rounds)", file=f, key="rounds")
-            if len(entered[rn]) != n // 2:
-                raise ScenarioError(f"round {rn} must list {n // 2} games", file=f, key="rounds",
-                                    value=len(entered[rn]))
-        meets: dict[tuple, int] = {}
-        for gl in entered.values():
-            for w, b, _, key in gl:
-                pair = (min(w, b), max(w, b))
-                meets[pair] = meets.get(pair, 0) + 1
-                if meets[pair] > ev.cycles:
-                    raise ScenarioError(f"{players[w].name} and {players[b].name} meet more "
-                                        f"than {ev.cycles} time(s)", file=f, key=key)
-        return tuple(Game(rn, w, b, res) for rn in sorted(entered) for w, b, res, _ in entered[rn])
+    return entered
+
+
+def _explicit_games(entered: dict, ev, players, n_rounds: int, f: str) -> tuple:
+    """An explicit schedule's games: every round entered, with n // 2 games, no pair meeting
+    more often than the cycles."""
+    n = len(players)
+    for rn in range(1, n_rounds + 1):
+        if rn not in entered:
+            raise ScenarioError(f"explicit schedule: round {rn} is missing (a round robin "
+                                f"of {n} players over {ev.cycles} cycle(s) has {n_rounds} "
+                                "rounds)", file=f, key="rounds")
+        if len(entered[rn]) != n // 2:
+            raise ScenarioError(f"round {rn} must list {n // 2} games", file=f, key="rounds",
+                                value=len(entered[rn]))
+    meets: dict[tuple, int] = {}
+    for gl in entered.values():
+        for w, b, _, key in gl:
+            pair = (min(w, b), max(w, b))
+            meets[pair] = meets.get(pair, 0) + 1
+            if meets[pair] > ev.cycles:
+                raise ScenarioError(f"{players[w].name} and {players[b].name} meet more "
+                                    f"than {ev.cycles} time(s)", file=f, key=key)
+    return tuple(Game(rn, w, b, res) for rn in sorted(entered) for w, b, res, _ in entered[rn])
+
+
+def _berger_games(entered: dict, ev, players, f: str) -> tuple:
+    """The Berger schedule's games with the results entered (a game entered must be the
+    schedule's, colours included)."""
+    n = len(players)
     sched = berger_rounds(n, ev.cycles, ev.schedule)
     res_of = {}
     for rn, gl in entered.items():

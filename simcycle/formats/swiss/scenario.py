@@ -76,6 +76,61 @@ class Swiss(FromSource):
         return bool(gs) and all(g.result != UNPLAYED for g in gs)
 
 
+def _round(k: int, rd, ev, seen_rounds: set, idx, players, f: str) -> tuple[list, list]:
+    """Round entry ``k``'s (games, byes), its round added to ``seen_rounds``: the rounds in
+    order from 1, every player paired once (a game or a bye), results as FIDE writes them."""
+    n = len(players)
+    games, byes = [], []
+    key = f"rounds[{k}]"
+    r = rd.round
+    if r > ev.rounds:
+        raise ScenarioError(f"the event has {ev.rounds} rounds", file=f,
+                            key=f"{key}.round", value=r)
+    if r in seen_rounds:
+        raise ScenarioError("round listed twice", file=f, key=f"{key}.round", value=r)
+    if r != len(seen_rounds) + 1:
+        raise ScenarioError(f"rounds must follow each other from 1 (expected "
+                            f"{len(seen_rounds) + 1})", file=f, key=f"{key}.round",
+                            value=r)
+    seen_rounds.add(r)
+    busy: dict[int, str] = {}
+
+    def take(i, where):
+        if i in busy:
+            raise ScenarioError(f"{players[i].name} is paired twice in round {r} (also "
+                                f"at {busy[i]})", file=f, key=where, value=players[i].name)
+        busy[i] = where
+
+    for j, (w, b, res) in enumerate(rd.games):
+        gk = f"{key}.games[{j}]"
+        wi, bi = idx.find(w, gk + "[0]"), idx.find(b, gk + "[1]")
+        if wi == bi:
+            raise ScenarioError("a player cannot play himself", file=f, key=gk, value=w)
+        take(wi, gk)
+        take(bi, gk)
+        t = res.strip()
+        if t in FORFEITS:
+            games.append(Game(r, wi, bi, FORFEITS[t], True))
+        elif t in RESULT_CODES:
+            games.append(Game(r, wi, bi, RESULT_CODES[t]))
+        else:
+            raise ScenarioError('result must be "1-0", "1/2-1/2", "0-1", "+-", "-+" '
+                                'or "*"', file=f, key=gk + "[2]", value=res)
+    if not rd.games:
+        raise ScenarioError("a round needs its games", file=f, key=f"{key}.games")
+    for j, (name, letter) in enumerate(rd.byes):
+        bk = f"{key}.byes[{j}]"
+        i = idx.find(name, bk + "[0]")
+        take(i, bk)
+        byes.append(Bye(r, i, ROUND_KIND_TRF[letter]))
+    if len(busy) != n:
+        missing = [players[i].name for i in range(n) if i not in busy]
+        raise ScenarioError(f"round {r}: every player needs a game or a bye (missing: "
+                            f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''})",
+                            file=f, key=f"{key}", value=len(missing))
+    return games, byes
+
+
 def load(raw: dict, file: str) -> Swiss:
     f = file
     doc = convert(raw, SwissFile, f)
@@ -100,53 +155,9 @@ def load(raw: dict, file: str) -> Swiss:
     games, byes = [], []
     seen_rounds = set()
     for k, rd in enumerate(doc.rounds):
-        key = f"rounds[{k}]"
-        r = rd.round
-        if r > ev.rounds:
-            raise ScenarioError(f"the event has {ev.rounds} rounds", file=f,
-                                key=f"{key}.round", value=r)
-        if r in seen_rounds:
-            raise ScenarioError("round listed twice", file=f, key=f"{key}.round", value=r)
-        if r != len(seen_rounds) + 1:
-            raise ScenarioError(f"rounds must follow each other from 1 (expected "
-                                f"{len(seen_rounds) + 1})", file=f, key=f"{key}.round",
-                                value=r)
-        seen_rounds.add(r)
-        busy: dict[int, str] = {}
-
-        def take(i, where):
-            if i in busy:
-                raise ScenarioError(f"{players[i].name} is paired twice in round {r} (also "
-                                    f"at {busy[i]})", file=f, key=where, value=players[i].name)
-            busy[i] = where
-
-        for j, (w, b, res) in enumerate(rd.games):
-            gk = f"{key}.games[{j}]"
-            wi, bi = idx.find(w, gk + "[0]"), idx.find(b, gk + "[1]")
-            if wi == bi:
-                raise ScenarioError("a player cannot play himself", file=f, key=gk, value=w)
-            take(wi, gk)
-            take(bi, gk)
-            t = res.strip()
-            if t in FORFEITS:
-                games.append(Game(r, wi, bi, FORFEITS[t], True))
-            elif t in RESULT_CODES:
-                games.append(Game(r, wi, bi, RESULT_CODES[t]))
-            else:
-                raise ScenarioError('result must be "1-0", "1/2-1/2", "0-1", "+-", "-+" '
-                                    'or "*"', file=f, key=gk + "[2]", value=res)
-        if not rd.games:
-            raise ScenarioError("a round needs its games", file=f, key=f"{key}.games")
-        for j, (name, letter) in enumerate(rd.byes):
-            bk = f"{key}.byes[{j}]"
-            i = idx.find(name, bk + "[0]")
-            take(i, bk)
-            byes.append(Bye(r, i, ROUND_KIND_TRF[letter]))
-        if len(busy) != n:
-            missing = [players[i].name for i in range(n) if i not in busy]
-            raise ScenarioError(f"round {r}: every player needs a game or a bye (missing: "
-                                f"{', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''})",
-                                file=f, key=f"{key}", value=len(missing))
+        g, b = _round(k, rd, ev, seen_rounds, idx, players, f)
+        games += g
+        byes += b
     # a round after one not finished cannot be paired yet
     for r in sorted(seen_rounds):
         if r > 1 and any(g.result == UNPLAYED for g in games if g.round == r - 1):
