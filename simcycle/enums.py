@@ -115,6 +115,11 @@ MatchKnown: TypeAlias = int
 KO_OPEN: MatchKnown = 0          # nothing known: simulated
 KO_DECIDED: MatchKnown = 1       # decided (winner, deciding step, classical points)
 KO_IN_PROGRESS: MatchKnown = 2   # some of its games (or only the colours) known
+# one knock-out bracket walk (``kernels/bracket_nb.py``): the columns of its per-match record
+# (int64 [size - 1, BR_COLS], matches in playing order), and the step of a match with a bye
+(BR_UP, BR_DN, BR_WIN, BR_STEP, BR_CU, BR_CL, BR_WU, BR_WL) = range(8)
+BR_COLS = 8
+BR_BYE = -3     # BR_STEP of a slot where one side is a bye (nothing played, nothing drawn)
 
 # ---- group series (groups of four into knock-outs) -------------------------------------------
 GroupPlaces: TypeAlias = int

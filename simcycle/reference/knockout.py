@@ -1,16 +1,18 @@
 """Plain-Python twin of ``formats.knockout_series.nb``: a knock-out series replica by replica.
 
 Written for clarity; it reads the same :class:`~simcycle.formats.knockout_series.nb.KnockoutArgs`
-and draws the same numbers in the same order (see the kernel's docstring), and computes game
+and draws the same numbers in the same order (see the kernel's docstring; each bracket through
+the twin of the one walk, ``reference.bracket.walk``), and computes game
 probabilities itself through ``reference.games`` from the event's ratings (the kernel reads
 them from a table), so the tests comparing the two check the table as well.
 """
 
 from __future__ import annotations
 
-from ..enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, SER_CLASSICAL, SER_EVENTS_WON,
-                     SER_H2H, SER_LOTS, SER_SECOND)
+from ..enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, SER_CLASSICAL, SER_EVENTS_WON, SER_H2H,
+                     SER_LOTS, SER_SECOND)
 from . import games as G
+from .bracket import walk
 from .rng import Stream
 
 
@@ -33,46 +35,32 @@ def _event(a, e, rt, s, pidx, acc, log):
             p = int(a.pos[e, k])
             for c in range(3):
                 rt[e][p][c] = float(a.rt[e, p, c]) + s.normal() * float(a.offset_sd[c])
-    alive = [int(x) for x in a.pos[e, :size]]
+    players = [int(x) for x in a.pos[e, :size]]
     n_rounds = size.bit_length() - 1
-    for rd in range(n_rounds):
-        nxt = []
-        for j in range(len(alive) // 2):
-            up, lo = alive[2 * j], alive[2 * j + 1]
-            f = _flat(size, rd, j)
-            if a.kstat[e, f] == KO_DECIDED:
-                wside = int(a.kwin[e, f])
-                step = int(a.kstep[e, f])
-                cu, cl = int(a.kcls[e, f, 0]), int(a.kcls[e, f, 1])
-            else:
-                wh = int(a.kwhite[e, f])
-                if wh < 0:
-                    wh = 0 if s.u01() < 0.5 else 1
-                pa, pb = (up, lo) if wh == 0 else (lo, up)
-                fixed = [int(v) if (v < 0 or wh == 0) else 2 - int(v) for v in a.kfixed[e, f]]
-                out = G.match(params, rt[e], a.offsets, pa, pb, steps, fixed, s)
-                step = out[1]
-                if wh == 0:
-                    wside, cu, cl = out[0], out[2], out[3]
-                else:
-                    wside, cu, cl = 1 - out[0], out[3], out[2]
-            w, l_ = (up, lo) if wside == 0 else (lo, up)
-            log.append((up, lo, cu, cl))
-            if pidx[up] >= 0:
-                cls[pidx[up]] += cu
-            if pidx[lo] >= 0:
-                cls[pidx[lo]] += cl
-            if step == 0 and pidx[w] >= 0:
-                pts[pidx[w]] += a.bonus
-            back = n_rounds - rd
-            if pidx[l_] >= 0:
-                pts[pidx[l_]] += int(a.place_pts[back])
-                prize[pidx[l_]] += float(a.place_prize[back])
-                if back == 1:
-                    second[pidx[l_]] += 1
-            nxt.append(w)
-        alive = nxt
-    c = pidx[alive[0]]
+
+    def match(pa, pb, fixed):
+        return G.match(params, rt[e], a.offsets, pa, pb, steps, fixed, s)
+
+    rec, _, champ = walk(match, players, size, a.kstat[e], a.kwin[e], a.kstep[e], a.kcls[e],
+                         a.kwhite[e], a.kfixed[e], s)
+    for f, (upos, dpos, wside, step, cu, cl, _, _) in enumerate(rec):
+        rd = next(r for r in range(n_rounds) if f < _flat(size, r + 1, 0))
+        up, lo = players[upos], players[dpos]
+        w, l_ = (up, lo) if wside == 0 else (lo, up)
+        log.append((up, lo, cu, cl))
+        if pidx[up] >= 0:
+            cls[pidx[up]] += cu
+        if pidx[lo] >= 0:
+            cls[pidx[lo]] += cl
+        if step == 0 and pidx[w] >= 0:
+            pts[pidx[w]] += a.bonus
+        back = n_rounds - rd
+        if pidx[l_] >= 0:
+            pts[pidx[l_]] += int(a.place_pts[back])
+            prize[pidx[l_]] += float(a.place_prize[back])
+            if back == 1:
+                second[pidx[l_]] += 1
+    c = pidx[players[champ]]
     if c >= 0:
         pts[c] += int(a.place_pts[0])
         prize[c] += float(a.place_prize[0])

@@ -7,9 +7,10 @@ segment is an event (``Games.rt[e]``, ``Games.thr[e]``): the rating list in forc
 The plain-Python twin is ``simcycle.reference.knockout``; both draw the same numbers in the
 same order: for each event in turn, the strength offsets of its players (bracket order,
 class-minor, only with offsets on), then its undecided matches in playing order (round by
-round, slot by slot), each drawing first the lot for White in game 1 (unless the colours are
-known) and then the match's own draws (``game_nb.match_nb``); after the last event, lots in
-the series tiebreaks, top group first.
+round, slot by slot: the one bracket walk, ``kernels.bracket_nb.walk_nb``), each drawing
+first the lot for White in game 1 (unless the colours are known) and then the match's own
+draws (``game_nb.match_nb``); after the last event, lots in the series tiebreaks, top group
+first.
 """
 
 from typing import NamedTuple
@@ -17,14 +18,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, KO_DECIDED, KO_IN_PROGRESS, SER_EVENTS_WON,
-                      SER_H2H, SER_LOTS, SER_SECOND)
+from ...enums import (BR_CL, BR_COLS, BR_CU, BR_DN, BR_STEP, BR_UP, BR_WIN, KO_C_Q_LOTS,
+                      KO_C_Q_TIEBREAK, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, fmatch_nb, match_nb
+from ...kernels.bracket_nb import walk_nb
+from ...kernels.game_nb import Games
 from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import (lots_segment_nb, pack_nb, segment_end_nb, sort_segment_nb,
                                 start_order_nb)
-from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import normal_nb, replica_state_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
 
@@ -192,7 +194,9 @@ class Scratch(NamedTuple):
     work: np.ndarray     # int64 [n]: lots
     ingrp: np.ndarray    # int64 [n]: in the group a head-to-head looks at (zeros between uses)
     lotted: np.ndarray   # int64 [n]: > 0 the group (first position + 1) lots ordered him in
-    alive: np.ndarray    # int64 [S]: an event's players still in, by bracket position
+    alive: np.ndarray    # int64 [S]: the walk's positions still in
+    rec: np.ndarray      # int64 [S-1, BR_COLS]: the walk's record of an event's matches
+    exit_rd: np.ndarray  # int64 [S]: the walk's exit round by bracket position
     fx: np.ndarray       # int64 [G]: a match in progress' known games
     nofx: np.ndarray     # int64 [0]: no known games
     out6: np.ndarray     # int64 [6]: match_nb's outcome
@@ -211,6 +215,8 @@ def scratch_nb(a):
                    np.empty(n, np.int64), np.empty(n, np.float64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                    np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.empty(a.pos.shape[1], np.int64),
+                   np.empty((max(a.pos.shape[1] - 1, 1), BR_COLS), np.int64),
                    np.empty(a.pos.shape[1], np.int64), np.empty(a.kfixed.shape[2], np.int64),
                    np.empty(0, np.int64), np.empty(6, np.int64), np.empty(nmax, np.int64),
                    np.empty(nmax, np.int64), np.empty(nmax, np.int64),
@@ -220,8 +226,9 @@ def scratch_nb(a):
 # The stage is a function of its own (``jit``), not inlined: inlined over the scratch record
 # it cost 11.5 % of GP 2019's throughput, called once per replica 2 % (CPU time of whole
 # processes, 600,000 series from start, 1 thread, alternating with the commit before,
-# benchmarks/README.md); inside, one long loop (moving the match decision into an inlined
-# helper taking ``a`` once halved the throughput).
+# benchmarks/README.md); inside, each event's bracket goes through the one walk
+# (``kernels.bracket_nb.walk_nb``, inlined; it costs about 13 %, "one bracket walk" in
+# benchmarks/README.md), then its points, money and log are read off the walk's record.
 @jit
 def replica_nb(a, g, st, s):
     """The knock-out-series stage: ONE replica of the rest of the series from the plan's
@@ -235,14 +242,10 @@ def replica_nb(a, g, st, s):
            s.lotted (and s.won, s.second, s.cls)
     """
     n = a.qual_else.shape[0]
-    G = a.kfixed.shape[2]
     n_ev = a.pos.shape[0]
     rt0 = a.rt
     rt = g.rt
-    alive = s.alive
-    fx = s.fx
-    nofx = s.nofx
-    out6 = s.out6
+    rec = s.rec
     pts = s.pts
     won = s.won
     second = s.second
@@ -260,65 +263,28 @@ def replica_nb(a, g, st, s):
         prize[i] = 0.0
     nm = 0
     for e in range(n_ev):
-        # ---- event e: offsets, then its matches in playing order
+        # ---- event e: offsets, then its bracket (the one walk), then its points and money
         size = a.ev_size[e]
         if a.offsets:
             for k in range(size):
                 p = a.pos[e, k]
                 for cc in range(3):
                     rt[e, p, cc] = rt0[e, p, cc] + normal_nb(st) * a.offset_sd[cc]
-        for k in range(size):
-            alive[k] = a.pos[e, k]
+        champ = walk_nb(g, e, a.steps, e, a.pos, size, a.kstat, a.kwin, a.kstep, a.kcls,
+                        a.kwhite, a.kfixed, a.fast, st, s.alive, s.fx, s.nofx, s.out6, rec,
+                        s.exit_rd)
         n_rounds = a.ev_rounds[e]
         m = size
         flat = 0
         for rd in range(n_rounds):
             half = m // 2
-            for j in range(half):
-                up = alive[2 * j]
-                dn = alive[2 * j + 1]
-                f = flat + j
-                ks = a.kstat[e, f]
-                if ks == KO_DECIDED:
-                    wside = a.kwin[e, f]
-                    step = a.kstep[e, f]
-                    cu = a.kcls[e, f, 0]
-                    cl = a.kcls[e, f, 1]
-                else:
-                    wh = a.kwhite[e, f]
-                    if wh < 0:
-                        wh = 0 if u01_nb(st) < 0.5 else 1
-                    if wh == 0:
-                        pa = up
-                        pb = dn
-                    else:
-                        pa = dn
-                        pb = up
-                    if ks == KO_IN_PROGRESS or not a.fast:
-                        if ks == KO_IN_PROGRESS:
-                            for q in range(G):
-                                v = a.kfixed[e, f, q]
-                                fx[q] = v if (v < 0 or wh == 0) else 2 - v
-                            match_nb(g, e, pa, pb, a.steps, fx, st, out6)
-                        else:
-                            match_nb(g, e, pa, pb, a.steps, nofx, st, out6)
-                        wa = out6[0]
-                        step = out6[1]
-                        ca = out6[2]
-                        cb = out6[3]
-                    else:
-                        wa, step, ca, cb, _, _, stv = fmatch_nb(a.thr, e, pa, pb, a.steps,
-                                                               st[0])
-                        st[0] = stv
-                    if wh == 0:
-                        wside = wa
-                        cu = ca
-                        cl = cb
-                    else:
-                        wside = 1 - wa
-                        cu = cb
-                        cl = ca
-                if wside == 0:
+            back = n_rounds - rd
+            for f in range(flat, flat + half):
+                up = a.pos[e, rec[f, BR_UP]]
+                dn = a.pos[e, rec[f, BR_DN]]
+                cu = rec[f, BR_CU]
+                cl = rec[f, BR_CL]
+                if rec[f, BR_WIN] == 0:
                     w = up
                     l_ = dn
                 else:
@@ -336,19 +302,17 @@ def replica_nb(a, g, st, s):
                 if il >= 0:
                     cls[il] += cl
                 iw = a.plan_index[w]
-                if step == 0 and iw >= 0:
+                if rec[f, BR_STEP] == 0 and iw >= 0:
                     pts[iw] += a.bonus
                 ix = a.plan_index[l_]
-                back = n_rounds - rd
                 if ix >= 0:
                     pts[ix] += a.place_pts[back]
                     prize[ix] += a.place_prize[back]
                     if back == 1:
                         second[ix] += 1
-                alive[j] = w
             flat += half
             m = half
-        ic = a.plan_index[alive[0]]
+        ic = a.plan_index[a.pos[e, champ]]
         if ic >= 0:
             pts[ic] += a.place_pts[0]
             prize[ic] += a.place_prize[0]
