@@ -7,20 +7,20 @@ closure, so the pieces it leaves out are not in its code):
 
 0. ``bars``: every remaining game read off ``gthr`` into the points, the top score, a tie for
    first by lots; P(first) and the points tallied (the yardstick).
-1. ``+ per-game tallies``: the games through ``nb.play_nb`` (points, wins and the half-point
-   matrix ``res``, copied from the standings first: ``nb.start_nb``).
-2. ``+ Sonneborn-Berger``: ``nb.sonneborn_berger_nb`` every replica.
-3. ``+ full order``: ``nb.rank_nb`` (points, the scenario's criteria, the play-off cascade
-   for first, lots) instead of the top score by lots; its counters.
-4. ``+ prizes``: ``nb.prizes_nb``.
-5. ``+ every tally``: ``tally_nb`` (every place, qualifying, points and prize money with
+1. ``+ per-game tallies``: the games through ``nb.play_nb`` (points and the crosstable's
+   results, copied from the standings first: ``nb.start_nb``).
+2. ``+ full order``: ``nb.rank_nb`` over the ``Crosstable`` (points, the scenario's C.07
+   criteria through ``kernels/criteria_nb``: Sonneborn-Berger, wins, direct encounter; the
+   play-off cascade for first, lots) instead of the top score by lots; its counters.
+3. ``+ prizes``: ``nb.prizes_nb``.
+4. ``+ every tally``: ``tally_nb`` (every place, qualifying, points and prize money with
    their squares) and the counters, stored per chunk, instead of P(first).
-6. ``+ simcycle's RNG and replica``: ``nb.replica_nb`` itself (``rng_nb``'s calls, the
+5. ``+ simcycle's RNG and replica``: ``nb.replica_nb`` itself (``rng_nb``'s draws, the
    ``Games`` record, the offsets / hot-Elo / parameter-draw checks) and ``tally_nb``: the
    chunk loop of ``nb.chunk_nb``.
 Then ``simcycle``: the driver's ``run`` (the parallel kernel on one thread, batches).
 
-Steps 3 to 6 and simcycle draw the same numbers in the same order, so they give the same
+Steps 2 to 5 and simcycle draw the same numbers in the same order, so they give the same
 P(first) to the replica (checked exactly before timing), and every step the same points.
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_minimal_steps.py [--sims N] [--repeat R]
@@ -40,11 +40,12 @@ from _common import options, warm_plan  # noqa: E402
 from bench_minimal import CHUNK, PHI, _mix, _u01, cpu  # noqa: E402
 
 from simcycle.formats.roundrobin import nb  # noqa: E402
+from simcycle.kernels.criteria_nb import Crosstable  # noqa: E402
 from simcycle.kernels.game_nb import Games, result_of_nb, terms_nb  # noqa: E402
 from simcycle.kernels.tally_nb import Tallies, count_flags_nb, tally_nb  # noqa: E402
 
-STEPS = ["bars", "+ per-game tallies", "+ Sonneborn-Berger", "+ full order", "+ prizes",
-         "+ every tally", "+ simcycle's RNG and replica"]
+STEPS = ["bars", "+ per-game tallies", "+ full order", "+ prizes", "+ every tally",
+         "+ simcycle's RNG and replica"]
 NFLAGS = 6
 
 
@@ -54,7 +55,7 @@ def make(step: int):
         n = a.base_pts.shape[0]
         m = a.gw.shape[0]
         g = Games(a.params, a.rt.copy(), a.thr, a.live, a.offsets)
-        s = nb.scratch_nb(n, NFLAGS)
+        s = nb.scratch_nb(n, a.base_res.shape[1], NFLAGS)
         terms = terms_nb(a.params, a.game_ci, a.offsets)
         st = np.empty(1, np.uint64)
         pts = s.pts
@@ -64,18 +65,18 @@ def make(step: int):
                         np.zeros((0, n), np.int64))
             for r in range(c * CHUNK, min(nrep, (c + 1) * CHUNK)):
                 st[0] = _mix(_mix(np.uint64(seed) + PHI) + np.uint64(r) * PHI)
-                if step >= 6:
+                if step >= 5:
                     nb.replica_nb(a, g, a.rt, st, terms, s)
                 else:
                     if step >= 1:
-                        nb.start_nb(a.base_pts, a.base_wins, a.base_res, pts, s.wins, s.res)
+                        nb.start_nb(a.base_pts, a.base_res, pts, s.res)
                     else:
                         for i in range(n):
                             pts[i] = a.base_pts[i]
                     for q in range(m):
                         u = _u01(st)
                         if step >= 1:
-                            nb.play_nb(pts, s.wins, s.res, a.gw[q], a.gb[q],
+                            nb.play_nb(pts, s.res, a.gw[q], a.gb[q], a.gsw[q], a.gsb[q],
                                        result_of_nb(u, a.gthr[q, 0], a.gthr[q, 1]))
                         elif u < a.gthr[q, 0]:
                             pts[a.gw[q]] += 2
@@ -85,11 +86,10 @@ def make(step: int):
                         else:
                             pts[a.gb[q]] += 2
                     if step >= 2:
-                        nb.sonneborn_berger_nb(n, pts, s.res, s.sb)
-                    if step >= 3:
                         s.flags[:] = 0
-                        nb.rank_nb(a, g, n, pts, s.sb, s.wins, s.res, s.order, s.brk, s.val,
-                                   s.cand, s.score, s.work, st, s.flags)
+                        t_ = Crosstable(a.opp, s.res, a.kind, a.colour, pts, pts, a.rating)
+                        nb.rank_nb(a, g, t_, n, s.order, s.brk, s.val, s.group, s.cand,
+                                   s.score, s.work, st, s.flags)
                     else:
                         top = pts[0]
                         k = 1
@@ -104,9 +104,9 @@ def make(step: int):
                                 if _u01(st) * k < 1.0:
                                     win = i
                         s.order[0] = win
-                    if step >= 4:
+                    if step >= 3:
                         nb.prizes_nb(a, n, s.order, pts, s.prize)
-                if step >= 5:
+                if step >= 4:
                     for p in range(n):
                         s.val[s.order[p]] = a.qualified[p]
                     tally_nb(t, s.order, n, s.val, pts, s.prize)
@@ -141,7 +141,7 @@ def main(argv=None):
     got = [run(f, plan, a.seed, check) for f in kernels]      # compiles each step
     for i, x in enumerate(got):     # the same games: the same points, step by step
         assert (x[n:] == got[0][n:]).all(), (STEPS[i], x[n:], got[0][n:])
-        if i >= 3:                  # the same order: simcycle's P(first), replica for replica
+        if i >= 2:                  # the same order: simcycle's P(first), replica for replica
             assert (x[:n] == res.tallies["place"][:, 0]).all(), (STEPS[i], x[:n])
     assert np.allclose(got[0][n:] / check, res.tallies["points"] / check)
     runs = {name: (lambda f=f: run(f, plan, a.seed, a.sims)) for name, f in zip(STEPS, kernels)}
