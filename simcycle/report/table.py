@@ -263,21 +263,7 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     label = sim.points_label or "points"
     prize = any(p.expected_prize for p in sim.players)
     exact = sim.sims is None
-    nplace = len(sim.players[0].p_place) if sim.players else 0
-    cols = [Column(key="name", label="player"),
-            Column(key="expected_points", label=points or f"exp. {label}", kind="num",
-                   se="se_expected_points", wide=True),
-            Column(key="p_first", label="1st %", kind="pct", se="se_p_first")]
-    if q > 1:
-        cols.append(Column(key="p_qualify", label=f"qualify % (top {q})", kind="pct",
-                           se="se_p_qualify"))
-    if prize:
-        cols.append(Column(key="expected_prize", label=f"exp. prize {sim.currency or ''}".strip(),
-                           kind="money", wide=True))
-    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct", wide=True)
-             for k in range(min(places, nplace))]
-    if exact:       # exact probabilities: no standard errors
-        cols = [msgspec.structs.replace(c, se=None) for c in cols]
+    cols = _sim_columns(sim, points or f"exp. {label}", prize, places)
     se_cols = [Column(key=c.se, label=f"SE {c.label}", kind=c.kind)
                for c in cols if c.se]
     rows = [{**{k: getattr(p, k) for k in _SIM_KEYS},
@@ -293,6 +279,29 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     return Table(title=title or f"{sim.scenario} {sim.at}: odds ({how})",
                  columns=cols + se_cols, rows=rows, legend=legend, notes=notes,
                  colours=colours or {})
+
+
+def _sim_columns(sim, points: str, prize: bool, places: int) -> list[Column]:
+    """``simulation_table``'s columns: player, expected points (labelled ``points``), P(1st),
+    P(qualify) with more than one qualifying place, the expected prize if any, the first
+    ``places`` places; standard errors unless the probabilities are exact."""
+    q = sim.qualifying_places
+    nplace = len(sim.players[0].p_place) if sim.players else 0
+    cols = [Column(key="name", label="player"),
+            Column(key="expected_points", label=points, kind="num", se="se_expected_points",
+                   wide=True),
+            Column(key="p_first", label="1st %", kind="pct", se="se_p_first")]
+    if q > 1:
+        cols.append(Column(key="p_qualify", label=f"qualify % (top {q})", kind="pct",
+                           se="se_p_qualify"))
+    if prize:
+        cols.append(Column(key="expected_prize", label=f"exp. prize {sim.currency or ''}".strip(),
+                           kind="money", wide=True))
+    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct", wide=True)
+             for k in range(min(places, nplace))]
+    if sim.sims is None:       # exact probabilities: no standard errors
+        cols = [msgspec.structs.replace(c, se=None) for c in cols]
+    return cols
 
 
 _SIM_KEYS = ("name", "expected_points", "se_expected_points", "p_first", "se_p_first",
@@ -408,49 +417,55 @@ def swing_tables(sw, *, title: str | None = None, intro: list[str] | None = None
     by half a point or more: the headline probability under each result, the swing ± its
     paired SE, within noise marked; with more than one qualifying place also P(1st) under
     each result and its swing), and the legend.  ``limit``: at most so many players a table."""
-    from ..api.results import SwingGame
     q = sw.qualifying_places
-    what = "qualify" if q > 1 else "first"
-    label = f"qualify % (top {q})" if q > 1 else "1st %"
-    short = "qualify %" if q > 1 else "1st %"
+    what, short, one = _SWING_WORDS[q > 1]
+    label = f"qualify % (top {q})" if q > 1 else short
     out = [Table(title=title or swing_head(sw), intro=intro or [])]
-    for item in sw.items:
-        outs = item.outcomes
-        game = isinstance(item, SwingGame)
-        names = (["1-0", "draw", "0-1"] if game else [f"({k + 1})" for k in range(len(outs))])
-        cols = [Column(key="name", label="player", width=24)]
-        cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
-                        kind="pct") for k, n in enumerate(names)]
-        cols.append(Column(key="swing", label=f"swing {_SWING_SHORT[what]}",
-                           kind="pct", se="se_swing", flag="noise"))
-        if q > 1:
-            cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
-                            wide=True),
-                     Column(key="swing_first", label="swing 1st", kind="pct",
-                            se="se_swing_first", flag="noise_first", wide=True)]
-        # in the swing's order: the players most affected (both swings) first
-        rows = [_swing_row(p, what) for p in item.rows
-                if max(p.swing_first, p.swing_qualify) >= SHOWN_SWING][:limit]
-        if game:
-            head = (f"{item.title}   " + "  ".join(
-                f"{n} {100 * o.p:.0f} %" for n, o in zip(names, outs)))
-            lines = []
-        else:
-            head = item.title
-            lines = [f"({k + 1}) {o.result}: {100 * o.p:.1f} %" for k, o in enumerate(outs)]
-        se = [Column(key=k, label=k, kind="pct") for k in ("se_swing", "se_swing_first")
-              if q > 1 or k == "se_swing"]
-        out.append(Table(title=head, intro=lines, columns=cols + se, rows=rows,
-                         notes=[] if rows else
-                         ["(no one's odds move by half a point or more)"]))
-    out.append(Table(title="", legend=[
-        f"{label} if R: the chance under each result R"
-        + ("" if q > 1 else " (one place qualifies: first place is the qualifying place)"),
-        SWING_LEGEND]))
+    out += [_swing_table(item, q, limit) for item in sw.items]
+    out.append(Table(title="", legend=[f"{label} if R: the chance under each result R" + one,
+                                       SWING_LEGEND]))
     return out
 
 
+def _swing_table(item, q: int, limit: int | None) -> Table:
+    """One game's or match's swing table (see :func:`swing_tables`)."""
+    from ..api.results import SwingGame
+    what, short, _ = _SWING_WORDS[q > 1]
+    outs = item.outcomes
+    game = isinstance(item, SwingGame)
+    names = (["1-0", "draw", "0-1"] if game else [f"({k + 1})" for k in range(len(outs))])
+    cols = [Column(key="name", label="player", width=24)]
+    cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
+                    kind="pct") for k, n in enumerate(names)]
+    cols.append(Column(key="swing", label=f"swing {_SWING_SHORT[what]}",
+                       kind="pct", se="se_swing", flag="noise"))
+    if q > 1:
+        cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
+                        wide=True),
+                 Column(key="swing_first", label="swing 1st", kind="pct",
+                        se="se_swing_first", flag="noise_first", wide=True)]
+    # in the swing's order: the players most affected (both swings) first
+    rows = [_swing_row(p, what) for p in item.rows
+            if max(p.swing_first, p.swing_qualify) >= SHOWN_SWING][:limit]
+    if game:
+        head = (f"{item.title}   " + "  ".join(
+            f"{n} {100 * o.p:.0f} %" for n, o in zip(names, outs)))
+        lines = []
+    else:
+        head = item.title
+        lines = [f"({k + 1}) {o.result}: {100 * o.p:.1f} %" for k, o in enumerate(outs)]
+    se = [Column(key=k, label=k, kind="pct") for k in _SWING_SES[q > 1]]
+    return Table(title=head, intro=lines, columns=cols + se, rows=rows,
+                 notes=[] if rows else ["(no one's odds move by half a point or more)"])
+
+
 _SWING_SHORT = {"qualify": "qual", "first": "1st"}
+# more than one qualifying place or not: the headline probability, its column's words, the
+# legend's remark; and the standard-error columns
+_SWING_WORDS = {True: ("qualify", "qualify %", ""),
+                False: ("first", "1st %",
+                        " (one place qualifies: first place is the qualifying place)")}
+_SWING_SES = {True: ("se_swing", "se_swing_first"), False: ("se_swing",)}
 
 
 def _swing_row(p, what: str) -> dict:
