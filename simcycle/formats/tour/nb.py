@@ -19,11 +19,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (BLACK_WINS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS,
-                      EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_KO, SIM_RR, TOUR_C_LOTS,
+from ...enums import (BLACK_WINS, BR_COLS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP,
+                      EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_KO, SIM_RR, TOUR_C_LOTS,
                       TOUR_C_TIEBREAK, WHITE_WINS)
+from ...kernels.bracket_nb import walk_nb
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, game_nb, match_nb, result_of_nb
+from ...kernels.game_nb import Games, game_nb, result_of_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
@@ -102,15 +103,27 @@ class Scratch(NamedTuple):
     lo: np.ndarray        # int64 [max_field]: first place of each listed player
     hi: np.ndarray        # int64 [max_field]: last place (lo < hi: places shared)
     pts: np.ndarray       # int64 [max_field]: ACP points (hundredths) of each listed player
+    bpl: np.ndarray       # int64 [1, max_bracket]: a knock-out's players by position (-1 bye)
+    kopen: np.ndarray     # int64 [1, max_bracket-1]: zeros: every match open, upper White
+    kcls: np.ndarray      # int64 [1, max_bracket-1, 2]: zeros (no decided match)
+    kfixed: np.ndarray    # int64 [1, max_bracket-1, 0]: no known game
+    rec: np.ndarray       # int64 [max_bracket-1, BR_COLS]: the walk's record
+    exit_rd: np.ndarray   # int64 [max_bracket]: the walk's exit rounds by position
+    cnt: np.ndarray       # int64 [max_bracket + 1]: players out in each round
 
 
 @ijit
 def scratch_nb(a):
     n = a.max_field
+    mm = max(a.max_bracket - 1, 1)
     return Scratch(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                    np.zeros(n + 1, np.int64), np.zeros(a.max_bracket, np.int64),
                    np.empty(0, np.int64), np.zeros(6, np.int64), np.zeros(n, np.int64),
-                   np.zeros(n, np.int64), np.zeros(n, np.int64))
+                   np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.zeros((1, a.max_bracket), np.int64), np.zeros((1, mm), np.int64),
+                   np.zeros((1, mm, 2), np.int64), np.zeros((1, mm, 0), np.int64),
+                   np.zeros((mm, BR_COLS), np.int64), np.zeros(a.max_bracket, np.int64),
+                   np.zeros(a.max_bracket + 1, np.int64))
 
 
 # -- one event ----------------------------------------------------------------------------------
@@ -221,44 +234,41 @@ def places_from_scores_nb(k, share_lots, s, st):
 
 @ijit
 def knockout_event_nb(a, g, e, s, st):
-    """A knock-out bracket of ``match_nb`` matches, round by round in slot order; losers of a
-    round share the places below the players still in (s.lo, s.hi)."""
+    """A knock-out bracket through the one walk (``kernels.bracket_nb.walk_nb``: ``match_nb``
+    matches round by round in slot order, the upper player White first, byes go through);
+    losers of a round share the places below the players still in (s.lo, s.hi)."""
     fs = a.ev[e, EV_FS]
     bs = a.ev[e, EV_BS]
     size = a.ev[e, EV_BL]
     ss = a.ev[e, EV_SS]
     steps = a.steps[ss: ss + a.ev[e, EV_SL]]
     for t in range(size):
-        s.alive[t] = a.slots[bs + t]
-    n = size
-    while n > 1:
-        h = n // 2
-        nloss = 0
-        nsurv = 0
-        for i in range(h):
-            x = s.alive[2 * i]
-            y = s.alive[2 * i + 1]
-            if x < 0:
-                w = y
-            elif y < 0:
-                w = x
-            else:
-                # the segment typed (a literal 0 compiled armageddon_nb and sudden_death_nb
-                # once more)
-                match_nb(g, np.int64(SEG), a.field[fs + x], a.field[fs + y], steps, s.fixed, st,
-                         s.mout)
-                w = x if s.mout[0] == 0 else y
-                s.work[nloss] = y if s.mout[0] == 0 else x
-                nloss += 1
-            s.alive[i] = w
-            if w >= 0:
-                nsurv += 1
-        for t in range(nloss):
-            s.lo[s.work[t]] = nsurv + 1
-            s.hi[s.work[t]] = nsurv + nloss
-        n = h
-    s.lo[s.alive[0]] = 1
-    s.hi[s.alive[0]] = 1
+        x = a.slots[bs + t]
+        s.bpl[0, t] = a.field[fs + x] if x >= 0 else -1
+    # the segment and row typed (a literal 0 compiled armageddon_nb and sudden_death_nb once
+    # more)
+    z = np.int64(SEG)
+    walk_nb(g, z, steps, np.int64(0), s.bpl, size, s.kopen, s.kopen, s.kopen, s.kcls,
+            s.kopen, s.kfixed, False, st, s.alive, s.fixed, s.fixed, s.mout, s.rec, s.exit_rd)
+    n_rounds = 0
+    m = size
+    while m > 1:
+        m //= 2
+        n_rounds += 1
+    for r in range(n_rounds + 1):
+        s.cnt[r] = 0
+    for t in range(size):
+        if s.bpl[0, t] >= 0:
+            s.cnt[s.exit_rd[t]] += 1
+    for t in range(size):
+        x = a.slots[bs + t]
+        if x >= 0:
+            r = s.exit_rd[t]
+            above = 0
+            for q in range(r + 1, n_rounds + 1):
+                above += s.cnt[q]
+            s.lo[x] = above + 1
+            s.hi[x] = above + s.cnt[r]
 
 
 @ijit
