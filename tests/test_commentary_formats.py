@@ -182,3 +182,65 @@ def test_knockout_series_branches_mix_back_to_the_direct_run():
             assert abs(diff.mean()) <= 3 * se + 1e-12, (p.name, diff.mean(), se)
             compared += se > 0
     assert compared >= 4
+
+
+def test_cycle_branches_of_the_series_feeding_it():
+    # the 2020 cycle after the Jerusalem semi-finals (its Grand Prix's last match, the final):
+    # each player's branches by that match, with P(in the Candidates) and P(win it) inside
+    # them; every branch replays (the mixture of its cases' runs on plans compiled here, the
+    # same seed), the branches sum to 1 and mix back to the direct run within 3 paired SE
+    from simcycle.commentary.branches import render
+    import msgspec
+
+    fmt, scn = load_scenario(SCENARIOS / "cycle-2020.toml")
+    model = load_model(scn.model_file).for_kind(scn.kind)
+    at, seed, sims = "gp-event4-sf", 1, 16 * CHUNK   # 16 chunks: a batch-means SE to trust
+    d = needs(fmt, scn, model, at, sims=sims, seed=seed)
+    assert len(d.items) == 1 and d.items[0].kind == "match"
+    assert "Jerusalem final" in d.items[0].label and "Grand Prix 2019" in d.round
+    assert d.qualifying_places == len(scn.seats) and d.final == scn.final.scn.name
+    text = render(msgspec.to_builtins(d))
+    assert "P(in the final)" in text and "P(wins the final)" in text
+    rnd = BUILDERS[fmt.name](fmt, scn, model, at, {})
+    (item,) = rnd.items
+    assert abs(sum(r.p for r in item.results) - 1) < 1e-12
+    assert all(k[0] == 0 for r in item.results for fx, _ in r.mix for k in fx)   # the GP
+    res = {r.code: r for r in item.results}
+    memo: dict = {}
+
+    def chunks(fixed):
+        key = repr(sorted(fixed.items(), key=repr))
+        if key not in memo:
+            plan = fmt.compile(scn, model, CompileOptions(at=at, fixed=dict(fixed)))
+            t = plan.run_chunks(seed, 0, sims).out
+            memo[key] = (list(plan.info.names), t.place[:, :, 0] / CHUNK, t.qualify / CHUNK)
+        return memo[key]
+
+    names, base_f, base_q = chunks({})
+    moved = 0
+    for p in d.players:
+        i = names.index(p.name)
+        assert abs(sum(b.p for b in p.branches) - 1) < 1e-12, p.name
+        mix_f = np.zeros(base_f.shape[0])
+        mix_q = np.zeros(base_q.shape[0])
+        for b in p.branches:
+            f = np.zeros(base_f.shape[0])
+            q = np.zeros(base_q.shape[0])
+            for case in b.cases:
+                if not case:        # about no match (none moves the player): the run now
+                    f, q = f + base_f[:, i], q + base_q[:, i]
+                    continue
+                (code,) = case
+                for fx, w in res[code].mix:
+                    _, cf, cq = chunks(fx)
+                    f += res[code].p * w * cf[:, i]
+                    q += res[code].p * w * cq[:, i]
+            assert abs(f.mean() / b.p - b.p_first) < 1e-9, (p.name, b.label)
+            assert abs(q.mean() / b.p - b.p_qualify) < 1e-9, (p.name, b.label)
+            mix_f, mix_q = mix_f + f, mix_q + q
+        assert abs(base_q[:, i].mean() - p.p_qualify) < 1e-12, p.name
+        for mix, base in ((mix_f, base_f[:, i]), (mix_q, base_q[:, i])):
+            se = float(swing.paired_se(mix, base))
+            assert abs(mix.mean() - base.mean()) <= 3 * se + 1e-12, (p.name, se)
+        moved += len(p.branches) > 1
+    assert moved >= 2          # the final moves the finalists' seats at least

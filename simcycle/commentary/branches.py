@@ -90,6 +90,9 @@ class NeedsReport(msgspec.Struct):
     assumed: list[str] = []
     method: str = "forced"    # "forced": what-ifs on common random numbers (or exact);
                               # "conditioned": replicas filed by the result (the tour)
+    first_label: str = "P(1st)"          # what p_first is (a cycle: winning its final)
+    qualify_label: str = "P(qualify)"    # what p_qualify is (a cycle: a seat in its final)
+    final: str = ""                      # a cycle: its final's name
 
 
 def short_names(names: list[str]) -> dict[str, str]:
@@ -213,19 +216,25 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: in
     use_exact = small if exact is None else exact
     ev = _Evaluator(fmt, scn, model, at, fixed, exact=use_exact, sims=sims, seed=seed)
     now_f, now_q, _, _ = ev([({}, 1.0)])
-    short = short_names(list(scn.names))
+    short = short_names(list(dict.fromkeys(
+        [*scn.names, *(x for it in rnd.items for x in it.players)])))
     single = {(it.label, r.code): ev(r.mix) for it in rnd.items for r in it.results}
     players = []
     for name in sorted(now_f, key=lambda n: (-now_f[n], -now_q[n])):
         if now_f[name] <= 0 and now_q[name] <= 0:
             continue
         players.append(_player(name, rnd, ev, single, now_f, now_q, short))
+    labels = {}
+    if fmt.name == "cycle":     # first = wins the final, qualify = takes a seat in it
+        labels = {"first_label": "P(wins the final)", "qualify_label": "P(in the final)",
+                  "final": scn.final.scn.name}
     return NeedsReport(
         scenario=scn.name, file=scn.file, at=at or "latest", round=rnd.title,
-        exact=use_exact, sims=ev.sims, seed=seed, qualifying_places=scn.qualifying_places,
+        exact=use_exact, sims=ev.sims, seed=seed,
+        qualifying_places=len(scn.seats) if fmt.name == "cycle" else scn.qualifying_places,
         items=[ItemOdds(it.label, it.kind, list(it.players),
                         {r.code: r.p for r in it.results}) for it in rnd.items],
-        players=players)
+        players=players, **labels)
 
 
 def _games_left(scn, at, fixed) -> int:
@@ -362,8 +371,10 @@ def render(d: dict) -> str:
     if d.get("method") == "conditioned":
         how = (f"{d['sims']:,} simulated seasons filed by the event's result, "
                "± standard error")
-    lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} ({how})",
-             ""]
+    fl, ql = d.get("first_label", "P(1st)"), d.get("qualify_label", "P(qualify)")
+    final = f"; the final: {d['final']}" if d.get("final") else ""
+    lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} ({how}"
+             f"{final})", ""]
     width = max((len(it["label"]) for it in d["items"]), default=0) + 2
     for it in d["items"]:
         if it["kind"] == "game":
@@ -381,20 +392,21 @@ def render(d: dict) -> str:
                          f"  {b} wins {100 * it['results']['B']:4.1f} %")
     qual = d["qualifying_places"] > 1
     for p in d["players"]:
-        lines += ["", f"{p['name']}: P(1st) {_pct(p['p_first'])}"
-                  + (f", P(qualify) {_pct(p['p_qualify'])}" if qual else "")]
+        lines += ["", f"{p['name']}: {fl} {_pct(p['p_first'])}"
+                  + (f", {ql} {_pct(p['p_qualify'])}" if qual else "")]
         bw = max([len(b["label"]) for b in p["branches"]] + [40]) + 2
-        head = f"    {'branch':<{bw}}{'P(branch)':>10}{'P(1st)':>14}"
+        cw = max(14, len(fl) + 2, len(ql) + 2)
+        head = f"    {'branch':<{bw}}{'P(branch)':>10}{fl:>{cw}}"
         if qual:
-            head += f"{'P(qualify)':>14}"
+            head += f"{ql:>{cw}}"
         lines.append(head)
         for b in p["branches"]:
             se_f = "" if d["exact"] or b["se_first"] == 0 else f"±{100 * b['se_first']:.1f}"
-            row = f"    {b['label']:<{bw}}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>14}"
+            row = f"    {b['label']:<{bw}}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>{cw}}"
             if qual:
                 se_q = ("" if d["exact"] or b["se_qualify"] == 0
                         else f"±{100 * b['se_qualify']:.1f}")
-                row += f"{_pct(b['p_qualify']) + se_q:>14}"
+                row += f"{_pct(b['p_qualify']) + se_q:>{cw}}"
             lines.append(row)
     if d.get("method") == "conditioned":
         lines += ["", "P(branch): the share of simulated seasons with the branch's result in "
@@ -406,8 +418,8 @@ def render(d: dict) -> str:
                   "(less towards 0 or 100 %) or within noise; 100 % and 0 % mean never seen "
                   "otherwise in the simulations."]
         return "\n".join(lines)
-    lines += ["", "P(branch): the probability of the branch's results; P(1st)"
-              + (", P(qualify)" if qual else "") + ": the player's chance inside the branch, "
+    lines += ["", f"P(branch): the probability of the branch's results; {fl}"
+              + (f", {ql}" if qual else "") + ": the player's chance inside the branch, "
               "in %; the other game named is the one of the round that moves the player most, "
               "its results merged where they leave the odds within 1 point at 50 % (less "
               "towards 0 or 100 %) or within noise; 100 % and 0 % are certain (exact) or "

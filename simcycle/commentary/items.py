@@ -134,6 +134,35 @@ def group_series(fmt, scn, model, at, fixed) -> Round:
                  dict(fixed), False)
 
 
+def cycle(fmt, scn, model, at, fixed) -> Round:
+    """A cycle's next round is the next round of its first part still to play (the series
+    feeding the Candidates, or the Candidates itself), its what-ifs keyed by the part as the
+    cycle's ``parse_fix`` keys them: {(part index, the part's key): value}."""
+    from ..formats.cycle import rules
+
+    parts = (*scn.events, scn.final)
+    ev_at, fin_at = rules.part_at(scn, at)
+    for k, (part, a) in enumerate(zip(parts, (*ev_at, fin_at))):
+        build = BUILDERS.get(part.fmt.name)
+        mine = {pk: v for (i, pk), v in fixed.items() if i == k}
+        if build is None or build is cycle:
+            raise ScenarioError(f"needs is not offered for a cycle whose next part is a "
+                                f"{part.fmt.name} yet", file=scn.file, key="--at",
+                                value=at or "latest")
+        try:
+            rnd = build(part.fmt, part.scn, model.for_kind(part.scn.kind), a, mine)
+        except ScenarioError:       # this part is over at ``at``: the next one
+            continue
+        items = tuple(Item(it.label, it.kind, it.players,
+                           tuple(Result(r.code, r.p, [({(k, key): v for key, v in fx.items()}, w)
+                                                      for fx, w in r.mix])
+                                 for r in it.results))
+                      for it in rnd.items)
+        return Round(f"{part.scn.name}: {rnd.title}", items, dict(fixed), False)
+    raise ScenarioError("nothing left to play at this checkpoint", file=scn.file, key="--at",
+                        value=at or "latest")
+
+
 BUILDERS: dict[str, Callable[..., Round]] = {
     "round-robin": round_robin, "knockout-series": knockout_series,
-    "group-series": group_series}
+    "group-series": group_series, "cycle": cycle}

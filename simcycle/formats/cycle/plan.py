@@ -168,6 +168,11 @@ class CyclePlan(Plan):
                          pool_rt=pool_rt, thr=thr, seat_path=seat_path, n_paths=len(paths))
 
     def run_batch(self, seed: int, first: int, n: int) -> dict:
+        return self.run_chunks(seed, first, n).summed()
+
+    def run_chunks(self, seed: int, first: int, n: int):
+        """The replicas' tallies per chunk (``driver.ChunkTallies``: ``needs`` takes its
+        standard errors from them)."""
         from ...driver import ChunkTallies
         from .nb import simulate_nb
 
@@ -175,4 +180,4 @@ class CyclePlan(Plan):
         simulate_nb(np.uint64(seed), np.int64(first), np.int64(n), self.rrs[0], self.rrs[1],
                     np.int64(self.n_rr), self.ga, np.int64(self.n_gs), self.ka,
                     np.int64(self.n_ko), self.fa, self.c, t.out)
-        return t.summed()
+        return t
