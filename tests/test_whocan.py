@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import SCENARIOS, write
+from simcycle.enums import RESULT_CODES
 from simcycle.formats.roundrobin import FORMAT as RR
 from simcycle.formats.roundrobin import rules
 from simcycle.formats.roundrobin.exact import exact_round_robin
@@ -25,26 +26,13 @@ SCORE = {"1-0": (2, 0), "1/2-1/2": (1, 1), "0-1": (0, 2)}
 CRITERIA_FIRST = '["head-to-head", "wins", "sonneborn-berger", "playoff", "lots"]'
 
 
-def final_state(scn, at, results):
-    """Half points, wins, results table after the remaining games end as ``results``
-    (a list of "1-0" / "1/2-1/2" / "0-1" in remaining order)."""
-    n = len(scn.players)
-    played, remaining = rules.split_games(scn, at)
-    pts, wins, res = rules.tally(n, played)
-    for g, r in zip(remaining, results):
-        sw, sb = SCORE[r]
-        pts[g.white] += sw
-        pts[g.black] += sb
-        res[g.white][g.black] += sw
-        res[g.black][g.white] += sb
-        wins[g.white] += r == "1-0"
-        wins[g.black] += r == "0-1"
-    return pts, wins, res
-
-
 def ranges_after(scn, at, results):
-    pts, wins, res = final_state(scn, at, results)
-    return rules.place_ranges(scn, pts, wins, res, rules.sonneborn_berger(pts, res))
+    """Place ranges after the remaining games end as ``results`` (a list of "1-0" /
+    "1/2-1/2" / "0-1" in remaining order), through the standings code."""
+    played, remaining = rules.split_games(scn, at)
+    games = played + [rules.Game(g.round, g.white, g.black, RESULT_CODES[r])
+                      for g, r in zip(remaining, results)]
+    return rules.place_ranges(scn, rules.table(scn, games))
 
 
 def path_results(scn, at, path):

@@ -127,8 +127,7 @@ def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
             if len(level) == 1:
                 self.add(level[0], 0, prob)
                 return
-            sb = [sum(self.res[i][j] * pts[j] for j in range(n)) for i in range(n)]
-            subs, _ = _order_group(level, self.before, pts, self.wins, self.res, sb)
+            subs, _ = _order_group(level, self.before, self.t)
             G = subs[0]
             if len(G) == 1:
                 self.add(G[0], 1, prob)

@@ -34,12 +34,13 @@ class Table:
 
     def _adjusted(self, i: int) -> int:
         """C.07 16.3: a requested bye with no later round taken part in counts as a draw."""
+        took_part = [r for r in range(self.rounds)
+                     if self.kind[i][r] in (RK_PLAYED, RK_PAB, RK_FORFEIT_WIN)]
+        last = took_part[-1] if took_part else -1
         total = 0
         for r in range(self.rounds):
             kd = self.kind[i][r]
-            later = any(self.kind[i][s] in (RK_PLAYED, RK_PAB, RK_FORFEIT_WIN)
-                        for s in range(r + 1, self.rounds))
-            total += 1 if kd in (RK_HALF_BYE, RK_ZERO_BYE) and not later else self.res[i][r]
+            total += 1 if kd in (RK_HALF_BYE, RK_ZERO_BYE) and r > last else self.res[i][r]
         return total
 
     def rounds_of(self, i: int):

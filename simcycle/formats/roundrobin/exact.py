@@ -24,10 +24,11 @@ import itertools
 from collections import Counter
 
 from ...enums import (MAX_SUDDEN_DEATH, PLAYOFF_KINDS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
-                      PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_COUNTER_NAMES, RR_CRITERIA,
-                      TB_PLAYOFF, TBS_LOTS)
+                      PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RK_NONE, RK_PLAYED,
+                      RR_COUNTER_NAMES, RR_CRITERIA, TB_PLAYOFF, TBS_LOTS)
 from ...errors import ScenarioError
-from .rules import BY_CODE, score_game, split_games, tally
+from ...reference.criteria import FUNCTIONS, Table
+from .rules import SCORE, columns, score_game, split_games, table, tally
 
 # A round-robin play-off among more players than this is refused (its score-vector
 # recursion grows too large for plain Python); 8 covers the Candidates.
@@ -296,9 +297,10 @@ def _canon(pair):
     return (a, b) if ka <= kb else (b, a)
 
 
-def _order_group(group, criteria, pts, wins, res, sb):
-    """Split ``group`` by the criteria in order: (list of subgroups in rank order, whether a
-    subgroup of two or more was still level when lots were reached)."""
+def _order_group(group, criteria, t: Table):
+    """Split ``group`` by the criteria in order (C.07 codes, ``reference.criteria`` over the
+    crosstable ``t``): (list of subgroups in rank order, whether a subgroup of two or more was
+    still level when lots were reached)."""
     groups = [list(group)]
     for crit in criteria:
         if crit == TBS_LOTS:
@@ -308,10 +310,10 @@ def _order_group(group, criteria, pts, wins, res, sb):
             if len(g) == 1:
                 out.append(g)
                 continue
-            value = BY_CODE[crit].value if crit in BY_CODE else None
+            value = FUNCTIONS.get(crit)
             if value is None:
                 raise ValueError(f"unknown criterion code {crit}")
-            val = {p: value(p, g, sb, wins, res) for p in g}
+            val = {p: value(t, p, g) for p in g}
             for v in sorted(set(val.values()), reverse=True):
                 out.append([p for p in g if val[p] == v])
         groups = out
@@ -393,6 +395,14 @@ class _Enumeration:
         self.pts = list(pts0)
         self.wins = list(wins0)
         self.res = [list(r) for r in res0]
+        # the crosstable: every scheduled game played at a leaf (its columns' kind), the
+        # remaining games' results written in as the walk goes
+        self.cols = columns(scn)
+        t0 = table(scn, played, self.cols)
+        self.xres, self.rating = t0.res, t0.rating
+        self.xkind = [[RK_PLAYED if o >= 0 else RK_NONE for o in row] for row in self.cols.opp]
+        self.at = [self.cols.of[(g.round, g.white, g.black)] for g in remaining]
+        self.t = None   # the leaf's crosstable (``leaf``)
 
     def walk(self, g, prob):
         """Play games g, g+1, ... every way (probability ``prob`` so far)."""
@@ -402,10 +412,12 @@ class _Enumeration:
         pts, res, wins = self.pts, self.res, self.wins
         game = self.remaining[g]
         w, b = game.white, game.black
+        cw, cb = self.at[g]
         for code, p in zip((0, 1, 2), self.probs[g]):
             if p <= 0.0:
                 continue
             score_game(pts, wins, res, w, b, code)
+            self.xres[w][cw], self.xres[b][cb] = SCORE[code]
             self.walk(g + 1, prob * p)
             score_game(pts, wins, res, w, b, code, -1)
 
@@ -420,11 +432,11 @@ class _Enumeration:
             pos += len(g)
         return pos
 
-    def split_all(self, groups, crits, sb):
+    def split_all(self, groups, crits):
         """Each group ordered by ``crits``: (subgroups in order, did lots decide any?)."""
         out, lots = [], False
         for G in groups:
-            subs, lv = _order_group(G, crits, self.pts, self.wins, self.res, sb)
+            subs, lv = _order_group(G, crits, self.t)
             out.extend(subs)
             lots |= lv
         return out, lots
@@ -450,24 +462,25 @@ class _Enumeration:
 
     def leaf(self, prob):
         """One outcome of every remaining game: rank and accumulate."""
-        n, pts, res, c = self.n, self.pts, self.res, self.c
+        n, pts, c = self.n, self.pts, self.c
         self.money_and_points(prob)
-        sb = [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+        self.t = Table(self.cols.opp, self.xres, self.xkind, self.cols.colour, self.rating,
+                       self.cols.width)
         levels = [[i for i in range(n) if pts[i] == lv] for lv in sorted(set(pts), reverse=True)]
-        groups, lots_elsewhere = self.split_all(levels, self.before, sb)
+        groups, lots_elsewhere = self.split_all(levels, self.before)
         if self.k_po is None or len(groups[0]) == 1:
             if self.k_po is not None:
-                groups, lots = self.split_all(groups, self.after, sb)
+                groups, lots = self.split_all(groups, self.after)
                 lots_elsewhere |= lots
             self.assign(groups, 0, prob)
             c[3] += prob if lots_elsewhere else 0.0
             return
         G, others = groups[0], groups[1:]
-        others, lots_elsewhere = self.split_all(others, self.after, sb)
+        others, lots_elsewhere = self.split_all(others, self.after)
         self.assign(others, len(G), prob)
-        self.playoff(G, prob, sb, lots_elsewhere)
+        self.playoff(G, prob, lots_elsewhere)
 
-    def playoff(self, G, prob, sb, lots_elsewhere):
+    def playoff(self, G, prob, lots_elsewhere):
         """The group G level for first plays the play-off (or its known winner goes first);
         the others of G are ordered by the criteria after the play-off."""
         c = self.c
@@ -487,7 +500,7 @@ class _Enumeration:
                 continue
             self.place[w][0] += prob * q
             rest = [p for p in G if p != w]
-            subs, lots = _order_group(rest, self.after, self.pts, self.wins, self.res, sb)
+            subs, lots = _order_group(rest, self.after, self.t)
             self.assign(subs, 1, prob * q)
             p_lots += pl + (pn if lots else 0.0)
         c[3] += prob if lots_elsewhere else prob * p_lots

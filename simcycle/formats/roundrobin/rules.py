@@ -7,12 +7,12 @@ Units: points in half points, Sonneborn-Berger in quarter points, money in the c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple
 
-from ...enums import (BLACK_WINS, COL_BLACK, COL_NONE, COL_WHITE, DRAW, RR_CRITERIA, TB_PLAYOFF,
-                      TBS_DIRECT_ENCOUNTER, TBS_LOTS, TBS_SONNEBORN_BERGER, TBS_WINS,
-                      WHITE_WINS, RRCriterion)
+from ...enums import (BLACK_WINS, COL_BLACK, COL_NONE, COL_WHITE, DRAW, RK_NONE, RK_PLAYED,
+                      RR_CRITERIA, TBS_DIRECT_ENCOUNTER, TBS_SONNEBORN_BERGER, TBS_WINS,
+                      WHITE_WINS)
+from ...reference.criteria import FUNCTIONS, Table
 from ..shared.prizes import runs, shared_money
 from ..shared.tiebreaks import Splits
 from .scenario import PLAYOFF, Game, RoundRobin
@@ -20,43 +20,11 @@ from .scenario import PLAYOFF, Game, RoundRobin
 SCORE = {WHITE_WINS: (2, 0), DRAW: (1, 1), BLACK_WINS: (0, 2)}   # half points (White, Black)
 
 
-class Criterion(NamedTuple):
-    """One round-robin criterion: its code (``enums.RR_CRITERIA``), its name in a scenario
-    file, its words, and its value ``value(i, group, sb, wins, res)`` (higher ranks first;
-    ``sb`` in quarter points, ``res[i][j]`` the half points i scored against j; None for the
-    steps that are not a value: the play-off and lots).  The numba side is
-    ``nb.split_by_nb``; rules, exact enumeration, whocan and the twin read this table."""
-
-    code: RRCriterion
-    name: str
-    text: str
-    value: Callable | None
-
-
-def _sonneborn_berger(i, group, sb, wins, res):
-    return sb[i]
-
-
-def _wins(i, group, sb, wins, res):
-    return wins[i]
-
-
-def _head_to_head(i, group, sb, wins, res):
-    return sum(res[i][j] for j in group)
-
-
-# The one table of the round robin's criteria (codes in enums.py).
-CRITERIA = (
-    Criterion(TBS_SONNEBORN_BERGER, "sonneborn-berger", "Sonneborn-Berger", _sonneborn_berger),
-    Criterion(TBS_WINS, "wins", "wins", _wins),
-    Criterion(TBS_DIRECT_ENCOUNTER, "head-to-head", "head-to-head", _head_to_head),
-    Criterion(TB_PLAYOFF, PLAYOFF, "play-off", None),
-    Criterion(TBS_LOTS, "lots", "lots", None),
-)
-BY_CODE = {c.code: c for c in CRITERIA}
-BY_NAME = {c.name: c for c in CRITERIA}
-assert all(RR_CRITERIA[c.name] == c.code for c in CRITERIA) and len(CRITERIA) == len(RR_CRITERIA)
-CRITERION_TEXT = {**{c.name: c.text for c in CRITERIA if c.name != "lots"}, "points": "points"}
+# What a round robin's steps are called in its tables and notes (the values are the C.07
+# criteria, ``reference.criteria`` / ``kernels/criteria_nb``, by the codes of RR_CRITERIA).
+CRITERION_TEXT = {"sonneborn-berger": "Sonneborn-Berger", "wins": "wins",
+                  "head-to-head": "head-to-head", PLAYOFF: "play-off", "points": "points"}
+assert set(CRITERION_TEXT) == set(RR_CRITERIA) - {"lots"} | {"points"}
 
 
 # ---- checkpoints and what is known at one --------------------------------------------------
@@ -150,25 +118,35 @@ def columns(scn: RoundRobin) -> Columns:
     return Columns(opp, colour, of, width)
 
 
-def sonneborn_berger(pts, res):
-    """Quarter points: sum over opponents of (half points scored against j) x (j's half points)."""
-    n = len(pts)
-    return [sum(res[i][j] * pts[j] for j in range(n)) for i in range(n)]
+def table(scn: RoundRobin, games, cols: Columns | None = None) -> Table:
+    """The crosstable (``reference.criteria.Table``) of ``games`` (each a played ``Game``):
+    their columns (``columns``) hold their half points and kind ``RK_PLAYED``, the columns
+    of games not among them ``RK_NONE``."""
+    cols = cols or columns(scn)
+    n = len(scn.players)
+    res = [[0] * cols.width for _ in range(n)]
+    kind = [[RK_NONE] * cols.width for _ in range(n)]
+    for g in games:
+        cw, cb = cols.of[(g.round, g.white, g.black)]
+        res[g.white][cw], res[g.black][cb] = SCORE[g.result]
+        kind[g.white][cw] = kind[g.black][cb] = RK_PLAYED
+    rating = [round(float(r["classical"])) for r in scn.rating_lists[0][1]]
+    return Table(cols.opp, res, kind, cols.colour, rating, cols.width)
 
 
-def criterion_value(name: str, sb, wins, res):
-    """The value a criterion orders a group by (higher is better), as f(player, group)."""
-    value = BY_NAME[name].value
-    if value is None:
-        raise ValueError(name)
-    return lambda i, g: value(i, g, sb, wins, res)
+def criterion_value(name: str, t: Table):
+    """The value criterion ``name`` orders a group by (higher is better), as f(player,
+    group): the C.07 function of its code (``enums.RR_CRITERIA``) over the crosstable."""
+    f = FUNCTIONS[RR_CRITERIA[name]]
+    return lambda i, g: f(t, i, g)
 
 
-def rank(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> Splits:
+def rank(scn: RoundRobin, t: Table, playoff_winner=None) -> Splits:
     """Players grouped where every criterion but lots leaves them level (a table never draws
     lots), with what separated each neighbour pair.  The play-off step puts its winner first
     when it has been played (``playoff_winner``); until then the criteria order the top group
     like any other, as a display."""
+    pts = t.pts
     order = sorted(range(len(pts)), key=lambda i: -pts[i])
     sp = Splits([order])
     sp.by("points", lambda i, g: pts[i])
@@ -177,17 +155,18 @@ def rank(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> Splits:
             if playoff_winner is not None:
                 sp.first_apart(playoff_winner, PLAYOFF)
         elif crit != "lots":
-            sp.by(crit, criterion_value(crit, sb, wins, res))
+            sp.by(crit, criterion_value(crit, t))
     return sp
 
 
-def place_ranges(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> list[tuple]:
+def place_ranges(scn: RoundRobin, t: Table, playoff_winner=None) -> list[tuple]:
     """For each player, the best and the worst place (0-based) the rules can give him once
     the games are over: one place where the deterministic criteria (points, Sonneborn-Berger,
     wins, head-to-head) decide, a range where a play-off or lots still would.
 
     At the play-off step the players level at the top play off for first: each may win it
     (place 0) or lose it, and then the later criteria order the losers among themselves."""
+    pts = t.pts
     n = len(pts)
     steps = [c for c in scn.order]
     steps = steps[:steps.index("lots")] if "lots" in steps else steps
@@ -201,7 +180,7 @@ def place_ranges(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> li
                 frozen = (top, steps[k + 1:])
                 sp.groups = sp.groups[1:]
             continue
-        sp.by(crit, criterion_value(crit, sb, wins, res))
+        sp.by(crit, criterion_value(crit, t))
     out: dict[int, tuple] = {}
     pos = 0
     if frozen is not None:
@@ -218,7 +197,7 @@ def place_ranges(scn: RoundRobin, pts, wins, res, sb, playoff_winner=None) -> li
                     continue
                 sub = Splits([[p for p in top if p != w]])
                 for crit in later:
-                    sub.by(crit, criterion_value(crit, sb, wins, res))
+                    sub.by(crit, criterion_value(crit, t))
                 start = 0
                 for g in sub.groups:
                     if x in g:
@@ -249,19 +228,20 @@ def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
 LEVEL_PLAYOFF = "level: a play-off decides"
 
 
-def playoff_group(scn: RoundRobin, pts, wins, res, sb) -> list[int]:
+def playoff_group(scn: RoundRobin, t: Table) -> list[int]:
     """The players a play-off for first would be between now: level at the top on points and
     on every criterion the order puts before its play-off step (empty when the order has no
     play-off or one player leads)."""
     if PLAYOFF not in scn.order:
         return []
+    pts = t.pts
     sp = Splits([sorted(range(len(pts)), key=lambda i: -pts[i])])
     sp.by("points", lambda i, g: pts[i])
     for crit in scn.order:
         if crit == PLAYOFF:
             break
         if crit != "lots":
-            sp.by(crit, criterion_value(crit, sb, wins, res))
+            sp.by(crit, criterion_value(crit, t))
     top = sp.groups[0]
     return list(top) if len(top) > 1 else []
 
@@ -269,18 +249,20 @@ def playoff_group(scn: RoundRobin, pts, wins, res, sb) -> list[int]:
 def standings(scn: RoundRobin, at: str | None) -> dict:
     n = len(scn.players)
     played, remaining = split_games(scn, at)
-    pts, wins, res = tally(n, played)
-    sb = sonneborn_berger(pts, res)
+    t = table(scn, played)
+    pts = t.pts
+    sb = [FUNCTIONS[TBS_SONNEBORN_BERGER](t, i, ()) for i in range(n)]
+    wins = [FUNCTIONS[TBS_WINS](t, i, ()) for i in range(n)]
     final = not remaining
-    sp = rank(scn, pts, wins, res, sb, scn.playoff_winner if final else None)
+    sp = rank(scn, t, scn.playoff_winner if final else None)
     groups = sp.groups
     prize_of = place_prizes(scn, groups, pts) if final else {}
-    rows = _standing_rows(scn, sp, played, pts, wins, res, sb, prize_of)
+    rows = _standing_rows(scn, sp, played, t, wins, sb, prize_of)
     # Players level at the top where the rules leave first place to a play-off (one not
     # played yet): they share first; the later criteria only list them (they order the
     # play-off's losers), they do not break the tie
     level = set() if (final and scn.playoff_winner is not None) else set(
-        playoff_group(scn, pts, wins, res, sb))
+        playoff_group(scn, t))
     for row, p in zip(rows, [p for grp in groups for p in grp]):
         if p in level:
             row.update(rank=1, shared=True, ahead_by=LEVEL_PLAYOFF)
@@ -302,7 +284,7 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
     return d
 
 
-def _standing_rows(scn: RoundRobin, sp: Splits, played, pts, wins, res, sb,
+def _standing_rows(scn: RoundRobin, sp: Splits, played, t: Table, wins, sb,
                    prize_of: dict) -> list[dict]:
     """A row per player in standings order: rank (the first of a level group's), points,
     Sonneborn-Berger, wins, games played, prize, what puts him above the next."""
@@ -310,6 +292,7 @@ def _standing_rows(scn: RoundRobin, sp: Splits, played, pts, wins, res, sb,
     for g in played:
         games[g.white] += 1
         games[g.black] += 1
+    pts = t.pts
     rows = []
     pos = 0
     for grp in sp.groups:
@@ -323,7 +306,7 @@ def _standing_rows(scn: RoundRobin, sp: Splits, played, pts, wins, res, sb,
                 "wins": wins[p],
                 "games": games[p],
                 "prize": prize_of.get(p),
-                "ahead_by": _why(sp, p, pts, wins, res, sb, scn),
+                "ahead_by": _why(sp, p, t, sb, wins, scn),
             })
         pos += len(grp)
     return rows
@@ -342,7 +325,7 @@ def _level_note(scn: RoundRobin, level: set, groups, final: bool) -> dict:
     return {"note": f"level for first on every criterion: {how} decide" if final else None}
 
 
-def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
+def _why(sp: Splits, p: int, t: Table, sb, wins, scn) -> str | None:
     """Why ``p`` stands above the next player although they are level on points."""
     if p not in sp.reason:
         return None
@@ -351,9 +334,10 @@ def _why(sp: Splits, p: int, pts, wins, res, sb, scn) -> str | None:
         return None
     name = scn.players[q].name
     if crit == "head-to-head":
-        group = [x for x in range(len(pts)) if pts[x] == pts[p]]
-        a = sum(res[p][j] for j in group) / 2
-        b = sum(res[q][j] for j in group) / 2
+        group = [x for x in range(len(t.pts)) if t.pts[x] == t.pts[p]]
+        de = FUNCTIONS[TBS_DIRECT_ENCOUNTER]
+        a = de(t, p, group) / 2
+        b = de(t, q, group) / 2
         return f"ahead of {name} on head-to-head ({fmt_points(a)}-{fmt_points(b)})"
     if crit == "sonneborn-berger":
         return f"ahead of {name} on Sonneborn-Berger ({sb[p] / 4:.2f} v {sb[q] / 4:.2f})"

@@ -24,7 +24,8 @@ import numpy as np
 from ...enums import BLACK_WINS, DRAW, RESULT_TEXT, RR_CRITERIA, WHITE_WINS
 from ...whocan.core import (FEASIBLE, INFEASIBLE, LEVEL, OUTRIGHT, PASS, PASS_LEVEL,
                             PlaceRanges)
-from .rules import SCORE, place_ranges, sonneborn_berger, split_games, tally
+from .rules import SCORE, place_ranges, split_games, table, tally
+from .scenario import Game
 
 BIG = 10**6
 ENUMERATE_GAMES = 12     # 3^12 = 531,441 outcomes: about a second in numba
@@ -47,6 +48,7 @@ class EnumerationBackend:
         self.scn = scn
         n = len(scn.players)
         played, self.remaining = split_games(scn, at, fixed)
+        self.played = played
         self.pts, self.wins, self.res = tally(n, played)
         self.forced = (scn.playoff_winner if scn.playoff_winner is not None and
                        not self.remaining else None)
@@ -101,17 +103,9 @@ class EnumerationBackend:
     def keys(self, witness) -> PlaceRanges:
         """Place ranges after the remaining games end as ``witness``, by the standings code."""
         n = len(self.pts)
-        pts, wins = list(self.pts), list(self.wins)
-        res = [list(r) for r in self.res]
-        for g, code in zip(self.remaining, witness):
-            sw, sb_ = SCORE[code]
-            pts[g.white] += sw
-            pts[g.black] += sb_
-            res[g.white][g.black] += sw
-            res[g.black][g.white] += sb_
-            wins[g.white] += code == WHITE_WINS
-            wins[g.black] += code == BLACK_WINS
-        ranges = place_ranges(self.scn, pts, wins, res, sonneborn_berger(pts, res), self.forced)
+        games = self.played + [Game(g.round, g.white, g.black, code)
+                               for g, code in zip(self.remaining, witness)]
+        ranges = place_ranges(self.scn, table(self.scn, games), self.forced)
         return PlaceRanges(enumerate(ranges)) if n else PlaceRanges()
 
     def path(self, witness, x) -> list[dict]:
