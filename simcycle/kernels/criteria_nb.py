@@ -24,7 +24,9 @@ used:
   partial case, a player who scored more than the others could, is not applied).
 
 The plain-Python twin is ``simcycle.reference.criteria``; adding a criterion is one function
-here, one there, one code in ``enums.py`` and one row of :data:`TABLE`.
+here, one there, one code in ``enums.py`` and one row of :data:`TABLE`.  The Swiss and the
+round robin (whose scenario names map to these codes: ``enums.RR_CRITERIA``) rank by them,
+splitting a level group in one place (:func:`split_segment_nb`).
 """
 
 from typing import NamedTuple
@@ -40,7 +42,8 @@ from .rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_ord
 
 
 class Crosstable(NamedTuple):
-    """A Swiss event's crosstable, one row per player, one column per round.
+    """An event's crosstable, one row per player, one column per round (a Swiss's) or per
+    game in playing order (a round robin's: ``formats/roundrobin/rules.columns``).
 
     opp     int64 [n, R]: the opponent of round r (-1: none)
     res     int64 [n, R]: half points the player got in round r (a bye's or forfeit's too)
@@ -120,6 +123,10 @@ def adjusted_nb(t, rounds):
 
 
 # ---- the value functions: f(t, rounds, i, group, k) -> int64 ---------------------------------
+# Called functions (``jit``).  Inlining them into ``value_nb`` and it into
+# ``split_segment_nb`` measured the same (the Candidates benchmark's process at 1.50x the CPU
+# of the round robin's own matrix criteria either way, ``benchmarks/README.md``): the cost is
+# the values' work per player over the crosstable's columns, not the calls.
 @jit
 def buchholz_nb(t, rounds, i, group, k):
     """BH (C.07 8.1 with 16.3-16.4), half points."""
