@@ -275,6 +275,12 @@ def _fit_kinds(kind_rows, kinds: bool, min_kind_games: int):
         counts[k] = counts.get(k, 0) + 1
     free_kinds = tuple(sorted(k for k, n in counts.items()
                               if kinds and k != REFERENCE_KIND and n >= min_kind_games))
+    if free_kinds and all(k in free_kinds for k in counts):
+        # every game is of a kind with its own term: those terms and the draw intercept are
+        # collinear (e.g. a leave-one-event-out fit on Candidates games only), so the kind
+        # with the most games is measured by the intercept instead
+        drop = max(free_kinds, key=lambda k: (counts[k], k))
+        free_kinds = tuple(k for k in free_kinds if k != drop)
     fixed_kinds = {k: n for k, n in sorted(counts.items())
                    if k != REFERENCE_KIND and k not in free_kinds}
     return counts, free_kinds, fixed_kinds
