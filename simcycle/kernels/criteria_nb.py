@@ -123,35 +123,43 @@ def adjusted_nb(t, rounds):
 
 
 # ---- the value functions: f(t, rounds, i, group, k) -> int64 ---------------------------------
-# Called functions (``jit``).  Inlining them into ``value_nb`` and it into
-# ``split_segment_nb`` measured the same (the Candidates benchmark's process at 1.50x the CPU
-# of the round robin's own matrix criteria either way, ``benchmarks/README.md``): the cost is
-# the values' work per player over the crosstable's columns, not the calls.
-@jit
+# Inlined (``ijit``) down to the ranker that calls them, and each reads player i's rows as
+# local views (``t.kind[i]`` ...) before its loop: indexing the crosstable tuple's 2-D arrays
+# inside the loop cost about 130 ns a value over 14 columns, the row views 16 ns
+# (``benchmarks/README.md``, the Candidates kernel against the commit before).
+@ijit
 def buchholz_nb(t, rounds, i, group, k):
     """BH (C.07 8.1 with 16.3-16.4), half points."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    adj = t.adj
+    own = t.pts[i]
     v = 0
     for r in range(rounds):
-        kd = t.kind[i, r]
+        kd = kind[r]
         if kd == RK_PLAYED:
-            v += t.adj[t.opp[i, r]]
+            v += adj[opp[r]]
         elif kd != RK_NONE:
-            v += t.pts[i]
+            v += own
     return v
 
 
-@jit
+@ijit
 def buchholz_cut1_nb(t, rounds, i, group, k):
     """BH-C1 (C.07 14.1 with 16.5.1), half points; fewer than two values: uncut."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    adj = t.adj
+    own = t.pts[i]
     v = 0
     m = 0
     least = np.int64(1) << 60
     least_vur = np.int64(1) << 60
     for r in range(rounds):
-        kd = t.kind[i, r]
+        kd = kind[r]
         if kd == RK_NONE:
             continue
-        x = t.adj[t.opp[i, r]] if kd == RK_PLAYED else t.pts[i]
+        x = adj[opp[r]] if kd == RK_PLAYED else own
         v += x
         m += 1
         if x < least:
@@ -171,16 +179,19 @@ def round_half_up_nb(s, c):
     return (2 * s + c) // (2 * c)
 
 
-@jit
+@ijit
 def aro_cut1_nb(t, rounds, i, group, k):
     """ARO-C1 (C.07 10.1, 14.1): average rating of the rated opponents played over the board,
     the lowest left out (one opponent: not cut; none: 0), whole Elo."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    rating = t.rating
     s = 0
     c = 0
     low = np.int64(1) << 60
     for r in range(rounds):
-        if t.kind[i, r] == RK_PLAYED:
-            x = t.rating[t.opp[i, r]]
+        if kind[r] == RK_PLAYED:
+            x = rating[opp[r]]
             if x > 0:
                 s += x
                 c += 1
@@ -194,14 +205,17 @@ def aro_cut1_nb(t, rounds, i, group, k):
     return round_half_up_nb(s, c)
 
 
-@jit
+@ijit
 def aro_nb(t, rounds, i, group, k):
     """ARO (C.07 10.1): average rating of the rated opponents played, whole Elo."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    rating = t.rating
     s = 0
     c = 0
     for r in range(rounds):
-        if t.kind[i, r] == RK_PLAYED:
-            x = t.rating[t.opp[i, r]]
+        if kind[r] == RK_PLAYED:
+            x = rating[opp[r]]
             if x > 0:
                 s += x
                 c += 1
@@ -210,89 +224,120 @@ def aro_nb(t, rounds, i, group, k):
     return round_half_up_nb(s, c)
 
 
-@jit
-def direct_encounter_nb(t, rounds, i, group, k):
-    """DE (C.07 6): half points ``i`` scored against group[:k] over the board, when every
-    pair of the group has met; 0 for everyone otherwise."""
+@ijit
+def all_met_nb(t, rounds, group, k):
+    """Whether every pair of group[:k] has met over the board (direct encounter's condition)."""
     for a in range(k):
         x = group[a]
+        xo = t.opp[x]
+        xk = t.kind[x]
         for b in range(a + 1, k):
             y = group[b]
             met = False
             for r in range(rounds):
-                if t.opp[x, r] == y and t.kind[x, r] == RK_PLAYED:
+                if xo[r] == y and xk[r] == RK_PLAYED:
                     met = True
                     break
             if not met:
-                return np.int64(0)
+                return False
+    return True
+
+
+@ijit
+def points_against_nb(t, rounds, i, group, k):
+    """Half points ``i`` scored over the board against the players of group[:k]."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    res = t.res[i]
     v = 0
     for r in range(rounds):
-        if t.kind[i, r] != RK_PLAYED:
+        if kind[r] != RK_PLAYED:
             continue
-        o = t.opp[i, r]
+        o = opp[r]
         for a in range(k):
             if group[a] == o:
-                v += t.res[i, r]
+                v += res[r]
                 break
     return v
 
 
-@jit
+@ijit
+def direct_encounter_nb(t, rounds, i, group, k):
+    """DE (C.07 6): half points ``i`` scored against group[:k] over the board, when every
+    pair of the group has met; 0 for everyone otherwise."""
+    if not all_met_nb(t, rounds, group, k):
+        return np.int64(0)
+    return points_against_nb(t, rounds, i, group, k)
+
+
+@ijit
 def sonneborn_berger_nb(t, rounds, i, group, k):
     """SB (C.07 9.1 with 16.3-16.4), quarter points: each opponent's (adjusted) half points
     times the half points scored against him; an unplayed round's dummy has i's points."""
+    kind = t.kind[i]
+    opp = t.opp[i]
+    res = t.res[i]
+    adj = t.adj
+    own = t.pts[i]
     v = 0
     for r in range(rounds):
-        kd = t.kind[i, r]
+        kd = kind[r]
         if kd == RK_PLAYED:
-            v += t.adj[t.opp[i, r]] * t.res[i, r]
+            v += adj[opp[r]] * res[r]
         elif kd != RK_NONE:
-            v += t.pts[i] * t.res[i, r]
+            v += own * res[r]
     return v
 
 
-@jit
+@ijit
 def wins_nb(t, rounds, i, group, k):
     """WIN (C.07 7.1): rounds in which the player got a win's points, played or not."""
+    kind = t.kind[i]
+    res = t.res[i]
     v = 0
     for r in range(rounds):
-        if t.kind[i, r] != RK_NONE and t.res[i, r] == 2:
+        if kind[r] != RK_NONE and res[r] == 2:
             v += 1
     return np.int64(v)
 
 
-@jit
+@ijit
 def won_nb(t, rounds, i, group, k):
     """WON (C.07 7.2): games won over the board."""
+    kind = t.kind[i]
+    res = t.res[i]
     v = 0
     for r in range(rounds):
-        if t.kind[i, r] == RK_PLAYED and t.res[i, r] == 2:
+        if kind[r] == RK_PLAYED and res[r] == 2:
             v += 1
     return np.int64(v)
 
 
-@jit
+@ijit
 def black_games_nb(t, rounds, i, group, k):
     """BPG (C.07 7.3): games played over the board with Black."""
+    kind = t.kind[i]
+    colour = t.colour[i]
     v = 0
     for r in range(rounds):
-        if t.kind[i, r] == RK_PLAYED and t.colour[i, r] == COL_BLACK:
+        if kind[r] == RK_PLAYED and colour[r] == COL_BLACK:
             v += 1
     return np.int64(v)
 
 
-@jit
+@ijit
 def progressive_nb(t, rounds, i, group, k):
     """PS (C.07 7.5): the sum of the running scores after rounds 1..rounds, half points."""
+    res = t.res[i]
     run = 0
     v = 0
     for r in range(rounds):
-        run += t.res[i, r]
+        run += res[r]
         v += run
     return v
 
 
-@jit
+@ijit
 def value_nb(code, t, rounds, i, group, k):
     """The value of criterion ``code`` (``enums.TBS_*``; not lots) for player ``i``."""
     if code == TBS_BUCHHOLZ:
@@ -318,7 +363,7 @@ def value_nb(code, t, rounds, i, group, k):
     return np.int64(0)
 
 
-@jit
+@ijit
 def split_segment_nb(code, t, rounds, order, brk, val, group, p, e):
     """Order the players order[p:e], level so far, by criterion ``code`` (not lots; higher
     first, stable) and split them where its values differ (brk).  The one place every ranker
@@ -327,8 +372,14 @@ def split_segment_nb(code, t, rounds, order, brk, val, group, p, e):
     k = e - p
     for a in range(k):
         group[a] = order[p + a]
-    for a in range(k):
-        val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
+    if code == TBS_DIRECT_ENCOUNTER:      # its condition is the group's: checked once
+        met = all_met_nb(t, rounds, group, k)
+        for a in range(k):
+            i = order[p + a]
+            val[i] = points_against_nb(t, rounds, i, group, k) if met else np.int64(0)
+    else:
+        for a in range(k):
+            val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
     sort_segment_nb(order, brk, val, p, e)
 
 
