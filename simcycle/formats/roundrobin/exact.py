@@ -229,52 +229,35 @@ class _Playoffs:
     # -- the cascade -----------------------------------------------------------------------
     def cascade(self, T, s=0):
         key = (T, s)
-        if key in self._memo:
-            return self._memo[key]
+        res = self._memo.get(key)
+        if res is None:
+            res = self._memo[key] = self._cascade(T, s)
+        return res
+
+    def _option(self, k, s):
+        """The first stage >= s with an option for k players, as (stage, kind, ctl) (the
+        kernel takes the first matching option), or None after the last stage."""
+        for stage in range(s, len(self.stages)):
+            for lo, hi, kind, ctl in self.stages[stage]:
+                if kind != 0 and lo <= k <= hi:
+                    return stage, kind, ctl
+        return None
+
+    def _cascade(self, T, s):
         k = len(T)
         if k == 1:
-            res = ({T[0]: (1.0, 0.0)}, 0.0, 0.0)
-            self._memo[key] = res
-            return res
-        # the first stage >= s with an option for k players (kernel: first matching option)
-        opt = None
-        while s < len(self.stages):
-            for lo, hi, kind, ctl in self.stages[s]:
-                if kind != 0 and lo <= k <= hi:
-                    opt = (kind, ctl)
-                    break
-            if opt is not None:
-                break
-            s += 1
-        if opt is None:  # after the last stage: lots
-            res = ({t: (0.0, 1.0 / k) for t in T}, 0.0, 0.0)
-            self._memo[key] = res
-            return res
-        kind, ctl = opt
-        if kind == PO_MATCH and k == 2:
-            pa, pd, pb = self.match(ctl, T[0], T[1])
-            trans = [((T[0],), pa), ((T[1],), pb), (T, pd)]
-        elif kind == PO_ROUND_ROBIN or (kind == PO_MATCH and k > 2):
-            trans = list(self.round_robin(ctl, T).items())
-        elif kind == PO_SUDDEN_DEATH_KO:
-            trans = [((w,), p) for w, p in self.knockout(ctl, T).items()]
-        elif kind == PO_ARMAGEDDON and k == 2:
-            # one game, colours by lot, a draw goes to Black (as game_nb.armageddon_nb)
-            a, b = T
-            w1, d1, l1 = self.wdl(ctl, a, b)
-            w2, d2, l2 = self.wdl(ctl, b, a)
-            pa = 0.5 * w1 + 0.5 * (d2 + l2)
-            trans = [((a,), pa), ((b,), 1.0 - pa)]
-        elif kind == PO_LOTS:  # a lots stage decides by lots (kernel counter 3)
-            res = ({t: (0.0, 1.0 / k) for t in T}, 1.0 if s == 1 else 0.0, 1.0 if s >= 2 else 0.0)
-            self._memo[key] = res
-            return res
-        else:  # an option the kernel leaves without effect: the same players go on
-            trans = [(T, 1.0)]
-        win: dict = {}
+            return {T[0]: (1.0, 0.0)}, 0.0, 0.0
+        found = self._option(k, s)
+        if found is None:  # after the last stage: lots
+            return {t: (0.0, 1.0 / k) for t in T}, 0.0, 0.0
+        s, kind, ctl = found
         f1 = 1.0 if s == 1 else 0.0
         f2 = 1.0 if s >= 2 else 0.0
-        for T2, q in trans:
+        if kind == PO_LOTS:  # a lots stage decides by lots (kernel counter 3)
+            return {t: (0.0, 1.0 / k) for t in T}, f1, f2
+        play = self._PLAYS.get((kind, k == 2), _Playoffs._no_effect)
+        win: dict = {}
+        for T2, q in play(self, ctl, T):
             if q == 0.0:
                 continue
             w2, g1, g2 = self.cascade(tuple(sorted(T2)), s + 1)
@@ -285,10 +268,38 @@ class _Playoffs:
                 f1 += q * g1
             if s < 2:
                 f2 += q * g2
-        res = (win, f1, f2)
-        self._memo[key] = res
-        return res
+        return win, f1, f2
 
+    # One play-off of a stage: [(the players still level after it, probability)].
+    def _after_match(self, ctl, T):
+        pa, pd, pb = self.match(ctl, T[0], T[1])
+        return [((T[0],), pa), ((T[1],), pb), (T, pd)]
+
+    def _after_round_robin(self, ctl, T):
+        return list(self.round_robin(ctl, T).items())
+
+    def _after_knockout(self, ctl, T):
+        return [((w,), p) for w, p in self.knockout(ctl, T).items()]
+
+    def _after_armageddon(self, ctl, T):
+        """One game, colours by lot, a draw goes to Black (as game_nb.armageddon_nb)."""
+        a, b = T
+        w1, d1, l1 = self.wdl(ctl, a, b)
+        w2, d2, l2 = self.wdl(ctl, b, a)
+        pa = 0.5 * w1 + 0.5 * (d2 + l2)
+        return [((a,), pa), ((b,), 1.0 - pa)]
+
+    def _no_effect(self, ctl, T):
+        """An option the kernel leaves without effect: the same players go on."""
+        return [(T, 1.0)]
+
+    # (kind, two players?) -> the play-off; a match among more than two is a round robin
+    _PLAYS = {(PO_MATCH, True): _after_match, (PO_MATCH, False): _after_round_robin,
+              (PO_ROUND_ROBIN, True): _after_round_robin,
+              (PO_ROUND_ROBIN, False): _after_round_robin,
+              (PO_SUDDEN_DEATH_KO, True): _after_knockout,
+              (PO_SUDDEN_DEATH_KO, False): _after_knockout,
+              (PO_ARMAGEDDON, True): _after_armageddon}
 
 def _canon(pair):
     a, b = pair
