@@ -49,6 +49,12 @@ def test_for_kind_multiplies_the_draw_odds(tmp_path):
     for k in ("round-robin", "open", None):
         assert m.for_kind(k).control("classical").draw0 == 0.5
     assert m.for_kind("candidates").kind == "candidates"
+    # idempotent, and relative to the reference kind: applied twice it is applied once (a
+    # cycle's part compiled with the cycle's model); from one kind to another, odds 4 -> 1
+    c = m.for_kind("candidates")
+    assert c.for_kind("candidates").control("classical").draw0 == pytest.approx(2 / 3)
+    assert c.for_kind("knockout").control("classical").draw0 == pytest.approx(1 / 3)
+    assert c.for_kind(None).control("classical").draw0 == pytest.approx(0.5)
     with pytest.raises(ScenarioError):
         m.for_kind("swiss")
 

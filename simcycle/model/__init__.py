@@ -94,8 +94,14 @@ class OutcomeModel:
         """The model for the games of an event of this kind: every control's draw odds
         nu0 = 2 draw0 / (1 - draw0) multiplied by exp(kappa[kind]), i.e. draw0 becomes
         nu0 e^kappa / (2 + nu0 e^kappa).  Kernels read only ``params``, so every game a
-        scenario plays (play-offs and tiebreaks included) sees the kind."""
-        k = self.kappa(kind)
+        scenario plays (play-offs and tiebreaks included) sees the kind.
+
+        Idempotent and relative to the file's reference kind: a model already for one kind
+        (``self.kind``) is moved by the difference of the two terms, so ``for_kind(k)`` twice
+        (a cycle's part compiled with the cycle's model) is ``for_kind(k)`` once."""
+        if kind == self.kind:
+            return self
+        k = self.kappa(kind) - self.kappa(self.kind)
         if k == 0.0:
             return replace(self, kind=kind)
         ctl = []
