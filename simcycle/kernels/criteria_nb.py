@@ -1,5 +1,5 @@
 """Numba code over arrays: the FIDE tie-break criteria (Handbook C.07), one value function
-each, all of the same signature, and the one table that names them.
+each, all of the same signature (the one table that names them is ``simcycle.criteria``).
 
 Every criterion is ``f(t, rounds, i, group, k) -> int64``: the value of player ``i`` (higher
 ranks first) from the crosstable ``t`` (:class:`Crosstable`) over rounds ``1..rounds``;
@@ -24,7 +24,7 @@ used:
   partial case, a player who scored more than the others could, is not applied).
 
 The plain-Python twin is ``simcycle.reference.criteria``; adding a criterion is one function
-here, one there, one code in ``enums.py`` and one row of :data:`TABLE`.  The Swiss and the
+here, one there, one code in ``enums.py`` and one row of ``criteria.TABLE``.  The Swiss and the
 round robin (whose scenario names map to these codes: ``enums.RR_CRITERIA``) rank by them,
 splitting a level group in one place (:func:`split_segment_nb`).
 """
@@ -37,6 +37,7 @@ from ..enums import (COL_BLACK, RK_FORFEIT_LOSS, RK_FORFEIT_WIN, RK_HALF_BYE, RK
                      RK_PLAYED, RK_ZERO_BYE, TBS_ARO, TBS_ARO_C1, TBS_BLACK_GAMES,
                      TBS_BUCHHOLZ, TBS_BUCHHOLZ_C1, TBS_DIRECT_ENCOUNTER, TBS_LOTS,
                      TBS_PROGRESSIVE, TBS_SONNEBORN_BERGER, TBS_WINS, TBS_WON)
+from ..criteria import BY_CODE, BY_NAME, TABLE, Criterion  # noqa: F401  (the code table)
 from .config import ijit, jit
 from .rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 
@@ -63,35 +64,6 @@ class Crosstable(NamedTuple):
     rating: np.ndarray
 
 
-class Criterion(NamedTuple):
-    code: int       # enums.TBS_*
-    name: str       # the scenario file's name
-    c07: str        # the C.07 abbreviation
-    scale: int      # value / scale = the value in its usual unit
-    label: str      # what a table's legend says
-
-
-# The one code table: every criterion's name, C.07 abbreviation, unit and legend.
-TABLE = (
-    Criterion(TBS_BUCHHOLZ, "buchholz", "BH", 2, "Buchholz: sum of the opponents' points"),
-    Criterion(TBS_BUCHHOLZ_C1, "buchholz-cut1", "BH-C1", 2,
-              "Buchholz cut 1: Buchholz without the least contribution"),
-    Criterion(TBS_ARO_C1, "aro-cut1", "ARO-C1", 1,
-              "average rating of the opponents played, the lowest-rated left out"),
-    Criterion(TBS_DIRECT_ENCOUNTER, "direct-encounter", "DE", 2,
-              "points in the games among the players level (all must have met)"),
-    Criterion(TBS_SONNEBORN_BERGER, "sonneborn-berger", "SB", 4,
-              "Sonneborn-Berger: sum of the beaten opponents' points and half the drawn"),
-    Criterion(TBS_WINS, "wins", "WIN", 1, "rounds won (games, forfeits and byes)"),
-    Criterion(TBS_WON, "won", "WON", 1, "games won over the board"),
-    Criterion(TBS_BLACK_GAMES, "black-games", "BPG", 1, "games played with Black"),
-    Criterion(TBS_PROGRESSIVE, "progressive", "PS", 2,
-              "progressive score: sum of the running scores after each round"),
-    Criterion(TBS_ARO, "aro", "ARO", 1, "average rating of the opponents played"),
-    Criterion(TBS_LOTS, "lots", "lots", 1, "drawing of lots"),
-)
-BY_CODE = {c.code: c for c in TABLE}
-BY_NAME = {c.name: c for c in TABLE}
 
 
 @ijit

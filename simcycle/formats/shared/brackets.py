@@ -9,6 +9,14 @@ j ^ 1 in the next.  In a slot the *upper* player comes from the even position or
 from __future__ import annotations
 
 
+def bracket_size(n: int) -> int:
+    """The knock-out bracket of n players: the next power of two (byes for the top seeds)."""
+    size = 1
+    while size < n:
+        size *= 2
+    return size
+
+
 def seeding_order(size: int) -> list[int]:
     """Seed numbers (0-based) by bracket position: 1 v 16, 8 v 9, 5 v 12, 4 v 13, ... (the
     World Cup pattern: the top two seeds can meet only in the final)."""

@@ -3,7 +3,7 @@ byes' points, qualifying places with passing-down, shared prizes and the standin
 The tie-break values come from the shared kernel ``kernels/criteria_nb.py`` (the same code
 the simulation ranks with).
 
-Units: points in half points; criteria in the units of ``criteria_nb.TABLE``.
+Units: points in half points; criteria in the units of ``criteria.TABLE``.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def ranked(scn: Swiss, t, rounds: int):
 
 
 def standings(scn: Swiss, at: str | None) -> dict:
-    from ...kernels.criteria_nb import BY_CODE
+    from ...criteria import BY_CODE
     rounds = last_round(scn, at)
     t = crosstable(scn, rounds)
     order, brk, vals = ranked(scn, t, rounds)

@@ -360,7 +360,7 @@ def rule_words(s: State, rule: Rule, what: str, strict: bool) -> list[str]:
 
 
 def tiebreak_text(scn: Swiss) -> str:
-    from ...kernels.criteria_nb import BY_CODE
+    from ...criteria import BY_CODE
     return "; ".join(BY_CODE[c].label for c in scn.criteria)
 
 

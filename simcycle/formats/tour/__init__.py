@@ -12,7 +12,7 @@ refuses them in one line.
 from __future__ import annotations
 
 from ..base import WHOCAN, CompileOptions, Format, render_from
-from . import plan, rules
+from . import rules
 from .scenario import DEFAULT_KIND, Tour, load
 
 
@@ -31,9 +31,11 @@ class TourFormat(Format):
         return rules.standings(scn, at)
 
     def odds(self, scn: Tour, model, at) -> dict:
+        from . import plan       # the kernels (numba): only for the commands that simulate
         return plan.odds(scn, model, at)
 
     def compile(self, scn: Tour, model, opts: CompileOptions) -> plan.TourPlan:
+        from . import plan
         self.check_options(scn, opts)
         return plan.TourPlan(scn, model, opts)
 

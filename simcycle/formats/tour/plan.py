@@ -12,19 +12,11 @@ from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
-from ..shared.brackets import seeding_order
+from ..shared.brackets import bracket_size, seeding_order
 from .nb import TourArgs, event_odds_nb, simulate_nb
 from .rules import (COUNTER_NAMES, UNIT, counted, event_info, event_place_points, played,
                     results_so_far, tables_label)
 from .scenario import Event, Tour
-
-
-def bracket_size(n: int) -> int:
-    """The knock-out bracket of n players: the next power of two (byes for the top seeds)."""
-    size = 1
-    while size < n:
-        size *= 2
-    return size
 
 
 class EventRows:

@@ -3,7 +3,7 @@
 
 A result set gives every event still to play a complete set of places for its listed players:
 a round robin, Dortmund- or Grand-Slam-style event (``SIM_RR``) any order of its field; a
-knock-out its bracket (``plan.bracket_size``, ``shared.brackets.seeding_order``: the losers of
+knock-out its bracket (``shared.brackets.bracket_size``, ``seeding_order``: the losers of
 a round share the places they cover, as the kernel plays it); an open (``SIM_OPEN``, the
 listed players only) distinct places among all ``n_players``, the unlisted players taking the
 rest.  A player's key is the regulations' order (``rules.tiebreak_key``: best-N total, fewer
@@ -31,8 +31,7 @@ import numpy as np
 from ...enums import SIM_KO, SIM_OPEN
 from ...whocan.core import FEASIBLE, LEVEL, OUTRIGHT, OVER_BUDGET, Work, holds
 from ...whocan.core import analyse as analyse_rows
-from ..shared.brackets import seeding_order
-from .plan import bracket_size
+from ..shared.brackets import bracket_size, seeding_order
 from .rules import UNIT, counted, event_place_points, played, share_points, tiebreak_key
 from .scenario import Tour
 
