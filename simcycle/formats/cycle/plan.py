@@ -50,30 +50,28 @@ def _ko_placeholder(params):
         qual_else=np.zeros(0, i8), n_qual=0, n_matches=0, fast=False)
 
 
+def _padded(maps):
+    """The lists of ``maps`` as the rows of an int64 matrix, padded with -1."""
+    width = max((len(m) for m in maps), default=1)
+    out = np.full((len(maps), width), -1, np.int64)
+    for e, m in enumerate(maps):
+        out[e, :len(m)] = m
+    return out
+
+
+# an event's format -> its kind code (``CycleArgs.ev_kind``); any other is a knock-out series
+_EVENT_KIND = {"round-robin": 0, "group-series": 1}
+
+
 class CyclePlan(Plan):
     def __init__(self, scn: Cycle, model, opts: CompileOptions):
         ev_at, fin_at = rules.part_at(scn, opts.at)
         pool = {p.name: i for i, p in enumerate(scn.players)}
         P = len(scn.players)
-        rrs, gss, kos, kinds, slots, maps = [], [], [], [], [], []
         fixed = [{pk: v for (i, pk), v in opts.fixed.items() if i == k}
                  for k in range(len(scn.events) + 1)]     # each part's own what-ifs
-        for k, (part, at) in enumerate(zip(scn.events, ev_at)):
-            plan = part.fmt.compile(part.scn, model.for_kind(part.scn.kind),
-                                    CompileOptions(at=at, offsets=opts.offsets, fixed=fixed[k]))
-            maps.append([self._pool_index(scn, pool, nm) for nm in plan.info.names])
-            if part.fmt.name == "round-robin":
-                kinds.append(0)
-                slots.append(len(rrs))
-                rrs.append(plan.args)
-            elif part.fmt.name == "group-series":
-                kinds.append(1)
-                slots.append(len(gss))
-                gss.append(plan.args)
-            else:
-                kinds.append(2)
-                slots.append(len(kos))
-                kos.append(plan.args)
+        (rrs, gss, kos), kinds, slots, maps = self._compile_events(scn, model, opts, ev_at,
+                                                                   fixed, pool)
         fmodel = model.for_kind(scn.final.scn.kind)
         fplan = scn.final.fmt.compile(scn.final.scn, fmodel,
                                       CompileOptions(at=fin_at, offsets=opts.offsets,
@@ -86,20 +84,9 @@ class CyclePlan(Plan):
         fa = fplan.args._replace(live=live, thr=np.zeros((0, 0, 0, 0, 2)),
                                  gthr=np.zeros((0, 2)))
         n = len(scn.final.scn.players)
-        fin_slot = np.full(P, -1, np.int64)
-        pool_rt = np.zeros((fa.rt.shape[0], P, 3))
-        for i, p in enumerate(scn.players):   # players no seat can take have no rating
-            if p.ratings:
-                pool_rt[:, i, :] = fmodel.rating_table([p.ratings])[0]
-        for k, p in enumerate(scn.final.scn.players):
-            i = self._pool_index(scn, pool, p.name)
-            fin_slot[i] = k
-            pool_rt[:, i, :] = fa.rt[:, k, :]
+        fin_slot, pool_rt = self._pool_ratings(scn, pool, fmodel, fa)
         gone = rules.withdrawn(scn, opts.at)
-        width = max((len(m) for m in maps), default=1)
-        ev_map = np.full((len(maps), width), -1, np.int64)
-        for e, m in enumerate(maps):
-            ev_map[e, :len(m)] = m
+        ev_map = _padded(maps)
         thr = (np.zeros((0, 0, 0, 2)) if live else np.ascontiguousarray(
             threshold_table_nb(fa.params, pool_rt)[:, fa.game_ci]))
         c = self._cycle_args(scn, gone, ev_map, kinds, slots, fin_slot, pool_rt, thr)
@@ -118,6 +105,38 @@ class CyclePlan(Plan):
             + tuple(f"via_{slug(x)}" for x in self.paths),
             player_extra=tuple({"withdrawn": i in gone} for i in range(P)),
             field_measures=True)
+
+    def _compile_events(self, scn, model, opts, ev_at, fixed, pool):
+        """Compile each event at its checkpoint: (its argument records by kind (round robin,
+        group series, knock-out series), each event's kind code (``CycleArgs.ev_kind``), its
+        index among its kind, its players' pool indices)."""
+        by_kind: tuple[list, list, list] = ([], [], [])
+        kinds, slots, maps = [], [], []
+        for k, (part, at) in enumerate(zip(scn.events, ev_at)):
+            plan = part.fmt.compile(part.scn, model.for_kind(part.scn.kind),
+                                    CompileOptions(at=at, offsets=opts.offsets, fixed=fixed[k]))
+            maps.append([self._pool_index(scn, pool, nm) for nm in plan.info.names])
+            kind = _EVENT_KIND.get(part.fmt.name, 2)
+            kinds.append(kind)
+            slots.append(len(by_kind[kind]))
+            by_kind[kind].append(plan.args)
+        return by_kind, kinds, slots, maps
+
+    def _pool_ratings(self, scn, pool, fmodel, fa):
+        """(each pool player's index in the final's field or -1, [segment, pool player, class]
+        ratings at the final's control: the final's own for its field, the player's list
+        otherwise)."""
+        P = len(scn.players)
+        fin_slot = np.full(P, -1, np.int64)
+        pool_rt = np.zeros((fa.rt.shape[0], P, 3))
+        for i, p in enumerate(scn.players):   # players no seat can take have no rating
+            if p.ratings:
+                pool_rt[:, i, :] = fmodel.rating_table([p.ratings])[0]
+        for k, p in enumerate(scn.final.scn.players):
+            i = self._pool_index(scn, pool, p.name)
+            fin_slot[i] = k
+            pool_rt[:, i, :] = fa.rt[:, k, :]
+        return fin_slot, pool_rt
 
     @staticmethod
     def _pool_index(scn, pool, name) -> int:
