@@ -172,8 +172,7 @@ class GroupSeriesFormat(Format):
         group game of a group known at ``at`` and not played by then; ``[EVENT:] A beats B
         SCORE`` -> {(event, "sf1" | "sf2" | "final"): Match}: a knock-out match whose players
         are known at ``at`` once the what-ifs before it (``earlier``) are assumed."""
-        from ...enums import RESULT_TEXT
-        from ..shared.whatif import find_events, is_match_fix, parse_game
+        from ..shared.whatif import find_events, is_match_fix, parse_game, pick_game
 
         if is_match_fix(text):
             return _parse_match(scn, text, at, key, earlier or {})
@@ -185,34 +184,14 @@ class GroupSeriesFormat(Format):
         else:
             text_ = text
         rnd, w, b, res = parse_game(text_, scn.names, scn.index, key, scn.file)
-        hits = []
-        for e, st in enumerate(rules.state(scn, at)):
-            for g, gr in enumerate(st.groups if e in events else ()):
-                for j, (rd, gw, gb, r) in enumerate(gr.games):
-                    if {gw, gb} == {w, b} and (rnd is None or rd == rnd):
-                        hits.append((e, g, j, rd, gw, gb, r))
-        if not hits:
-            raise ScenarioError(f"{scn.names[w]} and {scn.names[b]} do not meet in a group "
-                                "known at this checkpoint" + (f" in round {rnd}" if rnd else ""),
-                                file=scn.file, key=key, value=text)
-        same = [h for h in hits if h[4] == w]
-        if not same:
-            e, g, j, rd, gw, gb, r = hits[0]
-            raise ScenarioError(f"{scn.names[gw]} has White against {scn.names[gb]} in round "
-                                f"{rd}", file=scn.file, key=key, value=text)
-        open_ = [h for h in same if h[6] < 0]
-        if not open_:
-            r = same[0][6]
-            if r != res:
-                raise ScenarioError(f"already played: {RESULT_TEXT[r]} in round {same[0][3]}",
-                                    file=scn.file, key=key, value=text)
-            return {}
-        if len(open_) > 1:
-            raise ScenarioError("they meet more than once with these colours: say the event "
-                                "and the round (\"Belgrade: r3 ...\")", file=scn.file, key=key,
-                                value=text)
-        e, g, j, *_ = open_[0]
-        return {(e, g, j): res}
+        hits = [(rd, gw, gb, r, (e, g, j))
+                for e, st in enumerate(rules.state(scn, at)) if e in events
+                for g, gr in enumerate(st.groups)
+                for j, (rd, gw, gb, r) in enumerate(gr.games)
+                if {gw, gb} == {w, b} and (rnd is None or rd == rnd)]
+        k = pick_game(hits, w, b, rnd, res, scn.names, " in a group known at this checkpoint",
+                      'the event and the round ("Belgrade: r3 ...")', scn.file, key, text)
+        return {} if k is None else {k: res}
 
     def describe_fix(self, scn: GroupSeries, fixed: dict) -> list[str]:
         from ...enums import RESULT_TEXT

@@ -54,37 +54,19 @@ class RoundRobinFormat(Format):
     def parse_fix(self, scn: RoundRobin, text: str, at, key: str, earlier=None) -> dict:
         """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a game of the
         schedule, not played at ``at`` or played with that very result."""
-        from ...enums import RESULT_TEXT
-        from ..shared.whatif import parse_game
+        from ..shared.whatif import parse_game, pick_game
 
         idx = {a.casefold(): i for i, p in enumerate(scn.players)
                for a in (p.name, *p.aliases)}
         rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
         last = rules.last_round(scn, at)
-        games = [g for g in scn.games if {g.white, g.black} == {w, b}
-                 and (rnd is None or g.round == rnd)]
-        names = scn.names
-        if not games:
-            raise ScenarioError(f"{names[w]} and {names[b]} do not meet"
-                                + (f" in round {rnd}" if rnd else ""), file=scn.file, key=key,
-                                value=text)
-        same = [g for g in games if g.white == w]
-        if not same:
-            g = games[0]
-            raise ScenarioError(f"{names[g.white]} has White against {names[g.black]} in round "
-                                f"{g.round}", file=scn.file, key=key, value=text)
-        open_ = [g for g in same if not (0 <= g.result and g.round <= last)]
-        if not open_:
-            g = same[0]
-            if g.result != res:
-                raise ScenarioError(f"already played: {RESULT_TEXT[g.result]} in round "
-                                    f"{g.round}", file=scn.file, key=key, value=text)
-            return {}
-        if len(open_) > 1:
-            raise ScenarioError("they meet more than once with these colours: say the round "
-                                "(r12 ...)", file=scn.file, key=key, value=text)
-        g = open_[0]
-        return {(g.round, g.white, g.black): res}
+        hits = [(g.round, g.white, g.black, g.result if 0 <= g.result and g.round <= last else -1,
+                 (g.round, g.white, g.black))
+                for g in scn.games if {g.white, g.black} == {w, b}
+                and (rnd is None or g.round == rnd)]
+        k = pick_game(hits, w, b, rnd, res, scn.names, "", "the round (r12 ...)", scn.file, key,
+                      text)
+        return {} if k is None else {k: res}
 
     def exact(self, scn: RoundRobin, model, at, fixed=None) -> dict:
         from .exact import exact_round_robin

@@ -57,6 +57,40 @@ def parse_game(text: str, names: list[str], aliases: dict[str, int], key: str, f
     return rnd, found[0][0], found[0][1], res
 
 
+def pick_game(hits: list[tuple], w: int, b: int, rnd: int | None, res: int,
+              names: list[str], where: str, say: str, file: str, key: str, text: str):
+    """The key of the one game a what-if ``[rN] w - b res`` names, or None when that game was
+    played with that very result; otherwise refused, naming why.
+
+    hits   the games between w and b (in round ``rnd`` if given), each (round, White, Black,
+           result code at the checkpoint or -1 still to play, key)
+    where  what the games were looked for in ("" or " in a group known at this checkpoint")
+    say    how to name one game of several ("the round (r12 ...)")
+    """
+    from ...enums import RESULT_TEXT
+
+    if not hits:
+        raise ScenarioError(f"{names[w]} and {names[b]} do not meet{where}"
+                            + (f" in round {rnd}" if rnd else ""), file=file, key=key,
+                            value=text)
+    same = [h for h in hits if h[1] == w]
+    if not same:
+        rd, gw, gb = hits[0][:3]
+        raise ScenarioError(f"{names[gw]} has White against {names[gb]} in round {rd}",
+                            file=file, key=key, value=text)
+    open_ = [h for h in same if h[3] < 0]
+    if not open_:
+        rd, r = same[0][0], same[0][3]
+        if r != res:
+            raise ScenarioError(f"already played: {RESULT_TEXT[r]} in round {rd}", file=file,
+                                key=key, value=text)
+        return None
+    if len(open_) > 1:
+        raise ScenarioError(f"they meet more than once with these colours: say {say}",
+                            file=file, key=key, value=text)
+    return open_[0][4]
+
+
 def find_events(names: list[str], text: str, key: str, file: str) -> list[int]:
     """The event a what-if names: its name, the start of its name ("Belgrade" for "Belgrade
     (28 February - 14 March 2022)"), or event1, event2, ...; refused when none or several."""
