@@ -97,7 +97,6 @@ class KnockoutSeriesFormat(Format):
         (``whocan.py``); rows follow the standings order.  ``heuristics`` off: no candidate
         result sets tried before a MILP (same answers, slower: used by the tests)."""
         from ...whocan.core import NA, analyse
-        from ...whocan.words import bound_words, points_words
         from .whocan import SeriesBackend
 
         budget = WHOCAN_BUDGET if budget is None else budget
@@ -105,28 +104,13 @@ class KnockoutSeriesFormat(Format):
         idx = {p.name: i for i, p in enumerate(scn.players)}
         order = [idx[r["name"]] for r in st["players"]]
         backend = SeriesBackend(scn, at, heuristics, fixed)
-        counting = scn.counting
-        eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
-        targets = {"first": (1, {x: [j for j in counting if j != x] for x in order}),
-                   "qualify": (scn.qualifying_places,
-                               {x: (None if scn.players[x].qualified_elsewhere
-                                    else [j for j in eligible if j != x]) for x in order})}
+        targets = _targets(scn, order)
         rows = analyse(backend, scn.names, order, targets, budget)
         for r in rows["qualify"]:
             if r["status"] == NA:
                 r["qualified_elsewhere"] = True
-        det = rules.det_criteria(scn)
-        crit = [k for k, v in SERIES_CRITERIA.items() if v in det]
-        words = "GP points" + (f" and then {', '.join(c.replace('-', ' ') for c in crit)}"
-                               if crit else "")
-        for tname, (q, rivals) in targets.items():
-            for x, r in zip(order, rows[tname]):
-                if r["status"] in ("clinched", "eliminated"):
-                    r["says"] = bound_words(
-                        r["status"], tname, q, x, rivals[x],
-                        lambda j: backend.extremes(j)[0], lambda j: backend.extremes(j)[1],
-                        scn.names, points_words,
-                        lambda j: backend.extremes(j)[0] != backend.extremes(j)[1], words)
+        crit = [k for k, v in SERIES_CRITERIA.items() if v in rules.det_criteria(scn)]
+        _explain(rows, targets, order, backend, scn.names, crit)
         return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
                 "matches_left": len(rules.remaining_slots(scn, backend.known)),
                 "qualifying_places": scn.qualifying_places,
@@ -200,24 +184,72 @@ def _parse_match(scn: KnockoutSeries, text: str, at, key: str, earlier: dict):
             if entry is not None and entry.games:
                 raise ScenarioError("this match is in progress: enter its games in the "
                                     "scenario instead", file=scn.file, key=key, value=text)
-            cu, cl = (ca, cb) if a == up else (cb, ca)
+            cu, cl = _oriented(a, up, ca, cb)
             return Match(event=e, round=r, slot=j, upper=up, lower=lo, white=None, games=(),
                          winner=a, step=step, cls_upper=cu, cls_lower=cl, source="what-if")
     if f.event:   # a match already decided, in the event named
         for mt in known.values():
             if (mt.event in events and {mt.upper, mt.lower} == {a, b}
                     and mt.winner is not None):
-                said = FORMAT.describe_fix(scn, {0: mt})[0]
-                if mt.winner == a and (mt.step == 0) == (step == 0) and \
-                        (step != 0 or (mt.cls_upper, mt.cls_lower) == (
-                            (ca, cb) if a == mt.upper else (cb, ca))):
-                    return None
-                raise ScenarioError("already played: " + said.split(": ", 1)[1],
-                                    file=scn.file, key=key, value=text)
+                _check_played(scn, mt, a, step, _oriented(a, mt.upper, ca, cb), key, text)
+                return None
     raise ScenarioError("these two do not meet in a match whose players are known at this "
                         "checkpoint (after the what-ifs before this one)"
                         + ("" if f.event else "; name the event if they met earlier"),
                         file=scn.file, key=key, value=text)
+
+
+def _targets(scn: KnockoutSeries, order) -> dict:
+    """{target: (places, {player: his rivals for it, None when he cannot take it})}: first
+    place among the counting players, the qualifying places among those not qualified
+    elsewhere."""
+    counting = scn.counting
+    eligible = [j for j in counting if not scn.players[j].qualified_elsewhere]
+    return {"first": (1, {x: [j for j in counting if j != x] for x in order}),
+            "qualify": (scn.qualifying_places,
+                        {x: (None if scn.players[x].qualified_elsewhere
+                             else [j for j in eligible if j != x]) for x in order})}
+
+
+def _oriented(a, upper, ca, cb):
+    """(upper's, lower's) of a pair given as (a's, the other's)."""
+    return (ca, cb) if a == upper else (cb, ca)
+
+
+def _check_played(scn: KnockoutSeries, mt, a, step, cls, key: str, text: str) -> None:
+    """A what-if for the decided match ``mt`` must repeat its result: winner ``a``, a
+    tiebreak or not (``step``), and when not, the classical halves ``cls`` (upper's,
+    lower's); otherwise refused as already played."""
+    same = mt.winner == a and (mt.step == 0) == (step == 0)
+    if same and (step != 0 or (mt.cls_upper, mt.cls_lower) == cls):
+        return
+    said = FORMAT.describe_fix(scn, {0: mt})[0]
+    raise ScenarioError("already played: " + said.split(": ", 1)[1],
+                        file=scn.file, key=key, value=text)
+
+
+def _explain(rows: dict, targets: dict, order, backend, names, crit) -> None:
+    """Give each clinched or eliminated row of ``rows`` its sentence (``says``): GP points,
+    then the deterministic criteria ``crit``, over the backend's best and worst totals."""
+    from ...whocan.words import bound_words, points_words
+
+    words = "GP points" + (f" and then {', '.join(c.replace('-', ' ') for c in crit)}"
+                           if crit else "")
+
+    def best(j):
+        return backend.extremes(j)[0]
+
+    def worst(j):
+        return backend.extremes(j)[1]
+
+    def left(j):
+        return best(j) != worst(j)
+
+    for tname, (q, rivals) in targets.items():
+        for x, r in zip(order, rows[tname]):
+            if r["status"] in ("clinched", "eliminated"):
+                r["says"] = bound_words(r["status"], tname, q, x, rivals[x], best, worst,
+                                        names, points_words, left, words)
 
 
 FORMAT = KnockoutSeriesFormat()
