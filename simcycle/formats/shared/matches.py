@@ -54,6 +54,71 @@ def replay(steps, codes):
     return None, len(steps), g
 
 
+# a game's result code from the first player's side (0 win, 1 draw, 2 loss) -> his score
+# difference
+_DIFF = {0: 1, 1: 0, 2: -1}
+
+
+def _game_probs(st, model, ra: dict, rb: dict, a_white: bool) -> dict:
+    """{result code from the first player's side: probability} of one game of step ``st``."""
+    if a_white:
+        pw, pd, pb = model.wdl(st.control, model.rating(ra, st.control),
+                               model.rating(rb, st.control))
+        return {0: pw, 1: pd, 2: pb}
+    pw, pd, pb = model.wdl(st.control, model.rating(rb, st.control),
+                           model.rating(ra, st.control))
+    return {0: pb, 1: pd, 2: pw}
+
+
+def _games_dist(st, model, ra: dict, rb: dict, white: int, known) -> dict:
+    """{first player's score difference: probability} after the games of step ``st`` (colours
+    alternating from ``white``), its first games' result codes ``known``."""
+    dist = {0: 1.0}
+    for j in range(st.games):
+        if j < len(known):
+            probs = {c: 1.0 if known[j] == c else 0.0 for c in (0, 1, 2)}
+        else:
+            probs = _game_probs(st, model, ra, rb, (j % 2 == 0) == (white == 0))
+        nd: dict = {}
+        for d0, q in dist.items():
+            for c, pc in probs.items():
+                d1 = d0 + _DIFF[c]
+                nd[d1] = nd.get(d1, 0.0) + q * pc
+        dist = nd
+    return dist
+
+
+# A decisive tiebreak step: P(first player wins it) with him White + with him Black.
+def _armageddon(st, model, ra: dict, rb: dict) -> float:
+    """One game; a draw goes to Black when the control says so (``armageddon``), else counts
+    half."""
+    ctl = model.control(st.control)
+    rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
+    pw1, pd1, _ = model.wdl(st.control, rA, rB)        # a White
+    pw2, pd2, _ = model.wdl(st.control, rB, rA)        # b White
+    a_as_w = pw1 if ctl.armageddon else pw1 + pd1 / 2
+    a_as_b = (1 - pw2) if ctl.armageddon else (1 - pw2 - pd2 / 2)
+    return a_as_w + a_as_b
+
+
+def _sudden_death(st, model, ra: dict, rb: dict) -> float:
+    """Games with alternating colours until one is won."""
+    rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
+    pw1, pd1, pb1 = model.wdl(st.control, rA, rB)
+    pw2, pd2, pb2 = model.wdl(st.control, rB, rA)
+    # x: a wins starting with a White; y: starting with b White
+    x = (pw1 + pd1 * pb2) / (1 - pd1 * pd2)
+    y = (pb2 + pd2 * pw1) / (1 - pd1 * pd2)
+    return x + y
+
+
+def _lots(st, model, ra: dict, rb: dict) -> float:
+    return 1.0
+
+
+_DECISIVE = {STEP_ARMAGEDDON: _armageddon, STEP_SUDDEN_DEATH: _sudden_death}
+
+
 def match_probability(steps, model, ra: dict, rb: dict, white: int | None = None, known=()) -> dict:
     """Exact P(first player wins the match) and P(tiebreaks needed) under the model.
 
@@ -70,56 +135,15 @@ def match_probability(steps, model, ra: dict, rb: dict, white: int | None = None
     tie = 1.0         # probability the match is still level before the step
     win = 0.0
     p_tb = None
-    g = 0
     for s, st in enumerate(steps):
         if st.kind == STEP_GAMES:
-            dist = {0: 1.0}
-            for j in range(st.games):
-                a_white = (j % 2 == 0) == (white == 0)
-                if s == 0 and g < len(known):
-                    c = known[g]
-                    probs = {0: 1.0 if c == 0 else 0.0, 1: 1.0 if c == 1 else 0.0,
-                             2: 1.0 if c == 2 else 0.0}
-                else:
-                    if a_white:
-                        pw, pd, pb = model.wdl(st.control, model.rating(ra, st.control),
-                                               model.rating(rb, st.control))
-                        probs = {0: pw, 1: pd, 2: pb}
-                    else:
-                        pw, pd, pb = model.wdl(st.control, model.rating(rb, st.control),
-                                               model.rating(ra, st.control))
-                        probs = {0: pb, 1: pd, 2: pw}
-                g += 1
-                nd = {}
-                for d0, q in dist.items():
-                    for c, pc in probs.items():
-                        d1 = d0 + {0: 1, 1: 0, 2: -1}[c]
-                        nd[d1] = nd.get(d1, 0.0) + q * pc
-                dist = nd
+            dist = _games_dist(st, model, ra, rb, white, known if s == 0 else ())
             pos = sum(q for d0, q in dist.items() if d0 > 0)
             lev = dist.get(0, 0.0)
             win += tie * pos
             tie *= lev
-        elif st.kind == STEP_ARMAGEDDON:
-            ctl = model.control(st.control)
-            rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
-            pw1, pd1, _ = model.wdl(st.control, rA, rB)        # a White
-            pw2, pd2, _ = model.wdl(st.control, rB, rA)        # b White
-            a_as_w = pw1 if ctl.armageddon else pw1 + pd1 / 2
-            a_as_b = (1 - pw2) if ctl.armageddon else (1 - pw2 - pd2 / 2)
-            win += tie * 0.5 * (a_as_w + a_as_b)
-            tie = 0.0
-        elif st.kind == STEP_SUDDEN_DEATH:
-            rA, rB = model.rating(ra, st.control), model.rating(rb, st.control)
-            pw1, pd1, pb1 = model.wdl(st.control, rA, rB)
-            pw2, pd2, pb2 = model.wdl(st.control, rB, rA)
-            # x: a wins starting with a White; y: starting with b White
-            x = (pw1 + pd1 * pb2) / (1 - pd1 * pd2)
-            y = (pb2 + pd2 * pw1) / (1 - pd1 * pd2)
-            win += tie * 0.5 * (x + y)
-            tie = 0.0
-        else:
-            win += tie * 0.5
+        else:   # a decisive step: the sum of P(first player wins) over the two colours
+            win += tie * 0.5 * _DECISIVE.get(st.kind, _lots)(st, model, ra, rb)
             tie = 0.0
         if s == 0:
             p_tb = tie
