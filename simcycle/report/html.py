@@ -596,6 +596,42 @@ def path_words(name: str, path: list) -> str:
     return "".join(out)
 
 
+# statuses in the order a table shows them
+_STATUS_ORDER = {"clinched": 0, "alive": 1, "undetermined": 2, "n/a": 3, "eliminated": 4}
+# the "how" cell of a row whose status says it all
+_STATUS_HOW = {"clinched": "whatever happens", "n/a": "qualified elsewhere"}
+
+
+def _alive_how(r) -> str:
+    """The "how" cell of an alive row: outright or on tiebreaks, its sentences, one path."""
+    says = r.says or []
+    how = ("can finish there outright" if r.via == "outright" else
+           "only level on points (tiebreaks decide)")
+    if r.at_worst == "tiebreak":
+        how += "; cannot be passed, at worst level"
+    path = r.path or []
+    words = "".join(f"<br>{e(line)}" for line in says)
+    opened = " open" if len(path) <= 24 and not says else ""   # words said
+    return (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
+            f"{'s' if len(path) != 1 else ''})</summary>{path_words(r.name, path)}"
+            "</details>")
+
+
+def _whocan_row(r, points) -> str:
+    if r.status == "alive":
+        how = _alive_how(r)
+    elif r.status == "eliminated" and r.says:
+        how = e(r.says[0])
+    else:
+        how = _STATUS_HOW.get(r.status, "")
+    pts = points.get(r.name)
+    shown = ("" if pts is None else
+             num(pts) if isinstance(pts, (int, float)) else e(pts))
+    return (f"<tr><td class=\"l {e(r.status).replace('/', '')}\">{e(r.status)}"
+            f"</td><td class=l>{e(r.name)}</td><td>{shown}"
+            f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
+
+
 def _whocan(ctx) -> str:
     d = ctx["whocan"]
     if "none" in d:
@@ -610,33 +646,8 @@ def _whocan(ctx) -> str:
                     "</h3><table><thead><tr><th class=l>status</th><th class=l>player</th>"
                     "<th>points</th><th class=l>how, with one way it can happen</th></tr>"
                     "</thead><tbody>")
-        order = {"clinched": 0, "alive": 1, "undetermined": 2, "n/a": 3, "eliminated": 4}
-        for r in sorted(rows, key=lambda r: order.get(r.status, 5)):
-            says = r.says or []
-            pts = w.points.get(r.name)
-            shown = ("" if pts is None else
-                     num(pts) if isinstance(pts, (int, float)) else e(pts))
-            how = ""
-            if r.status == "alive":
-                how = ("can finish there outright" if r.via == "outright" else
-                       "only level on points (tiebreaks decide)")
-                if r.at_worst == "tiebreak":
-                    how += "; cannot be passed, at worst level"
-                path = r.path or []
-                words = "".join(f"<br>{e(line)}" for line in says)
-                opened = " open" if len(path) <= 24 and not says else ""   # words said
-                how = (f"{e(how)}{words}<details{opened}><summary>a path ({len(path)} result"
-                       f"{'s' if len(path) != 1 else ''})</summary>{path_words(r.name, path)}"
-                       "</details>")
-            elif r.status == "clinched":
-                how = "whatever happens"
-            elif r.status == "eliminated" and says:
-                how = e(says[0])
-            elif r.status == "n/a":
-                how = "qualified elsewhere"
-            html.append(f"<tr><td class=\"l {e(r.status).replace('/', '')}\">{e(r.status)}"
-                        f"</td><td class=l>{e(r.name)}</td><td>{shown}"
-                        f"</td><td class=l style=\"white-space:normal\">{how}</td></tr>")
+        for r in sorted(rows, key=lambda r: _STATUS_ORDER.get(r.status, 5)):
+            html.append(_whocan_row(r, w.points))
         html.append("</tbody></table>")
     left = next((v for v in (w.games_left, w.matches_left, w.events_left)
                  if v is not msgspec.UNSET), None)
