@@ -41,6 +41,7 @@ from ..enums import COL_BLACK, COL_NONE, COL_WHITE, RK_FORFEIT_WIN, RK_PAB, RK_P
 from .config import ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
+FLOAT2_TRIES = 1      # the same for floats repeated from two rounds before (0)
 STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
 FLOAT_CAP = 500        # the same for an attempt that also bounds the repeated floats
 FREE = -2
@@ -62,8 +63,11 @@ class PairScratch(NamedTuple):
     top     int64 [n]: 1 for a topscorer in the last round
     mdp     int64 [n]: players moved down into the next bracket
     nobye   int64 [n]: 1 when the player may not get the pairing-allocated bye
-    df1     int64 [n]: 1 when the player floated down in the previous round (or had the bye)
+    df1     int64 [n]: 1 when the player floated down in the previous round (A.4: paired with a
+            lower score, or did not play: a bye, a forfeit, an absence)
     uf1     int64 [n]: 1 when the player floated up in the previous round
+    df2     int64 [n]: the same as df1 for the round two before the one being paired
+    uf2     int64 [n]: the same as uf1 for the round two before
     met     uint8 [n, n]: met[x, y] = 1 when x played y over the board before the round being
             paired (filled and cleared again by ``pair_round_nb``; zero between calls)
     bstart  int64 [n + 1]: the first position of each bracket paired in the round's pass
@@ -84,6 +88,8 @@ class PairScratch(NamedTuple):
     nobye: np.ndarray
     df1: np.ndarray
     uf1: np.ndarray
+    df2: np.ndarray
+    uf2: np.ndarray
     met: np.ndarray
     bstart: np.ndarray
     bnb: np.ndarray
@@ -92,7 +98,7 @@ class PairScratch(NamedTuple):
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(14)], np.zeros((n, n), np.uint8),
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(16)], np.zeros((n, n), np.uint8),
                        np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64))
 
 
@@ -102,7 +108,8 @@ def pair_scratch_nb(n):
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8),
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z((n, n), np.uint8),
                        z(n + 1, np.int64), z(n + 1, np.int64))
 
 
@@ -141,27 +148,38 @@ def colour_state_nb(t, rnd, s):
         else:
             pref[i], strength[i] = COL_NONE, 0
         nobye[i] = nb
-    # floats of the previous round (C.04.3 A.4): scores before it compared
+    # floats of the previous round and of the round before it (C.04.3 A.4)
+    floats_nb(t, rnd - 1, df1, uf1)
+    floats_nb(t, rnd - 2, s.df2, s.uf2)
+
+
+@jit
+def floats_nb(t, r, df, uf):
+    """The floats of round ``r`` (0-based; none when r < 0), C.04.3 A.4 b: of two players with
+    different scores (before round r) who played each other, the higher receives a downfloat
+    (df[i] = 1), the lower an upfloat (uf[i] = 1); a player who did not play in round r, for
+    whatever reason (a bye, a forfeit), receives a downfloat."""
+    opp, res, kind = t.opp, t.res, t.kind
+    n = opp.shape[0]
     for i in range(n):
-        df1[i] = 0
-        uf1[i] = 0
-    if rnd >= 1:
-        r = rnd - 1
-        for i in range(n):
-            kd = kind[i, r]
-            if kd == RK_PAB:
-                df1[i] = 1
-            elif kd == RK_PLAYED or kd == RK_FORFEIT_WIN:
-                o = opp[i, r]
-                a = 0
-                b = 0
-                for q in range(r):
-                    a += res[i, q]
-                    b += res[o, q]
-                if a > b:
-                    df1[i] = 1
-                elif a < b:
-                    uf1[i] = 1
+        df[i] = 0
+        uf[i] = 0
+    if r < 0:
+        return
+    for i in range(n):
+        if kind[i, r] != RK_PLAYED:
+            df[i] = 1
+            continue
+        o = opp[i, r]
+        a = 0
+        b = 0
+        for q in range(r):
+            a += res[i, q]
+            b += res[o, q]
+        if a > b:
+            df[i] = 1
+        elif a < b:
+            uf[i] = 1
 
 
 @jit
@@ -202,24 +220,32 @@ def conflict_bound_nb(w, b, r, fr):
 
 
 @ijit
-def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
+def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
-    ``nf`` floaters, ``vmax`` colour conflicts and ``fmax`` repeated floats (C.14-C.15: a
-    floater who floated down last round, an MDP's opponent who floated up); True when
-    found (s.state holds it).
+    ``nf`` floaters, ``vmax`` colour conflicts, ``fmax`` floats repeated from the previous
+    round (C.12-C.13: a floater who floated down last round, an MDP's opponent who floated
+    up) and ``gmax`` floats repeated from two rounds before (C.14-C.15, the same with
+    s.df2, s.uf2); True when found (s.state holds it).
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
-    without it only transpositions of S2 are tried."""
+    without it only transpositions of S2 are tried, except that in a heterogeneous bracket
+    each pairing of the MDPs is tried with the remainder's transpositions, then with its
+    exchanges, before the next pairing of the MDPs (C.04.3 D: the MDP-pairing is chosen
+    first, the remainder's candidates in order for each)."""
     # the scratch's arrays as locals: read once, not per step (each field read of the tuple
     # inside the loop costs a reference-count update)
     lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
     pref, met, strength, top, df1, uf1, nobye = (s.pref, s.met, s.strength, s.top, s.df1,
                                                  s.uf1, s.nobye)
-    cap = STEP_CAP if fmax >= m else FLOAT_CAP
+    df2, uf2 = s.df2, s.uf2
+    cap = STEP_CAP if fmax >= m and gmax >= m else FLOAT_CAP
+    ex_now = exch        # exchanges allowed in the remainder now
+    bd = -1              # the depth of the remainder's first player (its S2 boundary)
     for i in range(m):
         state[i] = FREE
     floats = 0
     viol = 0
     fl = 0
+    gl = 0
     depth = 0
     steps = 0
     # free players wanting White / Black, and all free: the colour-conflict lower bound
@@ -248,10 +274,12 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
             if c == FLOATED:
                 floats -= 1
                 fl -= df1[px]
+                gl -= df2[px]
             elif c >= 0:
                 viol -= conflict_nb(pref, px, lst[c])
                 if x < n_mdp and c >= n_mdp:
                     fl -= uf1[lst[c]]
+                    gl -= uf2[lst[c]]
                 state[c] = FREE
                 wf += pref[lst[c]] == COL_WHITE
                 bf += pref[lst[c]] == COL_BLACK
@@ -273,13 +301,14 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
                         break
                     cnt += 1
             s2[depth] = b
+            bd = depth
         # the option sequence of x: two ranges of positions, then floating
         if x < n_mdp:
             a0, a1, b0, b1 = n_mdp, m, x + 1, n_mdp
         elif x < s2[depth]:
-            a0, a1, b0, b1 = s2[depth], m, x + 1, (s2[depth] if exch else x + 1)
+            a0, a1, b0, b1 = s2[depth], m, x + 1, (s2[depth] if ex_now else x + 1)
         else:
-            a0, a1, b0, b1 = x + 1, (m if exch else x + 1), 0, 0
+            a0, a1, b0, b1 = x + 1, (m if ex_now else x + 1), 0, 0
         na = a1 - a0
         nb = b1 - b0
         k = sk[depth]
@@ -302,12 +331,17 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
                                             bx - (pref[py] == COL_BLACK), rf - 2,
                                             fr) > vmax:
                 continue
-            u = uf1[py] if (x < n_mdp and j >= n_mdp) else 0
-            if fl + u > fmax:
+            u = 0
+            g = 0
+            if x < n_mdp and j >= n_mdp:
+                u = uf1[py]
+                g = uf2[py]
+            if fl + u > fmax or gl + g > gmax:
                 continue
             chosen = j
             viol += v
             fl += u
+            gl += g
             break
         if chosen >= 0:
             state[x] = chosen
@@ -318,11 +352,12 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
             bf = bx - (pref[py] == COL_BLACK)
             rf -= 2
         elif (k == na + nb and floats < nf and not (last and nobye[px] == 1)
-              and fl + df1[px] <= fmax
+              and fl + df1[px] <= fmax and gl + df2[px] <= gmax
               and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
             state[x] = FLOATED
             floats += 1
             fl += df1[px]
+            gl += df2[px]
             sk[depth] = k + 1
             wf = wx
             bf = bx
@@ -330,6 +365,11 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, last, exch):
         else:
             sk[depth] = 0
             state[x] = FREE
+            if depth == bd and n_mdp > 0 and not exch:
+                if not ex_now:
+                    ex_now = True        # this MDP-pairing's remainder: now with exchanges
+                    continue
+                ex_now = False
             depth -= 1
             if depth < 0:
                 return False
@@ -361,6 +401,19 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         elif pref[lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
+    # repeated floats no pairing avoids: moved-down players with no compatible player here
+    f0 = 0
+    g0 = 0
+    for i in range(n_mdp):
+        x = lst[i]
+        alone = True
+        for j in range(m):
+            if j != i and compatible_nb(s.met, s.strength, pref, s.top, x, lst[j]):
+                alone = False
+                break
+        if alone:
+            f0 += s.df1[x]
+            g0 += s.df2[x]
     nf = m % 2
     while nf <= (m if lower else m % 2):
         lo = (2 * big - m - nf + 1) // 2
@@ -368,18 +421,26 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
             lo = 0
         bye = last and not lower
         for v in range(lo, m // 2 + 1):
-            # the budgets tried at v, in order: each repeated-float budget f < FLOAT_TRIES
-            # without then with exchanges, then any floats, then (v > lo + 2) a looser colour
-            # budget at once; one call site, so that the search is inlined here
+            # the budgets tried at v, in order (C.12-C.13 before C.14-C.15): each
+            # repeated-float budget f < FLOAT_TRIES, then any; inside each, a budget of floats
+            # repeated from two rounds before g < FLOAT2_TRIES, then any; each without then
+            # with exchanges (only with them when neither is bounded); then (v > lo + 2) a
+            # looser colour budget at once.  One call site, so that the search is inlined here
             looser = v > lo + 2
-            for a in range(2 * FLOAT_TRIES + (2 if looser else 1)):
-                if a < 2 * FLOAT_TRIES:
-                    vv, ff, ex = v, a // 2, a % 2 == 1
-                elif a == 2 * FLOAT_TRIES:
-                    vv, ff, ex = v, m, True
+            per_f = 2 * FLOAT2_TRIES + 2
+            n_a = FLOAT_TRIES * per_f + 2 * FLOAT2_TRIES + 1
+            for a in range(n_a + (1 if looser else 0)):
+                vv = v
+                if a >= n_a:
+                    vv, ff, gg, ex = m, m, m, True
                 else:
-                    vv, ff, ex = m, m, True
-                if search_nb(s, m, n_mdp, nf, vv, ff, bye, ex):
+                    fi = a // per_f
+                    b = a - fi * per_f
+                    ff = f0 + fi if fi < FLOAT_TRIES else m
+                    gi = b // 2
+                    gg = g0 + gi if gi < FLOAT2_TRIES else m
+                    ex = b % 2 == 1 or (ff >= m and gg >= m)
+                if search_nb(s, m, n_mdp, nf, vv, ff, gg, bye, ex):
                     return True
             if looser:
                 break
