@@ -179,6 +179,46 @@ def test_simulated_event_keeps_points_and_published_rounds(gs):
     assert sorted(w.order) == list(range(116))
 
 
+def test_simulated_event_ranks_by_the_scenario_tiebreaks(gs):
+    """The kernel's final order of a simulated event is the standings' order of its
+    crosstable under the scenario's tie-breaks (ARO-C1 first: the start list's ratings), as
+    the shared ranker gives it from a crosstable built here; only players it leaves level
+    (lots) may come in another order.  (Until 2026-12-02 the event's crosstable had no
+    ratings, so ARO-C1 was 0 for all and BH-C1 decided.)"""
+    from simcycle.formats.base import CompileOptions
+    from simcycle.formats.swiss.nb import play_swiss_nb, work_nb
+    from simcycle.kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
+    from simcycle.kernels.dutch_nb import pair_scratch
+    from simcycle.model import load_model
+    fmt, scn = gs
+    plan = fmt.compile(scn, load_model(None).for_kind(scn.kind), CompileOptions(at="round8"))
+    a = plan.args
+    n = 116
+    assert a.rating.min() > 2000
+    w = work_nb(n, 11)
+    ps = pair_scratch(n)
+    flags = np.zeros(2, np.int64)
+    split_by_aro = 0
+    for seed in range(1, 9):
+        st = np.array([seed * 7919], np.uint64)
+        play_swiss_nb(a, a.gthr, w, ps, st, flags)
+        t = Crosstable(w.t.opp.copy(), w.t.res.copy(), w.t.kind.copy(), w.t.colour.copy(),
+                       np.zeros(n, np.int64), np.zeros(n, np.int64), a.rating.copy())
+        adjusted_nb(t, 11)
+        order, brk = np.empty(n, np.int64), np.empty(n, np.int64)
+        rank_criteria_nb(t, 11, a.criteria, order, brk, np.empty(n, np.int64),
+                         np.empty(n, np.int64), np.empty(n, np.int64),
+                         np.zeros(1, np.uint64), False)
+        seg = np.cumsum(brk)          # the level group of each place
+        group_of = np.empty(n, np.int64)
+        group_of[order] = seg
+        assert (group_of[w.order] == seg).all(), seed
+        # players level on points whom the tie-breaks separate: the check has teeth
+        pts = t.pts[order]
+        split_by_aro += int(((pts[1:] == pts[:-1]) & (brk[1:] == 1)).sum())
+    assert split_by_aro > 20
+
+
 def test_fix_a_published_board():
     """--fix: a board of the round after the checkpoint is forced in every replica; other
     rounds, other pairs and the wrong colours are refused in one line."""

@@ -136,6 +136,7 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
     n = t.opp.shape[0]
     R = a.n_rounds
     for i in range(n):
+        t.rating[i] = a.rating[i]     # the average-rating criteria read the start list's
         for r in range(R):
             t.opp[i, r] = a.base_opp[i, r]
             t.res[i, r] = a.base_res[i, r]
