@@ -6,6 +6,11 @@
         pairs with colours) equal to py4swiss's (which are the real event's), overall and on
         the top 10 boards (py4swiss's board order)
 
+    python benchmarks/bench_swiss_fidelity.py simulated --at round6 --events 24 [--seed 11]
+        the same share on simulated round states: events played on from the checkpoint with
+        py4swiss's pairings (the reference twin's events), and at each round state the
+        kernel's pairing of it against py4swiss's, per round and on the top 10 boards
+
     python benchmarks/bench_swiss_fidelity.py kernel --at round6 --kernel 2000
         the kernel's side alone (saved in benchmarks/, read by odds with the same --at,
         --kernel and --seed), so that it can run at another priority than the reference
@@ -13,6 +18,13 @@
     python benchmarks/bench_swiss_fidelity.py random --at round6 --kernel 2000 --events 2000
         random pairing inside score groups against the saved kernel side: the chi-square,
         and how many reference events a test needs to reject it (1 % level, power 80 %)
+
+    python benchmarks/bench_swiss_fidelity.py compare --at round6 --kernel 100000 \
+            --reference benchmarks/swiss-odds-round6-current.json
+        the saved kernel side (the "kernel" step, after a kernel change) against the
+        reference side of an earlier odds run: py4swiss's pairing does not change when the
+        kernel does, so its events (the per-player probabilities and their number, saved in
+        that file) are reused; writes benchmarks/swiss-odds-<at>-compare.json
 
     python benchmarks/bench_swiss_fidelity.py odds --at round6 --minutes 15 [--kernel 20000]
         (b) P(top 2 with passing-down), P(1st), P(top 10) per player from events paired by
@@ -81,6 +93,44 @@ def pairs_table():
            ("pairs", "colours", "top10_pairs", "top10_colours")}
     print("all rounds: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in tot.items()))
     return rows, tot
+
+
+def simulated_table(at: str, events: int, seed: int):
+    """(a) on simulated states: ``events`` events from ``at`` paired by py4swiss (replica r:
+    stream (seed, r)); each state the kernel pairs too.  Returns the per-round shares."""
+    from simcycle.kernels import dutch_nb as dn
+    from simcycle.kernels.criteria_nb import Crosstable
+    from simcycle.reference.rng import Stream
+    from simcycle.reference.swiss import dutch_pairs, play_event
+    _, scn, _, plan = _cached_load(at)
+    a = plan.args
+    n = a.base_opp.shape[0]
+    s = dn.pair_scratch(n)
+    ow, ob = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64)
+    z = np.zeros(n, np.int64)
+    tally: dict = {}
+
+    def pairer(opp, res, kind, colour, ratings, r, R, init):
+        ref = dutch_pairs(opp, res, kind, colour, ratings, r, R, init)
+        t = Crosstable(opp, res, kind, colour, z, z, a.rating)
+        pts = (res[:, :r].sum(1) + a.virtual[r]).astype(np.int64)
+        k = dn.pair_round_nb(t, np.int64(r), np.int64(R), pts, np.int64(init), s, ow, ob)
+        mine = {(int(ow[j]), int(ob[j])) for j in range(k)}
+        mine_u = {frozenset(p) for p in mine}
+        c = tally.setdefault(r + 1, np.zeros(5))
+        c += (len(ref), sum(frozenset(p) in mine_u for p in ref), sum(p in mine for p in ref),
+              min(10, len(ref)), sum(frozenset(p) in mine_u for p in ref[:10]))
+        return ref
+
+    for e in range(events):
+        play_event(a, Stream(seed, e).u01, pairer)
+    rows = []
+    for rnd, c in sorted(tally.items()) + [("all", sum(tally.values()))]:
+        rows.append({"round": rnd, "states": int(c[0] // (n // 2)) if n % 2 == 0 else None,
+                     "pairs": c[1] / c[0], "colours": c[2] / c[0], "top10_pairs": c[4] / c[3]})
+        print(f"round {rnd}: pairs {100 * c[1] / c[0]:.1f} %, with colours "
+              f"{100 * c[2] / c[0]:.1f} %; top 10 boards {100 * c[4] / c[3]:.1f} %", flush=True)
+    return rows
 
 
 def rank_event(plan, opp, res, kind, colour, rng_lots):
@@ -228,6 +278,29 @@ def kernel_probs(at: str, m: int, seed: int, save: bool = False):
     return ker, cpu
 
 
+def compare_saved(at: str, m: int, seed: int, reference: str):
+    """The saved kernel side against the reference side of an earlier odds run (``reference``,
+    its JSON: players, reference_events, p.reference), per measure; written next to it."""
+    d = json.loads(Path(reference).read_text())
+    names = [p.name for p in _cached_load(at)[1].players]
+    if d["at"] != at or d["players"] != names:
+        raise SystemExit(f"{reference}: another checkpoint or field ({d['at']})")
+    z = np.load(ROOT / "benchmarks" / f"swiss-odds-{at}-kernel-{m}-{seed}.npz")
+    ker = {k: z[k] for k in ("first", "top2", "top10")}
+    ref = Counts(len(names))
+    ref.n = int(d["reference_events"])
+    ref.first, ref.top2, ref.top10 = (np.asarray(d["p"]["reference"][k]) * ref.n
+                                      for k in ("first", "top2", "top10"))
+    out = {"at": at, "kernel_events": m, "kernel_seed": seed, "kernel_cpu_s": float(z["cpu_s"]),
+           "reference_file": Path(reference).name, "reference_events": ref.n,
+           "kernel_vs_reference": compare(ref, ker, m), "players": names,
+           "p": {"kernel": {k: v.tolist() for k, v in ker.items()},
+                 "reference": d["p"]["reference"]}}
+    path = ROOT / "benchmarks" / f"swiss-odds-{at}-compare.json"
+    path.write_text(json.dumps(out, indent=1), encoding="utf-8")
+    return out
+
+
 def needed_events(x2: float, dof: int, n: int, m: int, m_big: float = 1e6,
                   alpha: float = 0.01, beta: float = 0.8):
     """Reference events a chi-square needs to reject a difference measured as ``x2`` on
@@ -290,7 +363,10 @@ def dump(path, at, m, ref, ker, rnd, t0, cpu0, kernel_cpu):
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["pairs", "odds", "kernel", "random"])
+    ap.add_argument("what", choices=["pairs", "simulated", "odds", "kernel", "random",
+                                     "compare"])
+    ap.add_argument("--reference", default=str(ROOT / "benchmarks"
+                                               / "swiss-odds-round6-current.json"))
     ap.add_argument("--events", type=int, default=2000)
     ap.add_argument("--at", default="round6")
     ap.add_argument("--minutes", type=float, default=15)
@@ -301,8 +377,15 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.what == "pairs":
         pairs_table()
+    elif a.what == "simulated":
+        simulated_table(a.at, a.events, a.seed)
     elif a.what == "random":
         print(json.dumps(random_size(a.at, a.kernel, a.seed, a.events, a.workers), indent=1))
+    elif a.what == "compare":
+        d = compare_saved(a.at, a.kernel, a.seed, a.reference)
+        d.pop("p")
+        d.pop("players")
+        print(json.dumps(d, indent=1))
     elif a.what == "kernel":
         print(f"{kernel_probs(a.at, a.kernel, a.seed, save=True)[1]:.0f} CPU-s")
     else:

@@ -9,12 +9,15 @@ What it does (C.04.3 names):
   with its residents in order; the residents are split into S1 (top half) and S2, and
   S1[i] takes S2 partners in S2's order: the first completion a depth-first search finds is
   the lexicographically first transposition; when S2 has none, S1 players further down
-  (an exchange) and finally downfloating are tried.
+  (an exchange) and finally downfloating are tried.  With MDPs, each pairing of them is
+  tried with the remainder's transpositions, then its exchanges, before the next (C.04.3 D).
 * Absolute criteria: no rematch (B1); no pair of players with the same absolute colour
   preference (B2: colour difference beyond +-1 or the same colour twice running), except
   that in the last round a topscorer (more than half the maximum score) is exempt.
-* Quality criteria, in this order: fewest downfloaters (C.5-C.6), then fewest pairs in
-  which a colour preference cannot be granted (C.10-C.13).
+* Quality criteria, in this order: fewest downfloaters (C.5), fewest pairs in which a colour
+  preference cannot be granted (C.10), fewest floats repeated from the previous round
+  (C.12-C.13 together), fewest repeated from two rounds before (C.14-C.15 together); floats
+  as A.4 b (not playing a round, for whatever reason, is a downfloat).
 * The completion criterion (C.4): when the last bracket cannot be paired, the bracket above
   is merged into it and the round is paired again.
 * Colours (C.04.3 E): both preferences when they differ; the stronger preference; alternate
@@ -24,9 +27,9 @@ What it does (C.04.3 names):
 * A pairing-allocated bye goes to the lowest player of the last bracket who has not had one
   (nor a forfeit win).
 
-What it simplifies (docs/format-swiss.md): the float-history criteria (C.14-C.21: avoid
-floating the same player down or up twice running), the finer colour criteria for
-topscorers (C.8-C.9), and the order in which exchanges between S1 and S2 are tried; each
+What it simplifies (docs/format-swiss.md): the score-difference criteria (C.6 beyond pairing
+MDPs first, C.7, C.16-C.19), the colour criteria for topscorers (C.8-C.9), the strong
+preference (C.11), and the order in which exchanges between S1 and S2 are tried (D.2); each
 search is bounded (``STEP_CAP`` steps, ``FLOAT_CAP`` when it also bounds repeated floats),
 beyond which the next looser budget is used.  The search skips any choice after which the
 colour conflicts already made plus a lower bound on those still to come (``conflict_bound_nb``)
