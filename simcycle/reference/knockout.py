@@ -13,6 +13,7 @@ from ..enums import (KO_C_Q_LOTS, KO_C_Q_TIEBREAK, SER_CLASSICAL, SER_EVENTS_WON
                      SER_LOTS, SER_SECOND)
 from . import games as G
 from .bracket import walk
+from .prizes import shared_by_points
 from .rng import Stream
 
 
@@ -85,21 +86,27 @@ def _rank(a, pts, won, second, cls, log, pidx, s):
                     lotted[x] = start + 1
                 new.extend([x] for x in G.shuffled(g, s))
             else:
-                if crit == SER_H2H:
-                    val = {p: 0 for p in g}
-                    for up, lo, cu, cl in log:
-                        pa, pb = pidx[up], pidx[lo]
-                        if pa in val and pb in val:
-                            val[pa] += cu
-                            val[pb] += cl
-                else:
-                    arr = {SER_EVENTS_WON: won, SER_SECOND: second, SER_CLASSICAL: cls}[crit]
-                    val = {p: arr[p] for p in g}
+                val = _values(crit, g, won, second, cls, log, pidx)
                 ordered = sorted(g, key=lambda p: -val[p])    # stable, like the kernel
                 for v in sorted(set(val.values()), reverse=True):
                     new.append([p for p in ordered if val[p] == v])
         groups = new
     return [p for g in groups for p in g], lotted
+
+
+def _values(crit, g, won, second, cls, log, pidx):
+    """{player of group g: his value of criterion crit}: head-to-head sums the classical
+    points of the games between members of g (``log``), the others read a tally."""
+    if crit != SER_H2H:
+        arr = {SER_EVENTS_WON: won, SER_SECOND: second, SER_CLASSICAL: cls}[crit]
+        return {p: arr[p] for p in g}
+    val = {p: 0 for p in g}
+    for up, lo, cu, cl in log:
+        pa, pb = pidx[up], pidx[lo]
+        if pa in val and pb in val:
+            val[pa] += cu
+            val[pb] += cl
+    return val
 
 
 def simulate_replica(a, seed: int, replica: int) -> dict:
@@ -113,19 +120,8 @@ def simulate_replica(a, seed: int, replica: int) -> dict:
     for e in range(a.pos.shape[0]):
         _event(a, e, rt, s, pidx, (pts, won, second, cls, prize), log)
     order, lotted = _rank(a, pts, won, second, cls, log, pidx, s)
-    k = 0
-    overall = [float(x) for x in a.overall]
-    while k < n:
-        e2 = k + 1
-        while e2 < n and pts[order[e2]] == pts[order[k]]:
-            e2 += 1
-        sh = 0.0
-        for i in range(k, e2):
-            sh += overall[i]
-        sh /= e2 - k
-        for i in range(k, e2):
-            prize[order[i]] += sh
-        k = e2
+    for i, m in enumerate(shared_by_points(order, pts, a.overall)):
+        prize[i] += m
     qualify = [0] * n
     wildcard = [0] * n
     eligible = [i for i in order if a.qual_else[i] == 0]

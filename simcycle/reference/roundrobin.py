@@ -13,6 +13,7 @@ from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN
                      RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS)
 from ..formats.roundrobin.rules import SCORE
 from . import criteria, games
+from .prizes import shared_by_points
 from .rng import Stream
 
 
@@ -26,29 +27,50 @@ def playoff(a, rt, tied, stream, flags):
         opt = next((o for o in stage if o[2] != 0 and o[0] <= len(cand) <= o[1]), None)
         if opt is None:
             continue
-        if s == 1:
-            flags[RR_C_STAGE2] = 1
-        elif s >= 2:
-            flags[RR_C_STAGE3] = 1
+        if s >= 1:
+            flags[RR_C_STAGE2 if s == 1 else RR_C_STAGE3] = 1
         kind, ci = opt[2], opt[3]
-        if kind == PO_MATCH and len(cand) == 2:
-            d = games.pair(params, rt, off, ci, cand[0], cand[1], stream)
-            if d != 0:
-                cand = [cand[0] if d > 0 else cand[1]]
-        elif kind == PO_ROUND_ROBIN or kind == PO_MATCH:
-            score = games.round_robin(params, rt, off, ci, cand, stream)
-            cand = [p for p, x in zip(cand, score) if x == max(score)]
-        elif kind == PO_SUDDEN_DEATH_KO:
-            cand = [games.sudden_death_knockout(params, rt, off, ci, cand, stream)]
-        elif kind == PO_ARMAGEDDON and len(cand) == 2:
-            cand = [games.armageddon(params, rt, off, ci, cand[0], cand[1], stream)]
-        elif kind == PO_LOTS:
-            flags[RR_C_LOTS] = 1
-            cand = [cand[stream.randint(len(cand))]]
+        if kind == PO_LOTS:
+            cand = _by_lots(cand, stream, flags)
+            continue
+        play = _PLAYS.get((kind, len(cand) == 2))
+        if play is not None:   # an option without effect leaves the same players
+            cand = play(params, rt, off, ci, cand, stream)
     if len(cand) > 1:
-        flags[RR_C_LOTS] = 1
-        cand = [cand[stream.randint(len(cand))]]
+        cand = _by_lots(cand, stream, flags)
     return cand[0]
+
+
+def _by_lots(cand, stream, flags):
+    flags[RR_C_LOTS] = 1
+    return [cand[stream.randint(len(cand))]]
+
+
+# One play-off among ``cand``: the players still level after it.
+def _after_match(params, rt, off, ci, cand, stream):
+    d = games.pair(params, rt, off, ci, cand[0], cand[1], stream)
+    return cand if d == 0 else [cand[0] if d > 0 else cand[1]]
+
+
+def _after_round_robin(params, rt, off, ci, cand, stream):
+    score = games.round_robin(params, rt, off, ci, cand, stream)
+    return [p for p, x in zip(cand, score) if x == max(score)]
+
+
+def _after_knockout(params, rt, off, ci, cand, stream):
+    return [games.sudden_death_knockout(params, rt, off, ci, cand, stream)]
+
+
+def _after_armageddon(params, rt, off, ci, cand, stream):
+    return [games.armageddon(params, rt, off, ci, cand[0], cand[1], stream)]
+
+
+# (kind, two players?) -> the play-off; a match among more than two is a round robin
+_PLAYS = {(PO_MATCH, True): _after_match, (PO_MATCH, False): _after_round_robin,
+          (PO_ROUND_ROBIN, True): _after_round_robin, (PO_ROUND_ROBIN, False): _after_round_robin,
+          (PO_SUDDEN_DEATH_KO, True): _after_knockout,
+          (PO_SUDDEN_DEATH_KO, False): _after_knockout,
+          (PO_ARMAGEDDON, True): _after_armageddon}
 
 
 def _ratings(a, stream):
@@ -130,41 +152,53 @@ def _rank(a, rt, pts, res, stream, flags):
     step: the play-off for the top group, the C.07 criteria (``reference.criteria``, over the
     crosstable), lots."""
     n = len(pts)
-    q = a.n_qual
     t = criteria.Table(a.opp.tolist(), res, a.kind.tolist(), a.colour.tolist(),
                        a.rating.tolist(), len(res[0]) if res else 0)
     assert t.pts == pts
     groups = [[i for i in range(n) if pts[i] == v] for v in sorted(set(pts), reverse=True)]
     for crit in a.criteria.tolist():
         if crit == TB_PLAYOFF:
-            if len(groups[0]) > 1:
-                flags[RR_C_PLAYOFF] = 1
-                top = groups[0]
-                if a.forced_first in top:
-                    w = a.forced_first
-                else:
-                    w = playoff(a, rt[a.playoff_seg], top, stream, flags)
-                    if q == 1 and flags[RR_C_LOTS]:
-                        flags[RR_C_Q_LOTS] = 1
-                groups = [[w], [p for p in top if p != w]] + groups[1:]
-            continue
-        new = []
-        pos = 0
-        for grp in groups:
-            start, pos = pos, pos + len(grp)
-            if len(grp) == 1:
-                new.append(grp)
-            elif crit == TBS_LOTS:
-                flags[RR_C_LOTS] = 1
-                if start < q < pos:
-                    flags[RR_C_Q_LOTS] = 1
-                new.extend([p] for p in games.shuffled(grp, stream))
-            else:
-                v = {p: criteria.FUNCTIONS[crit](t, p, grp) for p in grp}
-                for x in sorted(set(v.values()), reverse=True):
-                    new.append([p for p in grp if v[p] == x])   # stable: keeps prior order
-        groups = new
+            groups = _playoff_step(a, rt, groups, stream, flags)
+        else:
+            groups = _criterion_step(a.n_qual, crit, t, groups, stream, flags)
     return [p for grp in groups for p in grp]
+
+
+def _playoff_step(a, rt, groups, stream, flags):
+    """The play-off step: the top group, if two or more, is split into its winner and the
+    rest."""
+    top = groups[0]
+    if len(top) == 1:
+        return groups
+    flags[RR_C_PLAYOFF] = 1
+    if a.forced_first in top:
+        w = a.forced_first
+    else:
+        w = playoff(a, rt[a.playoff_seg], top, stream, flags)
+        if a.n_qual == 1 and flags[RR_C_LOTS]:
+            flags[RR_C_Q_LOTS] = 1
+    return [[w], [p for p in top if p != w]] + groups[1:]
+
+
+def _criterion_step(q, crit, t, groups, stream, flags):
+    """A criterion step (or lots) splitting every group of two or more; ``q`` places
+    qualify."""
+    new = []
+    pos = 0
+    for grp in groups:
+        start, pos = pos, pos + len(grp)
+        if len(grp) == 1:
+            new.append(grp)
+        elif crit == TBS_LOTS:
+            flags[RR_C_LOTS] = 1
+            if start < q < pos:
+                flags[RR_C_Q_LOTS] = 1
+            new.extend([p] for p in games.shuffled(grp, stream))
+        else:
+            v = {p: criteria.FUNCTIONS[crit](t, p, grp) for p in grp}
+            for x in sorted(set(v.values()), reverse=True):
+                new.append([p for p in grp if v[p] == x])   # stable: keeps prior order
+    return new
 
 
 def _money(a, order, pts):
@@ -176,15 +210,7 @@ def _money(a, order, pts):
         for place, i in enumerate(order):
             money[i] = float(a.place_prize[place])
     else:
-        k = 0
-        while k < n:
-            e = k
-            while e < n and pts[order[e]] == pts[order[k]]:
-                e += 1
-            share = sum(float(a.place_prize[p]) for p in range(k, e)) / (e - k)
-            for p in range(k, e):
-                money[order[p]] = share
-            k = e
+        money = shared_by_points(order, pts, a.place_prize)
     return [m + float(a.per_half) * pts[i] for i, m in enumerate(money)]
 
 
