@@ -185,33 +185,45 @@ def place_ranges(scn: RoundRobin, t: Table, playoff_winner=None) -> list[tuple]:
     pos = 0
     if frozen is not None:
         top, later = frozen
-        for x in top:
-            if playoff_winner in top:
-                winners = [playoff_winner]
-            else:
-                winners = top
-            lo = 0 if x in winners else None
-            hi = 0
-            for w in winners:
-                if w == x:
-                    continue
-                sub = Splits([[p for p in top if p != w]])
-                for crit in later:
-                    sub.by(crit, criterion_value(crit, t))
-                start = 0
-                for g in sub.groups:
-                    if x in g:
-                        lo = 1 + start if lo is None else min(lo, 1 + start)
-                        hi = max(hi, start + len(g))
-                        break
-                    start += len(g)
-            out[x] = (lo, hi)
+        out = _playoff_ranges(top, later, t, playoff_winner)
         pos = len(top)
     for g in sp.groups:
         for x in g:
             out[x] = (pos, pos + len(g) - 1)
         pos += len(g)
     return [out[i] for i in range(n)]
+
+
+def _playoff_ranges(top, later, t: Table, playoff_winner) -> dict[int, tuple]:
+    """{player of the play-off group ``top``: (best, worst place)}: first if he can win the
+    play-off (only ``playoff_winner`` when it is one of them), else ordered among the
+    losers by the ``later`` criteria, for each winner he could lose to."""
+    winners = [playoff_winner] if playoff_winner in top else top
+    out = {}
+    for x in top:
+        lo = 0 if x in winners else None
+        hi = 0
+        for w in winners:
+            if w == x:
+                continue
+            sub = Splits([[p for p in top if p != w]])
+            for crit in later:
+                sub.by(crit, criterion_value(crit, t))
+            start, size = _span(sub.groups, x)
+            lo = 1 + start if lo is None else min(lo, 1 + start)
+            hi = max(hi, start + size)
+        out[x] = (lo, hi)
+    return out
+
+
+def _span(groups, x) -> tuple[int, int]:
+    """(first position, size) of the group of ``groups`` (in order) that holds ``x``."""
+    start = 0
+    for g in groups:
+        if x in g:
+            return start, len(g)
+        start += len(g)
+    raise ValueError(x)
 
 
 def place_prizes(scn: RoundRobin, groups, pts) -> dict[int, float]:
@@ -270,18 +282,30 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
          "rounds_played": max((g.round for g in played), default=0),
          # the rounds every game of which is played (rounds_played is the latest round with a
          # game played: mid-round they differ)
-         "rounds_complete": max((r for r in {g.round for g in played}
-                                 if all(g.round != r for g in remaining)), default=0),
+         "rounds_complete": _rounds_complete(played, remaining),
          "final": final,
          "currency": scn.currency, "prize_split": scn.prize_split,
          "criteria": ["points", *[c for c in scn.order if c != "lots"]], "players": rows}
     if final:
-        total = sum(prize_of.values())
-        d["prize_total"] = total
-        if scn.fund is not None and abs(total - scn.fund) > 0.5:
-            d["prize_warning"] = f"prizes sum to {total:,.0f}, the fund is {scn.fund:,.0f}"
+        d.update(_prize_total(scn, prize_of))
     d.update(_level_note(scn, level, groups, final))
     return d
+
+
+def _rounds_complete(played, remaining) -> int:
+    """The last round every game of which is played (0: none)."""
+    return max((r for r in {g.round for g in played}
+                if all(g.round != r for g in remaining)), default=0)
+
+
+def _prize_total(scn: RoundRobin, prize_of: dict) -> dict:
+    """The final standings' ``prize_total``, and a ``prize_warning`` when it is not the
+    scenario's fund."""
+    total = sum(prize_of.values())
+    if scn.fund is not None and abs(total - scn.fund) > 0.5:
+        return {"prize_total": total,
+                "prize_warning": f"prizes sum to {total:,.0f}, the fund is {scn.fund:,.0f}"}
+    return {"prize_total": total}
 
 
 def _standing_rows(scn: RoundRobin, sp: Splits, played, t: Table, wins, sb,
