@@ -66,6 +66,28 @@ def file_results(scenario_file: str, kind: str, path: str, *, write: bool = Fals
     scn = load({**raw, "event": ev}, scenario_file)
     rows = _reader(kind)(path)
     matched = match(rows, scn.players, scn.games)
+    new, same, unfinished = _sorted_rows(scn, matched)
+    after = load({**raw, "event": {**ev, KINDS[kind]: str(Path(path).resolve())}},
+                 scenario_file)
+    d = {"scenario": scn.name, "file": scn.file, "source": str(path), "kind": kind,
+         "games_in_file": len(rows), "new": new, "already_known": same,
+         "unfinished": unfinished,
+         "latest_checkpoint_before": rules.checkpoints(scn)[-1],
+         "latest_checkpoint_after": rules.checkpoints(after)[-1],
+         "written": False}
+    if any(KINDS[k] in (raw.get("event") or {}) for k in KINDS):
+        d["note"] = ("the scenario also reads " + ", ".join(
+            f"{k} = {raw['event'][k]!r}" for k in KINDS.values() if k in raw["event"])
+            + "; those results are counted when it is loaded")
+    if write and new:
+        _write_new(scenario_file, scn, new)
+        d["written"] = True
+    return d
+
+
+def _sorted_rows(scn, matched) -> tuple[list, int, list]:
+    """(rows of the games the file adds, how many it has that the scenario knows already (or
+    that it repeats), rows of the games it has unfinished and the scenario has not)."""
     known = {(g.round, g.white, g.black): g.result for g in scn.games}
     new, same, unfinished, seen = [], 0, {}, set()
     for m in matched:
@@ -80,32 +102,25 @@ def file_results(scenario_file: str, kind: str, path: str, *, write: bool = Fals
         else:
             seen.add(key)
             new.append(row)
-    unfinished = [r for k, r in unfinished.items() if k not in seen]
-    after = load({**raw, "event": {**ev, KINDS[kind]: str(Path(path).resolve())}},
-                 scenario_file)
-    d = {"scenario": scn.name, "file": scn.file, "source": str(path), "kind": kind,
-         "games_in_file": len(rows), "new": new, "already_known": same,
-         "unfinished": unfinished,
-         "latest_checkpoint_before": rules.checkpoints(scn)[-1],
-         "latest_checkpoint_after": rules.checkpoints(after)[-1],
-         "written": False}
-    if any(KINDS[k] in (raw.get("event") or {}) for k in KINDS):
-        d["note"] = ("the scenario also reads " + ", ".join(
-            f"{k} = {raw['event'][k]!r}" for k in KINDS.values() if k in raw["event"])
-            + "; those results are counted when it is loaded")
-    if write and new:
-        from ...io.write import write_results
-        idx = {n: i for i, n in enumerate(scn.names)}
-        write_results(scenario_file, scn.players,
-                      [(r["round"], idx[r["white"]], idx[r["black"]], r["result"],
-                        f"round {r['round']} {r['white']} - {r['black']}") for r in new])
-        try:
-            load(read_toml(scenario_file, "scenario file"), scenario_file)
-        except ScenarioError as e:     # never expected: the written file must load
-            raise ScenarioError(f"the scenario was written but no longer loads: {e}",
-                                file=scenario_file) from None
-        d["written"] = True
-    return d
+    return new, same, [r for k, r in unfinished.items() if k not in seen]
+
+
+def _write_new(scenario_file: str, scn, new: list) -> None:
+    """Write the rows ``new`` into the scenario's ``[[rounds]]`` (atomic) and check that it
+    still loads."""
+    from ...files import read_toml
+    from ...io.write import write_results
+    from .scenario import load
+
+    idx = {n: i for i, n in enumerate(scn.names)}
+    write_results(scenario_file, scn.players,
+                  [(r["round"], idx[r["white"]], idx[r["black"]], r["result"],
+                    f"round {r['round']} {r['white']} - {r['black']}") for r in new])
+    try:
+        load(read_toml(scenario_file, "scenario file"), scenario_file)
+    except ScenarioError as e:     # never expected: the written file must load
+        raise ScenarioError(f"the scenario was written but no longer loads: {e}",
+                            file=scenario_file) from None
 
 
 def render_results(d: dict) -> str:
