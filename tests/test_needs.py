@@ -225,3 +225,22 @@ def test_tour_winner_words_cover_the_same_outcomes():
     assert winner_label(["A", SHARED], seen) == "A wins, or first place is shared"
     assert winner_label(["A", "B"], seen) == "A or B wins"
     assert winner_label([SHARED], seen) == "first place is shared"
+
+
+def test_certain_cells_merge_after_a_mixture_rounds():
+    # cells (codes, p, P(1st), P(qualify), se_first, se_qualify) as _result_cells makes them;
+    # mixing two cells with P(qualify) 1.0 and weights 0.1, 0.3 gives 0.9999999999999999
+    # (floating point), which must still count as certain and merge with a third 1.0 cell:
+    # cycle-2022 at candidates-round12 left Ding Liren's "draws and Rapport does not win"
+    # and "draws and Rapport beats Nepomniachtchi" apart, both 0 % and 100 %
+    from simcycle.commentary.branches import _combine, _merge
+
+    assert _combine((["1-0"], 0.1, 0.0, 1.0, 0.0, 0.0),
+                    (["1/2-1/2"], 0.3, 0.0, 1.0, 0.0, 0.0))[3] != 1.0
+    cells = [(["1-0"], 0.1, 0.0, 1.0, 0.0, 0.0), (["1/2-1/2"], 0.3, 0.0, 1.0, 0.0, 0.0),
+             (["0-1"], 0.2, 0.0, 1.0, 0.0, 0.0)]
+    (merged,) = _merge(cells)
+    assert merged[0] == ["1-0", "1/2-1/2", "0-1"] and math.isclose(merged[1], 0.6)
+    # a certain cell still never merges with an uncertain one
+    assert len(_merge([(["1-0"], 0.5, 0.0, 1.0, 0.0, 0.0),
+                       (["0-1"], 0.5, 0.0, 0.993, 0.0, 0.0)])) == 2
