@@ -204,6 +204,13 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: in
                                 value="tour")
         from .tour import needs as tour_needs
         return tour_needs(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
+    if fmt.name == "swiss":
+        if exact:
+            raise ScenarioError("exact branches need a round robin with at most "
+                                f"{EXACT_GAMES} games left", file=scn.file, key="--exact",
+                                value="swiss")
+        from .swiss import needs as swiss_needs
+        return swiss_needs(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
     build = BUILDERS.get(fmt.name)
     if build is None:
         raise ScenarioError(f"needs is not offered for the {fmt.name} format yet",
@@ -382,12 +389,17 @@ def render(d: dict) -> str:
     if d.get("method") == "conditioned":
         how = (f"{d['sims']:,} simulated seasons filed by the event's result, "
                "± standard error")
+    if d.get("method") == "conditioned-swiss":
+        how = (f"{d['sims']:,} simulated events filed by the round's results, "
+               "± standard error")
     fl, ql = d.get("first_label", "P(1st)"), d.get("qualify_label", "P(qualify)")
     final = f"; the final: {d['final']}" if d.get("final") else ""
     lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} ({how}"
              f"{final})", ""]
     width = max((len(it["label"]) for it in d["items"]), default=0) + 2
     for it in d["items"]:
+        if it["kind"] == "own":       # a Swiss round not paired yet: in the branches
+            continue
         if it["kind"] == "game":
             r = it["results"]
             lines.append(f"  {it['label']:<{width}}1-0 {100 * r['1-0']:4.1f} %  draw "
@@ -419,6 +431,10 @@ def render(d: dict) -> str:
                         else f"±{100 * b['se_qualify']:.1f}")
                 row += f"{_pct(b['p_qualify']) + se_q:>{cw}}"
             lines.append(row)
+    if d.get("method") == "conditioned-swiss":
+        from .swiss import LEGEND
+        lines += ["", LEGEND.format(fl=fl, ql=ql)]
+        return "\n".join(lines)
     if d.get("method") == "conditioned":
         lines += ["", "P(branch): the share of simulated seasons with the branch's result in "
                   "the event; P(1st), P(qualify): the player's chance in the season (first; the "

@@ -32,6 +32,11 @@ class ScoreRow(msgspec.Struct):
     first: dict[str, float]
     p_qualify: float
     first_given: float
+    # a Swiss (``commentary/swiss.py``): ``first``'s tiebreak share by the criterion that
+    # decided it, and ``p_qualify`` split the same way (outright, tiebreak, lots) and by criterion
+    first_by_criterion: dict[str, float] = {}
+    qualify: dict[str, float] = {}
+    qualify_by_criterion: dict[str, float] = {}
 
 
 class PlayerScores(msgspec.Struct):
@@ -63,6 +68,8 @@ class ScoreReport(msgspec.Struct):
     model: str = ""          # the model file's name and version
     series: bool = False     # a series format: rows by series points (games_left -1)
     points_label: str = "points"
+    criteria: list[str] = []   # a Swiss: its tie-break criteria, in order (``first_by_criterion``)
+    format: str = ""           # "swiss": the rows carry the splits by criterion
 
 
 DEFAULT_SIMS = 65_536
@@ -81,8 +88,16 @@ def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
         d = series(fmt, scn, model, at, fixed, sims=sims, seed=seed)
         d.model = model_label(model)
         return d
+    if fmt.name == "swiss":
+        if exact:
+            raise ScenarioError("scores: exact for round robins only", file=scn.file,
+                                key="--exact", value=fmt.name)
+        from . import swiss
+        d = swiss.scores(fmt, scn, model, at, fixed, sims=sims, seed=seed)
+        d.model = model_label(model)
+        return d
     if fmt.name != "round-robin":
-        raise ScenarioError("scores: round robins and the series formats only",
+        raise ScenarioError("scores: round robins, the series formats and the Swiss only",
                             file=scn.file, key="format", value=fmt.name)
     from ..formats.roundrobin.exact import _Enumeration, _order_group
     from ..formats.roundrobin.rules import split_games
@@ -268,6 +283,8 @@ def render(d: dict) -> str:
            f"{d['sims']:,} simulations, seed {d['seed']}, no rating offsets")
     if d.get("series"):
         return render_series(d)
+    if d.get("format") == "swiss":
+        return render_swiss(d)
     lines = [f"{d['scenario']}  at {d['at']}: what score is enough ({d['games_left']} games "
              f"left, {how})", ""]
     qual = d["qualifying_places"] > 1
@@ -335,6 +352,48 @@ def render_series(d: dict) -> str:
                  "P(1st and final), in %, split into alone on points and level on points "
                  "(the series tiebreaks or lots decided).  A simulated share p of n "
                  "simulations has the standard error sqrt(p(1-p)/n).")
+    return "\n".join(lines)
+
+
+def render_swiss(d: dict) -> str:
+    """A Swiss: per player, by final score, P(score), P(qualify | score) and P(1st | score),
+    and P(qualify and score) split outright / by each tie-break criterion / lots."""
+    from ..formats.roundrobin.rules import fmt_points
+
+    crit = d.get("criteria", [])
+    lines = [f"{d['scenario']}  at {d['at']}: what score is enough ({d['sims']:,} simulations,"
+             f" seed {d['seed']}, no rating offsets; {d['qualifying_places']} qualify)", ""]
+    for p in d["players"]:
+        if p["p_first"] <= 0 and p["p_qualify"] <= 0:
+            continue
+        eq = p.get("enough_qualify")
+        words = (f"more likely than not to qualify from {fmt_points(eq)} points" if eq is not None
+                 else "at no final score more likely than not to qualify")
+        lines.append(f"{p['name']}: P(qualify) {_pct(p['p_qualify'])}, P(1st) "
+                     f"{_pct(p['p_first'])}; {words}")
+        head = (f"    {'final':>6}{'P(score)':>10}{'P(qual|score)':>15}{'P(1st|score)':>14}"
+                f"   P(qualify and score) = {'outright':>9}"
+                + "".join(f"{c:>15}" for c in crit) + f"{'lots':>7}")
+        lines.append(head)
+        for r in p["rows"]:
+            if r["p"] < 0.0005 and r["p_qualify"] == 0 and r["p_first"] == 0:
+                continue
+            q = r["qualify"]
+            row = (f"    {fmt_points(r['points']):>6}{100 * r['p']:9.1f}%"
+                   f"{100 * r['p_qualify'] / r['p']:14.1f}%{100 * r['first_given']:13.1f}%"
+                   f"   {100 * r['p_qualify']:19.2f} % = {100 * q['outright']:8.2f}"
+                   + "".join(f"{100 * r['qualify_by_criterion'][c]:15.2f}" for c in crit)
+                   + f"{100 * q['lots']:7.2f}")
+            lines.append(row)
+        lines.append("")
+    lines.append("final: the player's final score (scores below 0.05 % that neither qualify nor "
+                 "win are left out); P(score): the chance of ending on it; P(qual|score), "
+                 "P(1st|score): of a qualifying place (passing-down counted), of first place, on "
+                 "it; P(qualify and score), in %, split by how the place was decided against the "
+                 "best eligible player outside the places: outright (more points), the "
+                 "tie-break criterion that separated them (in the event's order), lots.  A "
+                 "simulated share p of n simulations has the standard error sqrt(p(1-p)/n); "
+                 "--json also splits first place the same way.")
     return "\n".join(lines)
 
 
