@@ -203,12 +203,18 @@ def test_docs_quote_the_output(gs):
     fmt, scn, model = gs
     text = Path(__file__).parents[1].joinpath("docs", "commentary.md").read_text()
     part = text.split("## Grand Swiss 2025")[1].split("\n## ")[0]
-    d = needs(fmt, scn, model, "round8", sims=16_384, seed=1)
-    out = render(msgspec.to_builtins(d))
-    quoted = [ln for ln in part.split("```")[1].splitlines()[1:] if ln.strip()]
-    assert len(quoted) >= 5
-    lines = out.splitlines()
-    for ln in quoted:
-        if ln.strip() == "...":
-            continue
-        assert ln in lines, ln
+    blocks = part.split("```")[1::2]
+    outs = [render(msgspec.to_builtins(needs(fmt, scn, model, "round8", sims=16_384, seed=1))),
+            scores_mod.render(msgspec.to_builtins(scores_mod.scores(fmt, scn, model, "round8",
+                                                                    seed=1)))]
+    assert len(blocks) == 2
+    for block, out in zip(blocks, outs):
+        quoted = [ln for ln in block.splitlines() if ln.strip() and ln.strip() != "..."
+                  and not ln.startswith("$ ")]
+        assert len(quoted) >= 5
+        lines = out.splitlines()
+        for ln in quoted:
+            assert ln in lines, ln
+    # the hand check: Bluebaum's branches mixed back ("0.064·61.8 + ... = 21.6 %")
+    assert "= 21.6 % P(1st)" in part and "= 39.4 % P(qualify)" in part
+    assert "Bluebaum, Matthias: P(1st) 21.6 %, P(qualify) 39.4 %" in outs[0]

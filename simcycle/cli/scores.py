@@ -5,8 +5,9 @@ from .options import commentary_inputs, commentary_options, plot_opt, seed_opt, 
 
 @click.command()
 @commentary_options
-@click.option("--sims", default=65_536, show_default=True, type=click.IntRange(2048, 10**8),
-              help="Simulations where the table is not exact (whole chunks of 512).")
+@click.option("--sims", default=None, type=click.IntRange(2048, 10**8),
+              help="Simulations where the table is not exact (whole chunks of 512; default "
+                   "65,536, a Swiss 16,384).")
 @click.option("--exact/--no-exact", "exact", default=None,
               help="Exact (round robins with at most 10 games left; the default there) or "
                    "simulated.")

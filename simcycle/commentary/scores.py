@@ -79,8 +79,12 @@ SERIES = ("knockout-series", "group-series")
 
 
 def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
-           sims: int = DEFAULT_SIMS, seed: int = 1) -> ScoreReport:
-    """``exact``: None = exact where at most ``EXACT_GAMES`` games are left, else simulated."""
+           sims: int | None = None, seed: int = 1) -> ScoreReport:
+    """``exact``: None = exact where at most ``EXACT_GAMES`` games are left, else simulated;
+    ``sims`` None: ``DEFAULT_SIMS`` (a Swiss: ``swiss.DEFAULT_SIMS``, its replicas are costly)."""
+    if sims is None:
+        from .swiss import DEFAULT_SIMS as SWISS_SIMS
+        sims = SWISS_SIMS if fmt.name == "swiss" else DEFAULT_SIMS
     if fmt.name in SERIES:
         if exact:
             raise ScenarioError("scores: exact for round robins only", file=scn.file,
@@ -373,7 +377,7 @@ def render_swiss(d: dict) -> str:
                      f"{_pct(p['p_first'])}; {words}")
         head = (f"    {'final':>6}{'P(score)':>10}{'P(qual|score)':>15}{'P(1st|score)':>14}"
                 f"   P(qualify and score) = {'outright':>9}"
-                + "".join(f"{c:>15}" for c in crit) + f"{'lots':>7}")
+                + "".join(f"{c:>{max(len(c) + 2, 9)}}" for c in crit) + f"{'lots':>7}")
         lines.append(head)
         for r in p["rows"]:
             if r["p"] < 0.0005 and r["p_qualify"] == 0 and r["p_first"] == 0:
@@ -382,7 +386,8 @@ def render_swiss(d: dict) -> str:
             row = (f"    {fmt_points(r['points']):>6}{100 * r['p']:9.1f}%"
                    f"{100 * r['p_qualify'] / r['p']:14.1f}%{100 * r['first_given']:13.1f}%"
                    f"   {100 * r['p_qualify']:19.2f} % = {100 * q['outright']:8.2f}"
-                   + "".join(f"{100 * r['qualify_by_criterion'][c]:15.2f}" for c in crit)
+                   + "".join(f"{100 * r['qualify_by_criterion'][c]:{max(len(c) + 2, 9)}.2f}"
+                             for c in crit)
                    + f"{100 * q['lots']:7.2f}")
             lines.append(row)
         lines.append("")
@@ -422,10 +427,16 @@ def _pct(p: float) -> str:
     return pct(p)
 
 
+def by_qualify(d: dict) -> bool:
+    """A table where qualifying is the question: a series or a Swiss (P(qualify | final) shown
+    with the bars, contenders by P(qualify))."""
+    return bool(d.get("series")) or d.get("format") == "swiss"
+
+
 def contenders(d: dict, players: int = 4) -> list[dict]:
-    """The players the chart shows: those who can still finish first (a series: or take a
-    qualifying place, likeliest to qualify first), best first."""
-    if d.get("series"):
+    """The players the chart shows: those who can still finish first (a series, a Swiss: or
+    take a qualifying place, likeliest to qualify first), best first."""
+    if by_qualify(d):
         return sorted((p for p in d["players"] if p["p_first"] > 0 or p["p_qualify"] > 0),
                       key=lambda p: (-p["p_qualify"], -p["p_first"]))[:players]
     return [p for p in d["players"] if p["p_first"] > 0][:players]
@@ -433,8 +444,8 @@ def contenders(d: dict, players: int = 4) -> list[dict]:
 
 def shown_rows(d: dict, p: dict) -> list[dict]:
     """A player's rows a table or chart shows: every score with a chance; a series' totals
-    below 0.05 % that neither qualify nor win left out (``render_series``)."""
-    if d.get("series"):
+    below 0.05 % that neither qualify nor win left out (``render_series``; a Swiss's too)."""
+    if by_qualify(d):
         return [r for r in p["rows"]
                 if r["p"] > 0 and (r["p"] >= 0.0005 or r["p_qualify"] > 0 or r["p_first"] > 0)]
     return [r for r in p["rows"] if r["p"] > 0]
@@ -452,7 +463,8 @@ def figure(d: dict, players: int = 4, max_width: float | None = None):
         width = min(width, max_width)
     fig = Figure(figsize=(width, 3.9), layout="constrained")
     axes = fig.subplots(1, len(shown), sharey=True, squeeze=False)[0]
-    series = bool(d.get("series"))
+    series = by_qualify(d)
+    swiss = d.get("format") == "swiss"
     lab = d.get("points_label", "points") if series else "points"
     for ax, p in zip(axes, shown):
         rows = shown_rows(d, p)
@@ -481,10 +493,11 @@ def figure(d: dict, players: int = 4, max_width: float | None = None):
     axes[0].yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f} %")
     handles, labels = axes[0].get_legend_handles_labels()
     if series:          # a series has no play-off for first; lots count with the tiebreaks
-        keep = [i for i, k in enumerate(labels)
-                if k not in (WORDS["playoff"], WORDS["lots"])]
+        drop = (WORDS["playoff"],) if swiss else (WORDS["playoff"], WORDS["lots"])
+        keep = [i for i, k in enumerate(labels) if k not in drop]
         handles, labels = [handles[i] for i in keep], [labels[i] for i in keep]
-        labels = [SERIES_WORDS.get(k, k) for k in labels]
+        if not swiss:
+            labels = [SERIES_WORDS.get(k, k) for k in labels]
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8,
                title="first place decided" + (" (bars)" if series else ""),
                title_fontsize=8)

@@ -136,7 +136,7 @@ def commentary(fmt, scn, model, at, fixed: dict, *, sims: int, seed: int) -> tup
     except ScenarioError as err:
         nd = {"none": err.message}
     try:
-        if fmt.name in SERIES:    # simulated: the format's own stage, filed by final points
+        if fmt.name in SERIES or fmt.name == "swiss":   # simulated: filed by final points
             sc = msgspec.to_builtins(scores(fmt, scn, model, at, fixed, exact=False,
                                             sims=max(sims, SERIES_SCORE_SIMS), seed=seed))
         else:
@@ -475,7 +475,7 @@ def _scores(ctx) -> str:
     title = "What score is enough"
     if "none" in d:
         return _section("scores", title, f"<p class=muted>{e(d['none'])}</p>")
-    if d.get("series"):
+    if d.get("series") or d.get("format") == "swiss":
         return _series_scores(ctx, d, title)
     shown = contenders(d)
     if not shown:
@@ -523,11 +523,14 @@ def _series_scores(ctx, d: dict, title: str) -> str:
                         "<p class=muted>nobody can still finish first or qualify</p>")
     lab = d.get("points_label", "points")
     svg = clean_svg(charts.svg_text(figure(d, max_width=PAGE_INCHES)))
-    html = [f"<p class=muted>Simulated, {d['sims']:,} runs of the rest of the series (seed "
+    how = ("the series tiebreaks, or lots, decided it; a series has no play-off for first"
+           if d.get("series") else "the tie-break criteria, or lots, decided it; "
+           "scores --json splits both by criterion")
+    html = [f"<p class=muted>Simulated, {d['sims']:,} runs of the rest of the "
+            f"{'series' if d.get('series') else 'event'} (seed "
             f"{d['seed']}, no rating offsets): each player's chance of a qualifying place and "
             f"of first at each final total of {e(lab)}, first split into alone on points and "
-            "level on points (the series tiebreaks, or lots, decided it; a series has no "
-            "play-off for first).  A share p of n runs has the standard error "
+            f"level on points ({how}).  A share p of n runs has the standard error "
             "&radic;(p(1&minus;p)/n).</p>",
             f'<div class="chart" role="img" aria-label="what score is enough chart">{svg}</div>']
 
@@ -541,7 +544,7 @@ def _series_scores(ctx, d: dict, title: str) -> str:
             f"<td><b>{pct(r['p_qualify'] / r['p'])} %</b></td>"
             f"<td>{pct(r['first_given'])} %</td>"
             f"<td>{pct(r['first']['outright'] / r['p'])} %</td>"
-            f"<td>{pct(r['first']['tiebreak'] / r['p'])} %</td></tr>"
+            f"<td>{pct((r['first']['tiebreak'] + r['first']['lots']) / r['p'])} %</td></tr>"
             for r in shown_rows(d, p))
         html.append(f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(qualify) "
                     f"{pct(p['p_qualify'])} %, P(1st) {pct(p['p_first'])} %; "
