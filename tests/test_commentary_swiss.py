@@ -218,3 +218,22 @@ def test_docs_quote_the_output(gs):
     # the hand check: Bluebaum's branches mixed back ("0.064·61.8 + ... = 21.6 %")
     assert "= 21.6 % P(1st)" in part and "= 39.4 % P(qualify)" in part
     assert "Bluebaum, Matthias: P(1st) 21.6 %, P(qualify) 39.4 %" in outs[0]
+
+
+def test_report_sections(gs):
+    """The HTML report's two sections on a Swiss (``report.html.commentary``): the branches
+    without a games table when the round is not paired, the score table by final points with
+    P(qualify | final), each number the commentary's."""
+    from simcycle.report import html
+    fmt, scn, model = gs
+    nd, sc = html.commentary(fmt, scn, model, "round8", {}, sims=SIMS, seed=SEED)
+    assert nd["method"] == "conditioned-swiss" and sc["format"] == "swiss"
+    assert sc["sims"] == html.SERIES_SCORE_SIMS
+    page = html._needs({"needs": nd})
+    assert "<th class=l>game or match</th>" not in page and "simulated events filed" in page
+    top = nd["players"][0]
+    assert html.e(top["branches"][0]["label"]) in page
+    page = html._scores({"scores": sc})
+    p = max(sc["players"], key=lambda x: x["p_qualify"])
+    assert f"P(qualify) {html.pct(p['p_qualify'])} %" in page and "rest of the event" in page
+    assert "<svg" in page

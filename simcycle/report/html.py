@@ -425,6 +425,10 @@ def _needs(ctx) -> str:
     how = ("exact: every outcome of the rest enumerated" if d["exact"] else
            f"{d['sims']:,} simulations per branch on common random numbers, ± one standard "
            "error")
+    if d.get("method") == "conditioned-swiss":      # commentary/swiss.py
+        how = (f"{d['sims']:,} simulated events filed by the round's results, ± one standard "
+               "error; a round not paired yet: the player's own result, whoever the pairing "
+               "gives them")
     html = [f"<p class=muted>{e(d['round']).capitalize()}: each player's own result, split by "
             "the one other game or match of the round that moves them most (its results "
             "merged where they leave the odds within a point, or within noise).  P(branch) is "
@@ -433,6 +437,8 @@ def _needs(ctx) -> str:
     rows = []
     for it in d["items"]:
         r = it["results"]
+        if it["kind"] == "own":     # a Swiss round not paired yet: in the branches
+            continue
         if it["kind"] == "game":
             cells = (f"<td>{pct(r['1-0'])} %</td><td>{pct(r['1/2-1/2'])} %</td>"
                      f"<td>{pct(r['0-1'])} %</td>")
@@ -446,9 +452,10 @@ def _needs(ctx) -> str:
             cells = (f"<td>{e(a)} {pct(r['A'])} %</td><td></td><td>{e(b)} {pct(r['B'])} %"
                      "</td>")
         rows.append(f"<tr><td class=l>{e(it['label'])}</td>{cells}</tr>")
-    html.append("<table><thead><tr><th class=l>game or match</th><th>1-0 (or first player)"
-                "</th><th>draw</th><th>0-1 (or second player)</th></tr></thead><tbody>"
-                + "".join(rows) + "</tbody></table>")
+    if rows:
+        html.append("<table><thead><tr><th class=l>game or match</th><th>1-0 (or first "
+                    "player)</th><th>draw</th><th>0-1 (or second player)</th></tr></thead>"
+                    "<tbody>" + "".join(rows) + "</tbody></table>")
     for p in d["players"]:
         head = (f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(1st) {pct(p['p_first'])} %"
                 + (f", P(qualify) {pct(p['p_qualify'])} %" if q else "") + "</h3>")
