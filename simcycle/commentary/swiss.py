@@ -13,7 +13,7 @@ counted), and how first place and each qualifying place were decided.
 ("wins", "draws", "loses"), or whoever the pairing gives them when the round is not yet
 published ("wins its round-9 game") -- split, where the round is published, by the other board
 of the round that moves them most (the largest change of P(1st) or P(qualify) between that
-board's results, more than ``SPLIT_MIN`` and more than two standard errors).  A branch's
+board's results, at least ``SPLIT_MIN`` and ``SPLIT_Z`` standard errors: ``_split_swing``).  A branch's
 probability is the share of replicas in it; the player's odds inside it the share of those
 replicas in which they finish first / qualify, with the binomial standard error; the branch
 shares sum to 1 and, mixed with them, the odds give the run's P(1st) / P(qualify) exactly.
@@ -140,6 +140,29 @@ def _run_cells(keys, res, first, qual, n):
     return cells, masks
 
 
+SPLIT_Z = 4.0    # a board splits a player's branches only this many SEs clear of noise
+
+
+def _split_swing(cells) -> float:
+    """How much a board moves a player, from its results' cells (P(1st), P(qualify), count):
+    the largest difference between two results, counted only where it is at least
+    ``SPLIT_MIN`` and ``SPLIT_Z`` standard errors (each share's SE floored as in
+    ``tour._close``: 0 of 5 replicas is no certainty).  Four, not two: the largest of some
+    fifty boards' differences is examined, and two SEs would split on noise (Bonferroni over
+    2 x 58 boards at 5 % two-sided asks 3.9)."""
+    best = 0.0
+    for a in range(len(cells)):
+        for b in range(a + 1, len(cells)):
+            for k in (0, 1):
+                x, y = cells[a], cells[b]
+                d = abs(x[k] - y[k])
+                se = math.hypot(*(math.sqrt((z[k] * (1 - z[k]) + 1 / z[2]) / z[2])
+                                  for z in (x, y)))
+                if d >= SPLIT_MIN and d > SPLIT_Z * se:
+                    best = max(best, d)
+    return best
+
+
 def _unpublished(run, i, names, own, rn, now_f, now_q) -> PlayerNeeds:
     """Branches by the player's own next-round result, whoever the opponent is."""
     res = run.nxt[:, i]
@@ -172,19 +195,13 @@ def _published(run, i, names, boards, board_res, now_f, now_q) -> PlayerNeeds:
     for lab, (g, res) in board_res.items():
         if own is not None and lab == own[0]:
             continue
-        fs, qs, ses = [], [], []
+        cells = []
         for k in (2, 1, 0):
-            m = res == k
-            f, q, c = _odds(m, first, qual)
-            if c == 0:
-                continue
-            fs.append(f)
-            qs.append(q)
-            ses.append(max(_se(f, c), _se(q, c)))
-        if len(fs) < 2:
-            continue
-        sw = max(max(fs) - min(fs), max(qs) - min(qs))
-        if sw >= SPLIT_MIN and sw > 2 * math.sqrt(2) * max(ses) and sw > best_swing:
+            f, q, c = _odds(res == k, first, qual)
+            if c:
+                cells.append((f, q, c))
+        sw = _split_swing(cells)
+        if sw > best_swing:
             best, best_swing = lab, sw
     other = None
     if best is not None:
