@@ -216,8 +216,8 @@ def test_docs_quote_the_output(gs):
         for ln in quoted:
             assert ln in lines, ln
     # the hand check: Bluebaum's branches mixed back ("0.064·61.8 + ... = 21.6 %")
-    assert "= 21.6 % P(1st)" in part and "= 39.4 % P(qualify)" in part
-    assert "Bluebaum, Matthias: P(1st) 21.6 %, P(qualify) 39.4 %" in outs[0]
+    assert "= 21.1 % P(1st)" in part and "= 39.5 % P(qualify)" in part
+    assert "Bluebaum, Matthias: P(1st) 21.1 %, P(qualify) 39.5 %" in outs[0]
 
 
 def test_report_sections(gs):
