@@ -242,3 +242,22 @@ def test_event_reliability_by_hand():
     assert tab[1]["obs"] == pytest.approx(0.75)
     sd = math.sqrt(0.4 * 0.6 + 0.04 * 0.96 + 0.4 * 0.6)
     assert tab[0]["z"] == pytest.approx((0.5 - 0.84) / sd)
+
+
+def test_hindsight_swaps_only_the_named_parameters():
+    """B.hindsight: with no parameter swapped it gives the time-ordered fit's own
+    probabilities; with every one swapped, the fit on all the games'; swapping the slope alone
+    leaves the draw rate of a game between equal players as it was."""
+    g = _monthly(simulate(800, seed=5))
+    oos = B.time_ordered(g, {}, 2750.0)
+    every = np.ones(len(oos.games), bool)
+    assert np.allclose(B.hindsight(oos, every, ()), oos.P["fit"], atol=1e-12)
+    allp = ("u0", "white_edge", "slope", "level", "kappa")
+    want = oos.data.probabilities(oos.full["fit"], oos.rows)
+    assert np.allclose(B.hindsight(oos, every, allp), want, atol=1e-12)
+    assert not np.allclose(oos.P["fit"], want, atol=1e-3)      # the swap is not a no-op
+    swapped = B.hindsight(oos, every, ("slope",))
+    even = oos.games.white_rating == oos.games.black_rating
+    if even.any():
+        assert np.allclose(swapped[even, 1], oos.P["fit"][even, 1], atol=1e-12)
+    assert not np.allclose(swapped, oos.P["fit"], atol=1e-4)

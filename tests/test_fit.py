@@ -270,3 +270,42 @@ def test_written_model_records_its_prior(tmp_path):
     assert m.fit["method"].startswith("maximum a posteriori")
     assert m.control("classical").slope == pytest.approx(r.control("classical")["slope"],
                                                          abs=1e-4)
+
+
+def test_speed_kind_and_shared_level_terms():
+    """The two terms tried against v4's misses (docs/model.md): kspeed is 1 on the rapid games
+    of its kind only (the reference kind's too), levelshared is the mean rating's term on the
+    classical and rapid games; both enter the same likelihood (gradient by finite
+    differences).  On games simulated with one level term (0.30 in both controls, TRUE) the
+    shared term recovers it within 2.5 SE; kspeed under a tight ridge gives back the plain fit."""
+    g = simulate(300, seed=6)
+    extra = ("kspeed", "levelshared")
+    des = F._design(g, ("classical", "rapid"), ("candidates", "open"), 2750.0, extra)
+    assert des.names[-4:] == ["kspeed:round-robin", "kspeed:candidates", "kspeed:open",
+                              "levelshared:all"]
+    rapid = np.array(g.control) == "rapid"
+    kind = np.array(g.kind)
+    for j, k in enumerate(("round-robin", "candidates", "open")):
+        assert np.array_equal(des.Zu[:, -4 + j], (rapid & (kind == k)).astype(float))
+    x = ((g.white_rating + g.black_rating) / 2 - 2750) / 100
+    assert np.allclose(des.Zu[:, -1], x)
+    theta = np.array([1.2, 30.0, 0.7, 0.0, 0.2, 25.0, 0.8, 0.0, -0.2, 0.3, 0.1, -0.1, 0.2, 0.3])
+    _, grad, hess = F.loglik(theta, des, 2)
+    h = 1e-5 * np.maximum(1.0, np.abs(theta))
+    fd_g = np.array([(F.loglik(theta + e, des, 0) - F.loglik(theta - e, des, 0)) / (2 * e.max())
+                     for e in np.diag(h)])
+    assert np.allclose(grad, fd_g, rtol=1e-5, atol=1e-4)
+    fd_h = np.array([(F.loglik(theta + e, des, 1)[1] - F.loglik(theta - e, des, 1)[1])
+                     / (2 * e.max()) for e in np.diag(h)])
+    assert np.allclose(hess, fd_h, rtol=1e-4, atol=1e-2)
+    data = F.FitData.of(simulate(2000, seed=7))
+    every = np.ones(len(data.games), bool)
+    shared = F.fit_rows(data, every, extra=("levelshared",),
+                        hold={"level:classical": 0.0, "level:rapid": 0.0})
+    v, se = shared.value("levelshared:all")
+    assert se > 0 and abs(v - TRUE["classical"]["level"]) < 2.5 * se, (v, se)
+    assert shared.value("level:rapid") == (0.0, 0.0) or shared.value("level:rapid")[0] == 0.0
+    tight = F.fit_rows(data, every, extra=("kspeed",), ridge={"kspeed": 1e-4})
+    plain = F.fit_rows(data, every)
+    assert max(abs(tight.value(f"kspeed:{k}")[0]) for k in KINDS) < 1e-3
+    assert tight.value("u0:rapid")[0] == pytest.approx(plain.value("u0:rapid")[0], abs=2e-3)

@@ -191,6 +191,16 @@ FIT_VARIANTS = {
     "fit-level-bounded": {"kinds": True, "level": False,
                           "hold": {**ARMAGEDDON_HOLD, "levelc:armageddon": 0.0},
                           "extra": ("levelc",)},
+    # tried against v4's misses (docs/model.md, "v4's misses"): a draw term per kind for the
+    # rapid games, shrunk toward the kind's own kappa by a N(0, 0.3^2) prior (the rapid round
+    # robins get a term of their own); one level term for classical and rapid together, under
+    # the prior of each control's (fit.PRIOR's level)
+    "fit-speed-kinds": {"kinds": True, "level": True, "hold": ARMAGEDDON_HOLD, "prior": PRIOR,
+                        "extra": ("kspeed",), "ridge": {"kspeed": 0.3}},
+    "fit-level-shared": {"kinds": True, "level": True,
+                         "hold": {**ARMAGEDDON_HOLD, "level:classical": 0.0, "level:rapid": 0.0},
+                         "prior": {**PRIOR, "levelshared": PRIOR["level"]},
+                         "extra": ("levelshared",)},
 }
 LOEO_VARIANTS = ("fit", "fit-no-kinds", "fit-no-level")   # leave-one-event-out's default
 DEFAULT_VARIANTS = ("fit",)
@@ -336,6 +346,34 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     return OutOfSample(kept, {nm: x[keep] for nm, x in P.items()}, fits, full,
                        _fixed_windows(fixed), "time-ordered", data, trains, cutoffs, unscored,
                        np.flatnonzero(keep))
+
+
+def hindsight(oos: OutOfSample, mask: np.ndarray, prefixes: tuple[str, ...],
+              variant: str = "fit") -> np.ndarray:
+    """[mask.sum(), 3] probabilities of the scored games ``mask`` under their own time-ordered
+    fits, with the parameters named by ``prefixes`` ("u0", "slope", "kappa", ...) replaced by
+    the fit on all the games (hindsight, in sample): which parameter's estimate a group's
+    out-of-sample loss comes from (docs/model.md, "v4's misses").  A class's terms are swapped
+    for the games of that class only, kappa for every game; a term the month's fit lacked (a
+    kind with too few games then) is taken from the full fit too."""
+    from dataclasses import replace
+    names = list(oos.data.des.names)
+    full = oos.data.full_theta(oos.full[variant])
+    idx = np.flatnonzero(mask)
+    ev = np.array(oos.games.event, dtype=object)[idx]
+    ctl = np.array(oos.games.control, dtype=object)[idx]
+    P = np.zeros((len(idx), 3))
+    for e, c in dict.fromkeys(zip(ev, ctl)):
+        res = oos.fits[e][variant]
+        theta = oos.data.full_theta(res)
+        for j, nm in enumerate(names):
+            pre, _, cls = nm.partition(":")
+            if pre in prefixes and (pre == "kappa" or cls == c):
+                theta[j] = full[j]
+        sel = (ev == e) & (ctl == c)
+        P[sel] = oos.data.probabilities(replace(res, names=names, theta=theta),
+                                        oos.rows[idx[sel]])
+    return P
 
 
 def game_tables(oos: OutOfSample) -> dict:

@@ -40,8 +40,11 @@ START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "lev
 # Optional terms, tried by the backtest (docs/model.md, "per kind"): kslope, a slope shift per
 # event kind (d's coefficient becomes slope_c + kslope_k); levelc, the level term on the mean
 # rating clamped to LEVEL_CLAMP (in hundreds of Elo from the reference: 2550-2850), bounded
-# outside it, in place of the linear one.
-EXTRA_TERMS = ("kslope", "levelc")
+# outside it, in place of the linear one; kspeed, a draw term per event kind for the rapid
+# games only (their kappa_k + kspeed_k; with a ridge prior, the reference kind's too);
+# levelshared, one level term for the classical and rapid games together (each control's own
+# held at 0).
+EXTRA_TERMS = ("kslope", "levelc", "kspeed", "levelshared")
 LEVEL_CLAMP = (-2.0, 1.0)
 # The prior of the default procedure (`simcycle fit`, the backtest's `fit`; docs/model.md, "A
 # prior for small fits"): N(centre, sd^2) on every fitted control's slope and level term, so
@@ -72,7 +75,10 @@ class Design:
 def _extra_names(classes, kinds, extra) -> list[str]:
     """The names of the optional terms (``EXTRA_TERMS``) asked for, in design order."""
     return ([f"kslope:{k}" for k in kinds if "kslope" in extra]
-            + [f"levelc:{c}" for c in classes if "levelc" in extra])
+            + [f"levelc:{c}" for c in classes if "levelc" in extra]
+            + [f"kspeed:{k}" for k in (REFERENCE_KIND, *kinds)
+               if "kspeed" in extra and "rapid" in classes]
+            + (["levelshared:all"] if "levelshared" in extra else []))
 
 
 def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
@@ -107,6 +113,18 @@ def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
             sel = np.zeros(n, bool)
             sel[rows[cls == j]] = True
             Zu[sel, col[f"levelc:{c}"]] = np.clip(x_all[sel], *LEVEL_CLAMP)
+    speed = np.zeros(n, bool)
+    if "rapid" in code:
+        speed[rows[cls == code["rapid"]]] = True
+    for k in (REFERENCE_KIND, *kinds):
+        if f"kspeed:{k}" in col:        # the draw odds of this kind's rapid games
+            Zu[(kind == k) & speed, col[f"kspeed:{k}"]] = 1.0
+    if "levelshared:all" in col:        # one level term for classical and rapid games
+        both = np.zeros(n, bool)
+        for c in ("classical", "rapid"):
+            if c in code:
+                both[rows[cls == code[c]]] = True
+        Zu[both, col["levelshared:all"]] = x_all[both]
     return Design(names, Zu, W, games.result.astype(np.int64), n)
 
 
