@@ -298,7 +298,7 @@ def test_speed_kind_and_shared_level_terms():
     fd_h = np.array([(F.loglik(theta + e, des, 1)[1] - F.loglik(theta - e, des, 1)[1])
                      / (2 * e.max()) for e in np.diag(h)])
     assert np.allclose(hess, fd_h, rtol=1e-4, atol=1e-2)
-    data = F.FitData.of(simulate(2000, seed=7))
+    data = F.FitData.of(simulate(2000, seed=7), extra=F.EXTRA_TERMS)
     every = np.ones(len(data.games), bool)
     shared = F.fit_rows(data, every, extra=("levelshared",),
                         hold={"level:classical": 0.0, "level:rapid": 0.0})

@@ -31,7 +31,7 @@ from ..enums import RESULT_TEXT
 from . import davidson_wdl
 from .eventfit import (FITTED_CANDIDATES, SHRINK_GRID, choose_shrink, event_slope,
                        hot_probabilities, hot_ratings, shrink_name)
-from .fit import ARMAGEDDON_HOLD, PRIOR, FitData, fit_rows
+from .fit import ARMAGEDDON_HOLD, DESIGN_EXTRA, EXTRA_TERMS, PRIOR, FitData, fit_rows
 from .gamedata import BLACK_WINS, DRAW, WHITE_WINS, Games
 from ..kinds import KINDS
 
@@ -245,11 +245,19 @@ def _fixed_windows(fixed: dict) -> dict:
     return windows
 
 
+def _fit_data(games: Games, reference: float, variants: tuple[str, ...]) -> FitData:
+    """The scored games prepared once, with the columns of the optional terms the variants
+    use."""
+    named = {t for v in variants for t in FIT_VARIANTS[v].get("extra", ())} - set(DESIGN_EXTRA)
+    extra = DESIGN_EXTRA + tuple(t for t in EXTRA_TERMS if t in named)
+    return FitData.of(games, SCORED_CONTROLS, reference, extra)
+
+
 def leave_one_event_out(games: Games, fixed: dict, reference: float,
                         variants: tuple[str, ...] = LOEO_VARIANTS) -> OutOfSample:
     """Every fitted variant refitted without each event, scoring that event; fixed models and
     the baselines (whose training data also leave the event out) alongside."""
-    data = FitData.of(games, SCORED_CONTROLS, reference)
+    data = _fit_data(games, reference, variants)
     scored = data.games
     everything = np.ones(len(scored), bool)
     full = {v: fit_rows(data, everything, **FIT_VARIANTS[v]) for v in variants}
@@ -296,7 +304,7 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     once at least MIN_TRAIN_CLASS_GAMES of its games precede the cutoff (the first months
     of the data are a burn-in); the baselines use the same training games.  ``shrinks``: the
     fit with rating gaps scaled by 1 - L, scored too (as "shrink-L")."""
-    data = FitData.of(games, SCORED_CONTROLS, reference)
+    data = _fit_data(games, reference, variants)
     scored = data.games
     n, n_cls = len(scored), len(data.classes)
     everything = np.ones(n, bool)
@@ -376,53 +384,60 @@ def hindsight(oos: OutOfSample, mask: np.ndarray, prefixes: tuple[str, ...],
     return P
 
 
-def game_tables(oos: OutOfSample) -> dict:
-    g, y = oos.games, oos.games.result.astype(np.int64)
-    ctl = np.array(g.control, dtype=object)
+def _metrics_of(oos: OutOfSample, y: np.ndarray, m: np.ndarray) -> dict:
+    """Every scored model's metrics on the games ``m``."""
+    return {nm: game_metrics(P[m], y[m]) for nm, P in oos.P.items()}
+
+
+def _control_tables(oos: OutOfSample, y: np.ndarray, mc: np.ndarray) -> dict:
+    """The games of one control (``mc``): by event kind, exact time control and rating band."""
+    g = oos.games
     kind = np.array(g.kind, dtype=object)
+    tcs = np.array(g.time_control, dtype=object)
     mean = (g.white_rating + g.black_rating) / 2
+    by_kind = {k: mc & (kind == k) for k in KINDS}
+    by_level = {f"{lo}-{hi}": mc & (mean >= lo) & (mean < hi) for lo, hi in LEVEL_BANDS}
+    return {"by_kind": {k: _metrics_of(oos, y, m) for k, m in by_kind.items() if m.any()},
+            "by_time_control": {t or "not known": _metrics_of(oos, y, mc & (tcs == t))
+                                for t in sorted(set(tcs[mc]))},
+            "by_level": {b: _metrics_of(oos, y, m) for b, m in by_level.items() if m.any()}}
+
+
+def _group_masks(oos: OutOfSample) -> list[tuple[str, np.ndarray]]:
+    """The groups of the issue: Candidates-type events and the round robins together (classical
+    games); and every classical game outside the fixed models' fitting windows (out of sample
+    for them too)."""
+    g = oos.games
+    classical = np.array(g.control, dtype=object) == "classical"
+    groups = [(label, classical & np.array([k in kinds for k in g.kind], bool))
+              for label, kinds in GROUPS]
+    if oos.windows:
+        date = np.array(g.date, dtype=object)
+        outside = np.ones(len(g), bool)
+        for lo, hi in oos.windows.values():
+            outside &= (date < lo) | (date > hi)
+        groups.append(("outside the fixed models' fit windows", classical & outside))
+    return [(label, m) for label, m in groups if m.any()]
+
+
+def game_tables(oos: OutOfSample) -> dict:
+    y = oos.games.result.astype(np.int64)
+    ctl = np.array(oos.games.control, dtype=object)
     out: dict = {"overall": {}, "by_kind": {}, "by_level": {}, "by_time_control": {},
-                 "reliability": {},
-                 "groups": {}}
+                 "reliability": {}, "groups": {}}
     for c in SCORED_CONTROLS:
         mc = ctl == c
         if not mc.any():
             continue
-        out["overall"][c] = {nm: game_metrics(P[mc], y[mc]) for nm, P in oos.P.items()}
-        out["by_kind"][c] = {}
-        for k in KINDS:
-            m = mc & (kind == k)
-            if m.any():
-                out["by_kind"][c][k] = {nm: game_metrics(P[m], y[m]) for nm, P in oos.P.items()}
-        tcs = np.array(g.time_control, dtype=object)
-        out["by_time_control"][c] = {}
-        for t in sorted(set(tcs[mc])):
-            m = mc & (tcs == t)
-            out["by_time_control"][c][t or "not known"] = {nm: game_metrics(P[m], y[m])
-                                                           for nm, P in oos.P.items()}
-        out["by_level"][c] = {}
-        for lo, hi in LEVEL_BANDS:
-            m = mc & (mean >= lo) & (mean < hi)
-            if m.any():
-                out["by_level"][c][f"{lo}-{hi}"] = {nm: game_metrics(P[m], y[m])
-                                                    for nm, P in oos.P.items()}
+        out["overall"][c] = _metrics_of(oos, y, mc)
+        for part, table in _control_tables(oos, y, mc).items():
+            out[part][c] = table
         out["reliability"][c] = {nm: reliability(P[mc], y[mc]) for nm, P in oos.P.items()}
-    # the groups of the issue: Candidates-type events and the round robins together; and every
-    # classical game outside the fixed models' fitting windows (out of sample for them too)
-    date = np.array(g.date, dtype=object)
-    outside = np.ones(len(y), bool)
-    for lo, hi in oos.windows.values():
-        outside &= (date < lo) | (date > hi)
-    groups = [(label, (ctl == "classical") & np.array([k in kinds for k in kind], bool))
-              for label, kinds in GROUPS]
-    if oos.windows:
-        groups.append(("outside the fixed models' fit windows", (ctl == "classical") & outside))
-    for label, m in groups:
-        if m.any():
-            base = oos.P["constant"][m]
-            out["groups"][label] = {nm: dict(game_metrics(P[m], y[m]),
-                                             vs_constant=versus(P[m], base, y[m]))
-                                    for nm, P in oos.P.items()}
+    for label, m in _group_masks(oos):
+        base = oos.P["constant"][m]
+        out["groups"][label] = {nm: dict(game_metrics(P[m], y[m]),
+                                         vs_constant=versus(P[m], base, y[m]))
+                                for nm, P in oos.P.items()}
     return out
 
 
@@ -879,18 +894,9 @@ def _summary(rows: list[dict]) -> dict:
 
 
 # -- the whole run ------------------------------------------------------------------------------
-def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: int,
-                 seed: int, scheme: str = "time-ordered", variants: tuple[str, ...] | None = None,
-                 candidates: tuple[str, ...] = ()) -> dict:
-    from threadpoolctl import threadpool_limits
-
+def _fixed_models(model_files: list[str]) -> dict:
+    """The fixed model files to score, by their names (default: v1)."""
     from . import DEFAULT_MODEL_V1, load_model
-
-    if scheme not in SCHEMES:
-        raise ScenarioError("unknown scheme; known: " + ", ".join(SCHEMES), key="--scheme",
-                            value=scheme)
-    base = load_model(DEFAULT_MODEL_V1)
-    reference = base.reference_rating
     fixed = {}
     for f in (model_files or [str(DEFAULT_MODEL_V1)]):
         m = load_model(f)
@@ -898,30 +904,57 @@ def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: in
         if label in fixed:
             raise ScenarioError("the same model file twice", file=f, key="--model")
         fixed[label] = m
-    for c in candidates:
-        candidate_rule(c, base)                           # refuse a bad name before the work
-    if variants is None:
-        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else LOEO_VARIANTS
+    return fixed
+
+
+def _shrinks(candidates: tuple[str, ...], events: bool) -> tuple[float, ...]:
+    """The rating shrinkages the candidates ask the per-game part to score too."""
+    shrinks = tuple(candidate_rule(c, None)[2][1] for c in candidates
+                    if c.startswith(("shrink-", "widen-")) and c not in FITTED_CANDIDATES)
+    if "shrink-fitted" in candidates and events:
+        shrinks += tuple(x for x in SHRINK_GRID if x not in shrinks)
+    return shrinks
+
+
+def _out_of_sample(games: Games, fixed: dict, reference: float, scheme: str,
+                   variants: tuple[str, ...], shrinks: tuple[float, ...]) -> OutOfSample:
+    from threadpoolctl import threadpool_limits
+
     # the fits are small dense products: BLAS threads only spin (measured: 30x the CPU)
     with threadpool_limits(1):
         if scheme == "time-ordered":
-            shrinks = tuple(candidate_rule(c, None)[2][1] for c in candidates
-                            if c.startswith(("shrink-", "widen-")) and c not in FITTED_CANDIDATES)
-            if "shrink-fitted" in candidates and events:
-                shrinks += tuple(x for x in SHRINK_GRID if x not in shrinks)
-            oos = time_ordered(games, fixed, reference, tuple(variants), shrinks)
+            oos = time_ordered(games, fixed, reference, variants, shrinks)
         else:
-            oos = leave_one_event_out(games, fixed, reference, tuple(variants))
+            oos = leave_one_event_out(games, fixed, reference, variants)
     if not len(oos.games):
         raise ScenarioError(f"nothing to score time-ordered: no month is preceded by "
                             f"{MIN_TRAIN_CLASS_GAMES['classical']} games of a control (--scheme "
                             "leave-one-event-out scores every event)", file=games.file)
-    window = oos.games.window()
-    out = {"data": games.file, "scheme": scheme, "window": list(window),
+    return oos
+
+
+def run_backtest(games: Games, model_files: list[str], *, events: bool, sims: int,
+                 seed: int, scheme: str = "time-ordered", variants: tuple[str, ...] | None = None,
+                 candidates: tuple[str, ...] = ()) -> dict:
+    from . import DEFAULT_MODEL_V1, load_model
+
+    if scheme not in SCHEMES:
+        raise ScenarioError("unknown scheme; known: " + ", ".join(SCHEMES), key="--scheme",
+                            value=scheme)
+    base = load_model(DEFAULT_MODEL_V1)
+    fixed = _fixed_models(model_files)
+    for c in candidates:
+        candidate_rule(c, base)                           # refuse a bad name before the work
+    if variants is None:
+        variants = DEFAULT_VARIANTS if scheme == "time-ordered" else LOEO_VARIANTS
+    timed = scheme == "time-ordered"
+    oos = _out_of_sample(games, fixed, base.reference_rating, scheme, tuple(variants),
+                         _shrinks(candidates, events) if timed else ())
+    out = {"data": games.file, "scheme": scheme, "window": list(oos.games.window()),
            "games": {c: int(sum(1 for x in oos.games.control if x == c)) for c in SCORED_CONTROLS},
            "unscored_burn_in": oos.unscored,
            "events_scored": len(oos.fits),
-           "min_train_class_games": MIN_TRAIN_CLASS_GAMES if scheme == "time-ordered" else None,
+           "min_train_class_games": MIN_TRAIN_CLASS_GAMES if timed else None,
            "models": {"fixed": list(fixed), "refitted": list(variants),
                       "baselines": list(BASELINES)},
            "full_fit": {v: fit_summary(r) for v, r in oos.full.items()}}

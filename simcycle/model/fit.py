@@ -45,6 +45,10 @@ START = {"u0": math.log(2 * 0.65 / 0.35), "white_edge": 30.0, "slope": 0.6, "lev
 # levelshared, one level term for the classical and rapid games together (each control's own
 # held at 0).
 EXTRA_TERMS = ("kslope", "levelc", "kspeed", "levelshared")
+# the optional terms' columns a FitData carries unless asked for more (the backtest adds those
+# its variants name): the design's width enters the sums of its products in the last bit, so
+# the default backtest's layout stays as it was
+DESIGN_EXTRA = ("kslope", "levelc")
 LEVEL_CLAMP = (-2.0, 1.0)
 # The prior of the default procedure (`simcycle fit`, the backtest's `fit`; docs/model.md, "A
 # prior for small fits"): N(centre, sd^2) on every fitted control's slope and level term, so
@@ -81,6 +85,23 @@ def _extra_names(classes, kinds, extra) -> list[str]:
             + (["levelshared:all"] if "levelshared" in extra else []))
 
 
+# The optional terms' columns: prefix -> (the matrix it enters, its column given the term's
+# argument, each game's class name ("" outside the fitted classes), kind, rating gap d and
+# level x), 0 off the games it concerns.
+_EXTRA_COLUMNS = {
+    # the slope of this kind's games moved by kslope (d's coefficient)
+    "kslope": ("W", lambda k, ctl, kind, d, x: np.where((kind == k) & (ctl != ""), d, 0.0)),
+    # the level term on the mean rating of this class's games, clamped to a band
+    "levelc": ("Zu", lambda c, ctl, kind, d, x: np.where(ctl == c, np.clip(x, *LEVEL_CLAMP),
+                                                         0.0)),
+    # the draw odds of this kind's rapid games
+    "kspeed": ("Zu", lambda k, ctl, kind, d, x: ((kind == k) & (ctl == "rapid")).astype(float)),
+    # one level term for the classical and rapid games
+    "levelshared": ("Zu", lambda _, ctl, kind, d, x: np.where((ctl == "classical")
+                                                              | (ctl == "rapid"), x, 0.0)),
+}
+
+
 def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
             reference: float, extra: tuple[str, ...] = ()) -> Design:
     names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}" for k in kinds]
@@ -89,42 +110,23 @@ def _design(games: Games, classes: tuple[str, ...], kinds: tuple[str, ...],
     Zu, W = np.zeros((n, p)), np.zeros((n, p))
     code = {c: j for j, c in enumerate(classes)}
     cls = np.array([code.get(c, -1) for c in games.control], np.int64)
-    rows = np.flatnonzero(cls >= 0)
-    cls = cls[rows]
-    d = (games.white_rating - games.black_rating)[rows]
-    x = ((games.white_rating + games.black_rating)[rows] / 2.0 - reference) / 100.0
-    Zu[rows, 4 * cls] = 1.0
-    Zu[rows, 4 * cls + 3] = x
-    W[rows, 4 * cls + 1] = 1.0
-    W[rows, 4 * cls + 2] = d
+    on = cls >= 0
+    rows = np.flatnonzero(on)
+    ctl = np.where(on, np.array(games.control, dtype=object), "")
+    d = np.where(on, games.white_rating - games.black_rating, 0.0)
+    x = np.where(on, ((games.white_rating + games.black_rating) / 2.0 - reference) / 100.0, 0.0)
+    Zu[rows, 4 * cls[rows]] = 1.0
+    Zu[rows, 4 * cls[rows] + 3] = x[rows]
+    W[rows, 4 * cls[rows] + 1] = 1.0
+    W[rows, 4 * cls[rows] + 2] = d[rows]
     kind = np.array(games.kind, dtype=object)
     for j, k in enumerate(kinds):
         Zu[kind == k, 4 * len(classes) + j] = 1.0
-    col = {nm: j for j, nm in enumerate(names)}
-    on = np.zeros(n, bool)
-    on[rows] = True
-    d_all, x_all = np.zeros(n), np.zeros(n)
-    d_all[rows], x_all[rows] = d, x
-    for k in kinds:
-        if f"kslope:{k}" in col:        # the slope of this kind's games moved by kslope
-            W[(kind == k) & on, col[f"kslope:{k}"]] = d_all[(kind == k) & on]
-    for j, c in enumerate(classes):
-        if f"levelc:{c}" in col:        # the level term on the mean rating clamped to a band
-            sel = np.zeros(n, bool)
-            sel[rows[cls == j]] = True
-            Zu[sel, col[f"levelc:{c}"]] = np.clip(x_all[sel], *LEVEL_CLAMP)
-    speed = np.zeros(n, bool)
-    if "rapid" in code:
-        speed[rows[cls == code["rapid"]]] = True
-    for k in (REFERENCE_KIND, *kinds):
-        if f"kspeed:{k}" in col:        # the draw odds of this kind's rapid games
-            Zu[(kind == k) & speed, col[f"kspeed:{k}"]] = 1.0
-    if "levelshared:all" in col:        # one level term for classical and rapid games
-        both = np.zeros(n, bool)
-        for c in ("classical", "rapid"):
-            if c in code:
-                both[rows[cls == code[c]]] = True
-        Zu[both, col["levelshared:all"]] = x_all[both]
+    mats = {"Zu": Zu, "W": W}
+    for j in range(4 * len(classes) + len(kinds), p):
+        pre, _, arg = names[j].partition(":")
+        which, column = _EXTRA_COLUMNS[pre]
+        mats[which][:, j] = column(arg, ctl, kind, d, x)
     return Design(names, Zu, W, games.result.astype(np.int64), n)
 
 
@@ -144,12 +146,13 @@ class FitData:
 
     @classmethod
     def of(cls, games: Games, classes: tuple[str, ...] = FIT_CLASSES,
-           reference: float = 2750.0) -> "FitData":
+           reference: float = 2750.0, extra: tuple[str, ...] = DESIGN_EXTRA) -> "FitData":
+        """``extra``: the optional terms (``EXTRA_TERMS``) whose columns the design has."""
         sel = games.take(games.where(controls=set(classes)))
         classes = tuple(c for c in classes if c in set(sel.control))
         kinds = tuple(sorted(set(sel.kind) - {REFERENCE_KIND}))
         code = {c: j for j, c in enumerate(classes)}
-        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference, EXTRA_TERMS),
+        return cls(sel, classes, kinds, _design(sel, classes, kinds, reference, extra),
                    np.array([code[c] for c in sel.control], np.int64),
                    np.array(sel.kind, dtype=object), np.array(sel.date), reference)
 
