@@ -31,6 +31,8 @@ MERGE = 0.01             # results of the other game merge when the odds move le
                          # at 50 % (less near 0 or 100 %; neither certain alone)
 SPLIT_MIN = 0.005        # an other game moving a player less than this splits nothing
 DEFAULT_SIMS = 16_384
+CONDITIONED = {"tour": "tour", "swiss": "swiss"}   # format -> its module here: needs by
+                                                  # conditioning one run, not by forcing
 
 
 class Branch(msgspec.Struct):
@@ -197,20 +199,14 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: in
     from ..errors import ScenarioError
 
     fixed = dict(fixed or {})
-    if fmt.name == "tour":
+    if fmt.name in CONDITIONED:      # branches filed by each replica's own result
         if exact:
             raise ScenarioError("exact branches need a round robin with at most "
                                 f"{EXACT_GAMES} games left", file=scn.file, key="--exact",
-                                value="tour")
-        from .tour import needs as tour_needs
-        return tour_needs(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
-    if fmt.name == "swiss":
-        if exact:
-            raise ScenarioError("exact branches need a round robin with at most "
-                                f"{EXACT_GAMES} games left", file=scn.file, key="--exact",
-                                value="swiss")
-        from .swiss import needs as swiss_needs
-        return swiss_needs(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
+                                value=fmt.name)
+        from importlib import import_module
+        own = import_module(f".{CONDITIONED[fmt.name]}", __package__).needs
+        return own(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
     build = BUILDERS.get(fmt.name)
     if build is None:
         raise ScenarioError(f"needs is not offered for the {fmt.name} format yet",
