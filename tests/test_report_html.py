@@ -54,10 +54,13 @@ def test_report_of_every_shipped_scenario(tmp_path, scenario):
     for section in ("standings", "odds", "next", "needs", "history", "swing", "scores", "whocan",
                     "about"):
         assert f'<section id="{section}">' in page
+    history = _section(page, "history")
     if "one checkpoint so far: no history to draw yet" in page:   # at its start (2020)
-        assert page.count("<svg") == 0
+        assert history.count("<svg") == 0
     else:
-        assert page.count("<svg") == 1 and "the odds after each checkpoint" in page
+        assert history.count("<svg") == 1 and "the odds after each checkpoint" in history
+    if "grand-swiss" in scenario:      # mid-event: the score-is-enough chart as well
+        assert _section(page, "scores").count("<svg") == 1
     assert "davidson-elo" in page and "2,000 simulations" in page and "seed" in page
     if "acp-tour" in scenario:
         assert "has no swing analysis" in page and "has no exact who-can analysis" not in page
