@@ -72,6 +72,7 @@ class EnumerationBackend:
             self.results[:, k] = (idx // 3 ** k) % 3
         self.draws = (self.results == DRAW).sum(axis=1)       # drawn games, leaf by leaf
         self._mine = {}       # x -> (x's half points, x's drawn games), leaf by leaf
+        self._score = {}      # (x, sign) -> the witness score of ``solve``, leaf by leaf
 
     def leaves_where(self, x, q, question):
         b, w = self.best[:, x], self.worst[:, x]
@@ -94,11 +95,14 @@ class EnumerationBackend:
             self._mine[x] = (_own_points(self, x, own),
                              sum((self.results[:, k] == DRAW for k in own),
                                  np.zeros(len(self.draws), np.int64)))
-        mine, own_draws = self._mine[x]
-        draws = self.draws - own_draws
         sign = 1 if question in (OUTRIGHT, LEVEL) else -1
-        score = np.where(hits, sign * mine * 1000 + draws, np.iinfo(np.int64).min)
-        return FEASIBLE, [int(c) for c in self.results[int(np.argmax(score))]]
+        if (x, sign) not in self._score:
+            mine, own_draws = self._mine[x]
+            self._score[x, sign] = sign * mine * 1000 + (self.draws - own_draws)
+        # the first leaf of the highest score among the hits (the leaves in index order)
+        at = np.flatnonzero(hits)
+        best = int(at[np.argmax(self._score[x, sign][at])])
+        return FEASIBLE, [int(c) for c in self.results[best]]
 
     def keys(self, witness) -> PlaceRanges:
         """Place ranges after the remaining games end as ``witness``, by the standings code."""
@@ -293,10 +297,17 @@ def _own_points(backend: EnumerationBackend, x: int, own: list[int]) -> np.ndarr
     return mine
 
 
+def _count(mine, where, top) -> np.ndarray:
+    """Per number u of half points from his own games (0..top): the leaves where ``where``
+    holds and he scores u."""
+    return np.bincount(mine[where], minlength=top + 1)
+
+
 def _clinch_line(mine, sure, top, single, games, target) -> list[str]:
     """The fewest points from his own games that clinch whatever else happens."""
     word = {2: "a win", 1: "a draw", 0: "a loss"}
-    clinch = [t for t in range(top + 1) if all(sure[mine == u].all() for u in range(t, top + 1))]
+    unsure = _count(mine, ~sure, top)           # leaves with u points that do not clinch
+    clinch = [t for t in range(top + 1) if not unsure[t:].any()]
     if not clinch:
         return []
     t = clinch[0]
@@ -307,7 +318,8 @@ def _clinch_line(mine, sure, top, single, games, target) -> list[str]:
 
 def _need_line(mine, can, top, single, games) -> tuple[list[str], int]:
     """The fewest points from his own games that keep him in it."""
-    need = min(t for t in range(top + 1) if can[mine == t].any())
+    reach = _count(mine, can, top)
+    need = min(t for t in range(top + 1) if reach[t])
     if need == 0:
         return [], need
     what = ("a win" if need == 2 else "at least a draw") if single else \
@@ -318,8 +330,10 @@ def _need_line(mine, can, top, single, games) -> tuple[list[str], int]:
 def _others_line(backend, others, can, sure, best_own, lead) -> list[str]:
     """The other games' results he needs (each necessary; together sufficient or not)."""
     res, names, rem = backend.results, backend.scn.names, backend.remaining
+    at = np.flatnonzero(can)
     conds = [(k, got) for k in others
-             if len(got := set(np.unique(res[can, k]).tolist())) < 3]
+             if len(got := {c for c, n in enumerate(np.bincount(res[at, k], minlength=3))
+                            if n}) < 3]
     lines = []
     if conds:
         ok = np.ones(res.shape[0], bool)
