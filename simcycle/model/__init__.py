@@ -322,32 +322,11 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
     doc = convert(read_toml(p, "model file"), ModelFile, f)
     if not doc.controls:
         raise ScenarioError("missing [controls.*] tables", file=f, key="controls")
-    if doc.fit.window is not None:
-        try:
-            lo, hi = (dt.date.fromisoformat(d) for d in doc.fit.window)
-            ok = lo <= hi
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ScenarioError('must be ["YYYY-MM-DD", "YYYY-MM-DD"], first day first', file=f,
-                                key="fit.window", value=list(doc.fit.window))
-    kinds = {k: getattr(doc.kinds, _ident(k)) for k in KINDS
-             if getattr(doc.kinds, _ident(k)) is not None}
-    kinds_se = {k: getattr(doc.kinds, _ident(k) + "_se") for k in KINDS
-                if getattr(doc.kinds, _ident(k) + "_se") is not None}
-    if kinds.get(REFERENCE_KIND, 0.0) != 0.0:
-        raise ScenarioError(f"{REFERENCE_KIND} is the reference kind: its kappa is 0 by "
-                            "definition", file=f, key=f"kinds.{REFERENCE_KIND}",
-                            value=kinds[REFERENCE_KIND])
+    _check_window(doc.fit.window, f)
+    kinds, kinds_se = _kinds(doc.kinds, f)
     cov_names, cov = _covariance(doc.covariance, f)
     off = doc.offsets
-    controls = tuple(
-        Control(name=name, rating_class=t.rating_class,
-                **{q: float(getattr(t, q)) for q in CONTROL_PARAMS},
-                armageddon=t.draw_counts_for_black, fitted=t.fitted,
-                se={q: getattr(t, f"{q}_se") for q in CONTROL_PARAMS
-                    if getattr(t, f"{q}_se") is not None})
-        for name, t in doc.controls.items())
+    controls = tuple(_control(name, t) for name, t in doc.controls.items())
     model = OutcomeModel(
         name=doc.model.name, version=doc.model.version, path=f,
         reference_rating=float(doc.model.reference_rating),
@@ -356,13 +335,51 @@ def load_model(path: str | Path | None = None) -> OutcomeModel:
         offset_slope=off.slope, controls=controls,
         hot_k={c: float(getattr(doc.hot, f"k_{c}")) for c in RATING_CLASSES},
         kinds=kinds, kinds_se=kinds_se, offsets_default=off.default,
-        offset_sd_se={c: getattr(off, f"sd_{c}_se") for c in RATING_CLASSES
-                      if getattr(off, f"sd_{c}_se") is not None},
-        fit={k: list(v) if isinstance(v, tuple) else v
-             for k, v in msgspec.structs.asdict(doc.fit).items() if v is not None},
+        offset_sd_se=_given({c: getattr(off, f"sd_{c}_se") for c in RATING_CLASSES}),
+        fit=_given({k: list(v) if isinstance(v, tuple) else v
+                    for k, v in msgspec.structs.asdict(doc.fit).items()}),
         cov_names=cov_names, cov=cov)
     model._index.update({c.name: i for i, c in enumerate(controls)})
     return model
+
+
+def _given(d: dict) -> dict:
+    """``d`` without the entries the file left out (None)."""
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def _check_window(window: tuple | None, f: str) -> None:
+    """``[fit] window``, when given, is two ISO dates, the first not after the second."""
+    if window is None:
+        return
+    try:
+        lo, hi = (dt.date.fromisoformat(d) for d in window)
+        ok = lo <= hi
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ScenarioError('must be ["YYYY-MM-DD", "YYYY-MM-DD"], first day first', file=f,
+                            key="fit.window", value=list(window))
+
+
+def _kinds(t, f: str) -> tuple[dict, dict]:
+    """The ``[kinds]`` table as (kappa by kind, its standard error by kind), the kinds the
+    file gives only; the reference kind's kappa, if given, must be 0."""
+    kinds = _given({k: getattr(t, _ident(k)) for k in KINDS})
+    kinds_se = _given({k: getattr(t, _ident(k) + "_se") for k in KINDS})
+    if kinds.get(REFERENCE_KIND, 0.0) != 0.0:
+        raise ScenarioError(f"{REFERENCE_KIND} is the reference kind: its kappa is 0 by "
+                            "definition", file=f, key=f"kinds.{REFERENCE_KIND}",
+                            value=kinds[REFERENCE_KIND])
+    return kinds, kinds_se
+
+
+def _control(name: str, t) -> Control:
+    """One ``[controls.NAME]`` table as a :class:`Control`."""
+    return Control(name=name, rating_class=t.rating_class,
+                   **{q: float(getattr(t, q)) for q in CONTROL_PARAMS},
+                   armageddon=t.draw_counts_for_black, fitted=t.fitted,
+                   se=_given({q: getattr(t, f"{q}_se") for q in CONTROL_PARAMS}))
 
 
 def _covariance(t: Covariance | None, f: str) -> tuple[tuple, np.ndarray | None]:

@@ -277,8 +277,7 @@ def leave_one_event_out(games: Games, fixed: dict, reference: float,
             fits[e][v] = r
             P[v][test] = data.probabilities(r, test)
         counts = _class_counts(scored.result[train], data.cls[train], len(data.classes))
-        P["constant"][test] = _constant_from(counts, data.cls[test])
-        P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
+        _score_baselines(P, counts, data.cls[test], d[test], test)
         trains[e] = train
     return OutOfSample(scored, P, fits, full, _fixed_windows(fixed), "leave-one-event-out",
                        data, trains, {}, rows=np.arange(len(scored)))
@@ -293,6 +292,26 @@ def _shrunk(res, shrink: float):
         if nm.startswith("slope:"):
             theta[j] *= 1.0 - shrink
     return replace(res, theta=theta)
+
+
+def _score_baselines(P: dict, counts: np.ndarray, cls: np.ndarray, d: np.ndarray,
+                     test: np.ndarray) -> None:
+    """Fill the baselines' rows ``test`` of ``P`` from the training games' result ``counts``
+    by class; ``cls`` and ``d`` (rating gaps, White's minus Black's) are the scored games'."""
+    P["constant"][test] = _constant_from(counts, cls)
+    P["elo-fixed-draw"][test] = _elo_from(counts, cls, d)
+
+
+def _events_by_month(games: Games) -> dict:
+    """{the first day of a month: the events that start in that month}."""
+    first: dict = {}
+    for e, dday in zip(games.event, games.date):
+        if e not in first or dday < first[e]:
+            first[e] = dday
+    by_cutoff: dict = {}
+    for e, dday in first.items():
+        by_cutoff.setdefault(month_start(dday), []).append(e)
+    return by_cutoff
 
 
 def time_ordered(games: Games, fixed: dict, reference: float,
@@ -312,39 +331,28 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     names = [*fixed, *variants, *(shrink_name(x) for x in shrinks), *BASELINES]
     P = {nm: np.zeros((n, 3)) for nm in names}
     ev = np.array(scored.event, dtype=object)
-    first: dict = {}
-    for e, dday in zip(scored.event, scored.date):
-        if e not in first or dday < first[e]:
-            first[e] = dday
-    by_cutoff: dict = {}
-    for e, dday in first.items():
-        by_cutoff.setdefault(month_start(dday), []).append(e)
+    by_cutoff = _events_by_month(scored)
     d = scored.white_rating - scored.black_rating
     keep = np.zeros(n, bool)
     fits, trains, cutoffs = {}, {}, {}
     prev: dict = {v: None for v in variants}
+    min_games = np.array([MIN_TRAIN_CLASS_GAMES[c] for c in data.classes])
     for cut in sorted(by_cutoff):
         before = data.date < cut
-        n_before = np.bincount(data.cls[before], minlength=n_cls)
-        ok = n_before >= np.array([MIN_TRAIN_CLASS_GAMES[c] for c in data.classes])
+        ok = np.bincount(data.cls[before], minlength=n_cls) >= min_games
         if not ok.any():
             continue
         train = before & ok[data.cls]
-        month = {}
         for v in variants:
-            month[v] = fit_rows(data, train, start=prev[v], **FIT_VARIANTS[v])
-            prev[v] = month[v]
+            prev[v] = fit_rows(data, train, start=prev[v], **FIT_VARIANTS[v])
+        month = dict(prev)
         counts = _class_counts(scored.result[train], data.cls[train], n_cls)
         for e in by_cutoff[cut]:
             test = (ev == e) & ok[data.cls]
             if not test.any():
                 continue
-            for v in variants:
-                P[v][test] = data.probabilities(month[v], test)
-            for x in shrinks:
-                P[shrink_name(x)][test] = data.probabilities(_shrunk(month["fit"], x), test)
-            P["constant"][test] = _constant_from(counts, data.cls[test])
-            P["elo-fixed-draw"][test] = _elo_from(counts, data.cls[test], d[test])
+            _score_month(P, data, month, test, shrinks)
+            _score_baselines(P, counts, data.cls[test], d[test], test)
             fits[e], trains[e], cutoffs[e] = dict(month), train, cut
             keep |= test
     kept = scored.take(keep)
@@ -354,6 +362,16 @@ def time_ordered(games: Games, fixed: dict, reference: float,
     return OutOfSample(kept, {nm: x[keep] for nm, x in P.items()}, fits, full,
                        _fixed_windows(fixed), "time-ordered", data, trains, cutoffs, unscored,
                        np.flatnonzero(keep))
+
+
+def _score_month(P: dict, data: FitData, month: dict, test: np.ndarray,
+                 shrinks: tuple[float, ...]) -> None:
+    """Fill rows ``test`` of ``P`` from the month's fits (variant -> fit), the fit's shrunk
+    forms too."""
+    for v, res in month.items():
+        P[v][test] = data.probabilities(res, test)
+    for x in shrinks:
+        P[shrink_name(x)][test] = data.probabilities(_shrunk(month["fit"], x), test)
 
 
 def hindsight(oos: OutOfSample, mask: np.ndarray, prefixes: tuple[str, ...],
@@ -670,10 +688,7 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
     on earlier events (``eventfit``) get their parameter per event, and their per-game
     probabilities are added to ``oos.P``."""
     games = oos.games
-    fitted = [c for c in candidates if c in FITTED_CANDIDATES]
-    plain = tuple(c for c in candidates if c not in FITTED_CANDIDATES)
-    if "shrink-fitted" in fitted:
-        plain += tuple(shrink_name(x) for x in SHRINK_GRID if shrink_name(x) not in plain)
+    fitted, plain = _split_candidates(candidates)
     evs = [ev for ev in complete_round_robins(games) if ev["event"] in oos.fits]
     last = {ev["event"]: max(games.date[i] for i in ev["idx"]) for ev in evs}
     cutoffs = _event_cutoffs(oos)
@@ -692,14 +707,30 @@ def event_backtest(oos: OutOfSample, fixed: dict, base_model, sims: int, seed: i
         row["fitted"] = chosen
         rows.append(row)
     if "shrink-fitted" in fitted:
-        for r in rows:
-            x, used = choose_shrink(rows, cutoffs[r["event"]])
-            r["fitted"]["shrink-fitted"] = {"L": x, "events": used}
-            r["models"]["shrink-fitted"] = r["models"]["fit" if x == 0 else shrink_name(x)]
+        _shrink_fitted(rows, cutoffs)
     oos.P.update(fitted_game_probabilities(oos, rows, evs, last, cutoffs, fitted,
                                            base_model.hot_k))
     return {"sims": sims, "seed": seed, "events": rows, "summary": event_summary(rows),
             "reliability": event_reliability(rows)}
+
+
+def _split_candidates(candidates: tuple[str, ...]) -> tuple[list, tuple]:
+    """(the candidates fitted on earlier events, the plain ones simulated as they are); the
+    fitted shrink needs every shrink of :data:`SHRINK_GRID` simulated to choose from."""
+    fitted = [c for c in candidates if c in FITTED_CANDIDATES]
+    plain = tuple(c for c in candidates if c not in FITTED_CANDIDATES)
+    if "shrink-fitted" in fitted:
+        plain += tuple(shrink_name(x) for x in SHRINK_GRID if shrink_name(x) not in plain)
+    return fitted, plain
+
+
+def _shrink_fitted(rows: list[dict], cutoffs: dict) -> None:
+    """Each event's row gets the shrink chosen on the events before its cutoff, and that
+    shrink's checkpoints as "shrink-fitted"."""
+    for r in rows:
+        x, used = choose_shrink(rows, cutoffs[r["event"]])
+        r["fitted"]["shrink-fitted"] = {"L": x, "events": used}
+        r["models"]["shrink-fitted"] = r["models"]["fit" if x == 0 else shrink_name(x)]
 
 
 def _event_row(oos: OutOfSample, ev: dict, last: str, models: dict, sims: int,

@@ -137,12 +137,31 @@ def _header(rows: list[list[str]], f: str) -> tuple[list[str], dict[str, int]]:
     return header, pos
 
 
+# Columns whose cell must be one of a known set: (column, the set, what the refusal says).
+KNOWN_WORDS = (("kind", KINDS, "unknown kind; known: " + ", ".join(KINDS)),
+               ("control", GAME_CONTROLS, "unknown control; known: " + ", ".join(GAME_CONTROLS)),
+               ("result", RESULTS, 'result must be "1-0", "0-1" or "1/2-1/2"'))
+
+
 def _checked(f: str, i: int, pos: dict[str, int], cell: dict[str, str]):
     """Check one row's cells (line ``i``): ((White's rating, Black's rating), players in the
     event or 0)."""
     def bad(name, message, value=None):
         _fail(f, i, pos[name] + 1, name, message, value, has_value=True)
 
+    _check_words(cell, bad)
+    ratings = [_rating(cell[name], name, bad) for name in ("white_rating", "black_rating")]
+    _check_time_control(cell, bad)
+    n_players = cell.get("event_players", "")
+    if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
+        bad("event_players", "must be a whole number of players (2 or more) or empty",
+            n_players)
+    return ratings, int(n_players) if n_players else 0
+
+
+def _check_words(cell: dict[str, str], bad) -> None:
+    """The date, the names that must not be empty, White is not Black, and the
+    :data:`KNOWN_WORDS` columns; ``bad(column, message, value)`` refuses."""
     try:
         dt.date.fromisoformat(cell["date"])
     except ValueError:
@@ -152,34 +171,32 @@ def _checked(f: str, i: int, pos: dict[str, int], cell: dict[str, str]):
             bad(name, "empty", cell[name])
     if cell["white"] == cell["black"]:
         bad("black", "a player cannot play himself", cell["black"])
-    if cell["kind"] not in KINDS:
-        bad("kind", "unknown kind; known: " + ", ".join(KINDS), cell["kind"])
-    if cell["control"] not in GAME_CONTROLS:
-        bad("control", "unknown control; known: " + ", ".join(GAME_CONTROLS), cell["control"])
-    if cell["result"] not in RESULTS:
-        bad("result", 'result must be "1-0", "0-1" or "1/2-1/2"', cell["result"])
-    ratings = []
-    for name in ("white_rating", "black_rating"):
-        raw = cell[name]
-        if not raw:
-            bad(name, "missing rating", raw)
-        try:
-            v = float(raw)
-        except ValueError:
-            bad(name, "rating must be a number", raw)
-        if not math.isfinite(v) or not RATING_RANGE[0] <= v <= RATING_RANGE[1]:
-            bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
-                      f"{RATING_RANGE[1]:.0f}]", raw)
-        ratings.append(v)
+    for name, known, message in KNOWN_WORDS:
+        if cell[name] not in known:
+            bad(name, message, cell[name])
+
+
+def _rating(raw: str, name: str, bad) -> float:
+    """Column ``name``'s cell as a rating: a finite number in :data:`RATING_RANGE`."""
+    if not raw:
+        bad(name, "missing rating", raw)
+    try:
+        v = float(raw)
+    except ValueError:
+        bad(name, "rating must be a number", raw)
+    if not math.isfinite(v) or not RATING_RANGE[0] <= v <= RATING_RANGE[1]:
+        bad(name, f"rating must be a finite number in [{RATING_RANGE[0]:.0f}, "
+                  f"{RATING_RANGE[1]:.0f}]", raw)
+    return v
+
+
+def _check_time_control(cell: dict[str, str], bad) -> None:
+    """The optional exact time control: empty, or :data:`TIME_CONTROL`'s form with the row's
+    control as its word."""
     tc = cell.get("time_control", "")
     if tc and (not TIME_CONTROL.fullmatch(tc) or tc.split("-")[0] != cell["control"]):
         bad("time_control", f"must be empty or the {cell['control']} control written like "
             "classical, rapid-15+10, blitz-3+2, armageddon-10v7", tc)
-    n_players = cell.get("event_players", "")
-    if n_players and not (n_players.isdigit() and 2 <= int(n_players) <= 1000):
-        bad("event_players", "must be a whole number of players (2 or more) or empty",
-            n_players)
-    return ratings, int(n_players) if n_players else 0
 
 
 def read_games(path: str | Path | None = None) -> Games:

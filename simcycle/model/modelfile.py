@@ -115,28 +115,37 @@ def _control_lines(res: FitResult, base: OutcomeModel) -> list[str]:
     """One ``[controls.NAME]`` table per control: fitted, derived, or the base model's."""
     lines = []
     fitted = {name: c for c in res.classes for name in FITTED_CONTROL.get(c, ())}
-    controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
-    known = {c.name for c in base.controls}
-    for name, (rc, arm) in NEW_CONTROLS.items():
-        if name in fitted and name not in known:
-            controls.append((name, rc, arm, None))
-    for name, rating_class, armageddon, c in controls:
+    for name, rating_class, armageddon, c in _written_controls(base, fitted):
         lines += ["", f'[controls."{name}"]' if not name.isidentifier() else
                   f"[controls.{name}]", f'rating_class = "{rating_class}"']
-        cls = fitted.get(name)
-        derived_from = next((n for n in fitted if name in TIME_ODDS and n in TIME_ODDS
-                             and n != name and name not in fitted), None)
-        if cls is not None:
-            lines += _fitted_lines(res, name, cls)
-        elif derived_from is not None:
-            lines += _derived_lines(res, name, derived_from, fitted)
-        else:
-            lines += [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
-                      f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
-                      "fitted = false   # not fitted (docs/model.md): as in the base model"]
+        lines += _control_body(res, name, c, fitted)
         if armageddon:
             lines.append("draw_counts_for_black = true")
     return lines
+
+
+def _written_controls(base: OutcomeModel, fitted: dict) -> list[tuple]:
+    """(name, rating class, Armageddon, the base's control or None) for each control the file
+    gets: the base model's, then each of :data:`NEW_CONTROLS` the fit covers."""
+    controls = [(c.name, c.rating_class, c.armageddon, c) for c in base.controls]
+    known = {c.name for c in base.controls}
+    controls += [(name, rc, arm, None) for name, (rc, arm) in NEW_CONTROLS.items()
+                 if name in fitted and name not in known]
+    return controls
+
+
+def _control_body(res: FitResult, name: str, c, fitted: dict) -> list[str]:
+    """A control's parameter lines: fitted, else derived from a fitted control at other time
+    odds, else the base model's control ``c`` as it is."""
+    if name in fitted:
+        return _fitted_lines(res, name, fitted[name])
+    derived_from = next((n for n in fitted if name in TIME_ODDS and n in TIME_ODDS
+                         and n != name), None)
+    if derived_from is not None:
+        return _derived_lines(res, name, derived_from, fitted)
+    return [f"draw0 = {_num(c.draw0)}", f"white_edge = {_num(c.white_edge)}",
+            f"slope = {_num(c.slope)}", f"level = {_num(c.level)}",
+            "fitted = false   # not fitted (docs/model.md): as in the base model"]
 
 
 def _covariance_lines(res: FitResult) -> list[str]:
