@@ -33,27 +33,13 @@ def walk(match: Match, players: Sequence[int], size: int, kstat, kwin, kstep, kc
         for j in range(len(alive) // 2):
             up, dn = alive[2 * j], alive[2 * j + 1]
             f = len(rec)
-            cu = cl = wu = wl = 0
             if players[up] < 0 or players[dn] < 0:
-                wside, step = (1 if players[up] < 0 else 0), BR_BYE
+                res = (1 if players[up] < 0 else 0), BR_BYE, 0, 0, 0, 0
             elif int(kstat[f]) == KO_DECIDED:
-                wside, step = int(kwin[f]), int(kstep[f])
-                row = [int(x) for x in kcls[f]]
-                cu, cl = row[0], row[1]
-                if len(row) >= 4:
-                    wu, wl = row[2], row[3]
+                res = _decided(int(kwin[f]), int(kstep[f]), kcls[f])
             else:
-                wh = int(kwhite[f])
-                if wh < 0:
-                    wh = 0 if s.u01() < 0.5 else 1
-                pa, pb = (players[up], players[dn]) if wh == 0 else (players[dn], players[up])
-                fixed = [int(v) if (v < 0 or wh == 0) else 2 - int(v) for v in kfixed[f]]
-                out = [int(x) for x in match(int(pa), int(pb), fixed)]
-                step = out[1]
-                if wh == 0:
-                    wside, cu, cl, wu, wl = out[0], out[2], out[3], out[4], out[5]
-                else:
-                    wside, cu, cl, wu, wl = 1 - out[0], out[3], out[2], out[5], out[4]
+                res = _played(match, players[up], players[dn], int(kwhite[f]), kfixed[f], s)
+            wside, step, cu, cl, wu, wl = res
             rec.append((up, dn, wside, step, cu, cl, wu, wl))
             w, lo = (up, dn) if wside == 0 else (dn, up)
             if players[lo] >= 0:
@@ -64,3 +50,25 @@ def walk(match: Match, players: Sequence[int], size: int, kstat, kwin, kstep, kc
     if players[alive[0]] >= 0:
         exit_rd[alive[0]] = rd
     return rec, exit_rd, alive[0]
+
+
+def _decided(wside: int, step: int, cls) -> tuple:
+    """A match decided in the scenario: (winner side, step, upper and lower classical half
+    points, upper and lower classical wins; the wins 0 where ``cls`` has 2 columns)."""
+    row = [int(x) for x in cls]
+    wu, wl = (row[2], row[3]) if len(row) >= 4 else (0, 0)
+    return wside, step, row[0], row[1], wu, wl
+
+
+def _played(match: Match, upper: int, lower: int, white: int, fixed, s: Stream) -> tuple:
+    """A match to play between the players ``upper`` and ``lower``: the lot for White when
+    ``white`` is -1, then ``match``; the same tuple as :func:`_decided`, from the upper side.
+    ``fixed`` is the known games from the upper player's side."""
+    if white < 0:
+        white = 0 if s.u01() < 0.5 else 1
+    pa, pb = (upper, lower) if white == 0 else (lower, upper)
+    known = [int(v) if (v < 0 or white == 0) else 2 - int(v) for v in fixed]
+    out = [int(x) for x in match(int(pa), int(pb), known)]
+    if white == 0:
+        return out[0], out[1], out[2], out[3], out[4], out[5]
+    return 1 - out[0], out[1], out[3], out[2], out[5], out[4]

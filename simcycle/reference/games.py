@@ -87,37 +87,45 @@ def sudden_death_knockout(params, rt, offsets, ci, players, stream):
     return alive[0]
 
 
+def draw_offsets(rt, base, players, sd, stream):
+    """Each of ``players``' ratings ``rt[p][class]`` (overwritten) as ``base[p, class]`` plus
+    a strength offset N(0, sd[class]) drawn player-major, class-minor."""
+    for p in players:
+        for c in range(3):
+            rt[int(p)][c] = float(base[int(p), c]) + stream.normal() * float(sd[c])
+
+
 def match(params, rt, offsets, a, b, steps, fixed, stream):
     """Twin of ``match_nb``: returns [winner (0 a, 1 b), deciding step, a half points,
     b half points, a wins, b wins] (the last four over step 0)."""
+    return play_match(lambda ci, w, bl: game(params, rt, offsets, ci, w, bl, stream),
+                      lambda ci, x, y: armageddon(params, rt, offsets, ci, x, y, stream),
+                      lambda ci, x, y: sudden_death(params, rt, offsets, ci, x, y, stream),
+                      a, b, steps, fixed, stream)
+
+
+def play_match(play, arm, sudden, a, b, steps, fixed, stream):
+    """A match between ``a`` and ``b`` step by step (``steps``: rows of kind, control, games),
+    each step after the first only while level; lots when every step left it level.
+    ``play(ci, white, black)`` gives one game's result (0 White won, 1 draw, 2 Black won),
+    ``arm(ci, a, b)`` and ``sudden(ci, a, b)`` an Armageddon's and a sudden death's winner
+    (``sudden`` None: a sudden-death step goes to lots); ``fixed``: the known games (from
+    a's side; UNPLAYED to play).  Returns :func:`match`'s list."""
     out = [0, 0, 0, 0, 0, 0]
     g = 0
     diff = 0
-    for s, (kind, ci, n) in enumerate(steps):
+    for s, step in enumerate(steps):
+        kind, ci, n = (int(x) for x in step[:3])
         if s > 0 and diff != 0:
             break
         out[1] = s
         if kind == STEP_GAMES:
-            for j in range(n):
-                known = fixed[g] if g < len(fixed) else UNPLAYED
-                if known != UNPLAYED:
-                    ra = known
-                elif j % 2 == 0:
-                    ra = game(params, rt, offsets, ci, a, b, stream)
-                else:
-                    ra = 2 - game(params, rt, offsets, ci, b, a, stream)
-                g += 1
-                diff += {0: 2, 1: 0, 2: -2}[ra]
-                if s == 0:
-                    out[2] += {0: 2, 1: 1, 2: 0}[ra]
-                    out[3] += {0: 0, 1: 1, 2: 2}[ra]
-                    out[4] += ra == 0
-                    out[5] += ra == 2
+            g, diff = _games_step(play, ci, n, a, b, fixed, g, diff, out if s == 0 else None)
         elif kind == STEP_ARMAGEDDON:
-            diff = 1 if armageddon(params, rt, offsets, ci, a, b, stream) == a else -1
+            diff = 1 if arm(ci, a, b) == a else -1
             g += 1
-        elif kind == STEP_SUDDEN_DEATH:
-            diff = 1 if sudden_death(params, rt, offsets, ci, a, b, stream) == a else -1
+        elif kind == STEP_SUDDEN_DEATH and sudden is not None:
+            diff = 1 if sudden(ci, a, b) == a else -1
         else:
             diff = 1 if stream.u01() < 0.5 else -1
     if diff == 0:
@@ -125,3 +133,26 @@ def match(params, rt, offsets, a, b, steps, fixed, stream):
         diff = 1 if stream.u01() < 0.5 else -1
     out[0] = 0 if diff > 0 else 1
     return out
+
+
+def _games_step(play, ci, n, a, b, fixed, g, diff, out):
+    """``n`` games of control ``ci``, a White in the first and colours alternating; known
+    games (``fixed`` from game ``g`` on) not played again.  Returns (games so far, score
+    difference a - b in half points); ``out`` (the first step's, else None) gets a's and b's
+    half points and wins."""
+    for j in range(n):
+        known = fixed[g] if g < len(fixed) else UNPLAYED
+        if known != UNPLAYED:
+            ra = known
+        elif j % 2 == 0:
+            ra = play(ci, a, b)
+        else:
+            ra = 2 - play(ci, b, a)
+        g += 1
+        diff += (2, 0, -2)[ra]
+        if out is not None:
+            out[2] += (2, 1, 0)[ra]
+            out[3] += (0, 1, 2)[ra]
+            out[4] += ra == 0
+            out[5] += ra == 2
+    return g, diff

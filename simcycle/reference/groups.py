@@ -16,7 +16,7 @@ import numpy as np
 from ..enums import (BLACK_WINS, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
                      GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
                      SER_CLASSICAL, SER_CLASSICAL_WINS, SER_EVENTS_WON, SER_SECOND,
-                     STEP_ARMAGEDDON, STEP_GAMES, UNPLAYED, WHITE_WINS)
+                     STEP_ARMAGEDDON, STEP_GAMES, WHITE_WINS)
 from ..formats.group_series.rules import rest_places
 from . import games as G
 from .rng import Stream
@@ -62,40 +62,9 @@ class Games:
     def match(self, seg, a, b, steps, fixed, stream):
         """Twin of ``match_nb``: [winner (0 a, 1 b), deciding step, a's and b's half points,
         a's and b's wins (in step 0)]."""
-        out = [0] * 6
-        g = 0
-        diff = 0
-        for s in range(len(steps)):
-            kind, ci, n = (int(x) for x in steps[s][:3])
-            if s > 0 and diff != 0:
-                break
-            out[1] = s
-            if kind == STEP_GAMES:
-                for j in range(n):
-                    known = fixed[g] if g < len(fixed) else UNPLAYED
-                    if known != UNPLAYED:
-                        ra = known
-                    elif j % 2 == 0:
-                        ra = self.game(seg, ci, a, b, stream)
-                    else:
-                        ra = 2 - self.game(seg, ci, b, a, stream)
-                    g += 1
-                    diff += (2, 0, -2)[ra]
-                    if s == 0:
-                        out[2] += (2, 1, 0)[ra]
-                        out[3] += (0, 1, 2)[ra]
-                        out[4] += ra == 0
-                        out[5] += ra == 2
-            elif kind == STEP_ARMAGEDDON:
-                diff = 1 if self.armageddon(seg, ci, a, b, stream) == a else -1
-                g += 1
-            else:
-                diff = 1 if stream.u01() < 0.5 else -1
-        if diff == 0:
-            out[1] = len(steps)
-            diff = 1 if stream.u01() < 0.5 else -1
-        out[0] = 0 if diff > 0 else 1
-        return out
+        return G.play_match(lambda ci, w, bl: self.game(seg, ci, w, bl, stream),
+                            lambda ci, x, y: self.armageddon(seg, ci, x, y, stream), None,
+                            a, b, steps, fixed, stream)
 
 
 def two_player(g: Games, seg, steps, s0, pa, pb, stream, flags):
@@ -257,19 +226,10 @@ def series_replica(a, stream):
     ci0 = int(steps[0][1])
     for e in range(a.roster.shape[0]):
         if a.offsets:
-            for p in a.roster[e]:
-                for c in range(3):
-                    rt[e][p][c] = float(a.rt[e, p, c]) + stream.normal() * float(a.offset_sd[c])
-        ros = [int(x) for x in a.roster[e]]
-        d = a.draw[e]
-        if d == DRAW_LOTS:
-            ros = G.shuffled(ros, stream)
-        elif d == DRAW_BASKETS:
-            ros = [x for q in range(4) for x in G.shuffled(ros[4 * q:4 * q + 4], stream)]
+            G.draw_offsets(rt[e], a.rt[e], a.roster[e], a.offset_sd, stream)
         gwin = []
-        for gi in range(4):
-            grp = [ros[4 * s + gi] for s in range(4)] if d == DRAW_BASKETS else \
-                ros[4 * gi:4 * gi + 4]
+        for gi, grp in enumerate(_draw_groups([int(x) for x in a.roster[e]], a.draw[e],
+                                              stream)):
             score = [0] * 4
             _group_games(g, e, ci0, a.gm[e, gi].tolist(), grp, score, cp, cw, stream)
             if a.grp_fixed[e, gi] >= 0:
@@ -283,6 +243,18 @@ def series_replica(a, stream):
                 prize[grp[s]] += rates[0] + rates[1] * gout[s] / 6.0
         _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream)
     return gpts, tf, ts, cp, cw, prize, flags
+
+
+def _draw_groups(ros, draw, stream):
+    """An event's four groups of four from its roster ``ros``: as listed (four in a row per
+    group), by lots over the roster, or by baskets (each four in a row a basket, shuffled,
+    one from each basket per group)."""
+    if draw == DRAW_LOTS:
+        ros = G.shuffled(ros, stream)
+    elif draw == DRAW_BASKETS:
+        ros = [x for q in range(4) for x in G.shuffled(ros[4 * q:4 * q + 4], stream)]
+        return [[ros[4 * s + gi] for s in range(4)] for gi in range(4)]
+    return [ros[4 * gi:4 * gi + 4] for gi in range(4)]
 
 
 def rank_series(a, gpts, tf, ts, cp, cw, stream):

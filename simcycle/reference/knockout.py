@@ -32,10 +32,7 @@ def _event(a, e, rt, s, pidx, acc, log):
     steps = [tuple(int(x) for x in row) for row in a.steps]
     size = int(a.ev_size[e])
     if a.offsets:
-        for k in range(size):
-            p = int(a.pos[e, k])
-            for c in range(3):
-                rt[e][p][c] = float(a.rt[e, p, c]) + s.normal() * float(a.offset_sd[c])
+        G.draw_offsets(rt[e], a.rt[e], a.pos[e, :size], a.offset_sd, s)
     players = [int(x) for x in a.pos[e, :size]]
     n_rounds = size.bit_length() - 1
 
@@ -47,25 +44,31 @@ def _event(a, e, rt, s, pidx, acc, log):
     for f, (upos, dpos, wside, step, cu, cl, _, _) in enumerate(rec):
         rd = next(r for r in range(n_rounds) if f < _flat(size, r + 1, 0))
         up, lo = players[upos], players[dpos]
-        w, l_ = (up, lo) if wside == 0 else (lo, up)
         log.append((up, lo, cu, cl))
-        if pidx[up] >= 0:
-            cls[pidx[up]] += cu
-        if pidx[lo] >= 0:
-            cls[pidx[lo]] += cl
-        if step == 0 and pidx[w] >= 0:
-            pts[pidx[w]] += a.bonus
-        back = n_rounds - rd
-        if pidx[l_] >= 0:
-            pts[pidx[l_]] += int(a.place_pts[back])
-            prize[pidx[l_]] += float(a.place_prize[back])
-            if back == 1:
-                second[pidx[l_]] += 1
+        _count_match(a, acc, [pidx[up], pidx[lo]], wside, step, (cu, cl), n_rounds - rd)
     c = pidx[players[champ]]
     if c >= 0:
         pts[c] += int(a.place_pts[0])
         prize[c] += float(a.place_prize[0])
         won[c] += 1
+
+
+def _count_match(a, acc, side, wside, step, half_points, back):
+    """One match into the accumulators: ``side`` the upper and lower players' plan indices
+    (-1 not in the plan), their classical ``half_points``; the winner's bonus when he won in
+    the classical games (step 0), the loser's place ``back`` rounds from the final."""
+    pts, _, second, cls, prize = acc
+    for q in (0, 1):
+        if side[q] >= 0:
+            cls[side[q]] += half_points[q]
+    w, loser = side[wside], side[1 - wside]
+    if step == 0 and w >= 0:
+        pts[w] += a.bonus
+    if loser >= 0:
+        pts[loser] += int(a.place_pts[back])
+        prize[loser] += float(a.place_prize[back])
+        if back == 1:
+            second[loser] += 1
 
 
 def _rank(a, pts, won, second, cls, log, pidx, s):

@@ -15,7 +15,7 @@ import numpy as np
 from ..enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
                      EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK)
 from ..formats.tour.rules import counted, share_points, tiebreak_key
-from .games import game, match, shuffled
+from .games import draw_offsets, game, match, shuffled
 from .rng import Stream
 
 SCORE = {0: 2, 1: 1, 2: 0}   # half points of a game from the player's side (win, draw, loss)
@@ -129,9 +129,7 @@ def ratings(a, stream):
     real players only."""
     rt = [list(map(float, row)) for row in a.rt[0]]
     if a.offsets:
-        for i in range(a.n_real):
-            for cls in range(3):
-                rt[i][cls] = float(a.rt[0, i, cls]) + stream.normal() * float(a.offset_sd[cls])
+        draw_offsets(rt, a.rt[0], range(a.n_real), a.offset_sd, stream)
     return rt
 
 
