@@ -87,6 +87,11 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 SHOWN_PLACES = 8
 
 
+# The run's model options shown in simulate's title: (key of the JSON's "model", words).
+MODEL_TAGS = (("offsets", ", rating offsets"), ("hot_elo", ", hot Elo"),
+              ("param_draw", ", parameters drawn per simulation"))
+
+
 def simulation_text(d: dict) -> str:
     """``simulate``'s text: the table model's ``simulation_table`` (``report/table.py``)
     with the run in its title and every column in the legend."""
@@ -94,31 +99,10 @@ def simulation_text(d: dict) -> str:
     from .table import simulation_table, to_text
 
     sim = Simulation.from_json(d)
-    q = sim.qualifying_places
     exact = d.get("method") == "exact"
-    how = (f"exact: every one of {d['outcomes']:,} outcomes" if exact
-           else f"{d['sims']:,} simulations, seed {d['seed']}")
-    if d.get("interrupted"):
-        how = (f"INTERRUPTED: {d['sims']:,} of {d['sims_requested']:,} simulations finished, "
-               f"seed {d['seed']}")
-    m = d["model"]
-    title = (f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}"
-             f"{', ' + m['kind'] + ' event' if m.get('kind') else ''}"
-             f"{', rating offsets' if m['offsets'] else ''}"
-             f"{', hot Elo' if m.get('hot_elo') else ''}"
-             f"{', parameters drawn per simulation' if m.get('param_draw') else ''})")
-    t = simulation_table(sim, title=title, places=SHOWN_PLACES, points="exp. pts")
-    nplace = len(sim.players[0].p_place) if sim.players else 0
-    shown = min(nplace, SHOWN_PLACES)
-    prize = any(p.expected_prize for p in sim.players)
-    label = sim.points_label or "points"
-    t.legend = [
-        f"exp. pts: expected final {label}; 1st %: chance of first place"
-        + (f"; qualify %: chance of a qualifying place (top {q})" if q > 1 else
-           ("; one place qualifies, so qualify % = 1st %" if q == 1 else "")),
-        "1st, 2nd, ...: chance of each final place"
-        + (f" (places {shown + 1}-{nplace} in --json and --csv)" if nplace > shown else "")
-        + ("; exp. prize: expected prize money" if prize else "")]
+    t = simulation_table(sim, title=_run_title(d, exact), places=SHOWN_PLACES,
+                         points="exp. pts")
+    t.legend = _columns_legend(sim)
     if exact:
         t.legend.append("exact probabilities: 0 = impossible, 100 = certain; <0.1 = below "
                         "0.05 %")
@@ -129,6 +113,36 @@ def simulation_text(d: dict) -> str:
     t.notes = [f"{k}: {percent(v.p)} %" + ("" if exact else f" (± {100 * v.se:.2f})")
                for k, v in (sim.events or {}).items()]
     return to_text(t)
+
+
+def _run_title(d: dict, exact: bool) -> str:
+    """The title: scenario, checkpoint, how it was computed (simulations or outcomes) and the
+    model with its :data:`MODEL_TAGS`."""
+    how = (f"exact: every one of {d['outcomes']:,} outcomes" if exact
+           else f"{d['sims']:,} simulations, seed {d['seed']}")
+    if d.get("interrupted"):
+        how = (f"INTERRUPTED: {d['sims']:,} of {d['sims_requested']:,} simulations finished, "
+               f"seed {d['seed']}")
+    m = d["model"]
+    kind = f", {m['kind']} event" if m.get("kind") else ""
+    tags = "".join(words for key, words in MODEL_TAGS if m.get(key))
+    return f"{d['scenario']}  at {d['at']}  ({how}; model {m['name']} {m['version']}{kind}{tags})"
+
+
+def _columns_legend(sim) -> list[str]:
+    """The legend's lines for the columns: points, first and qualifying, places, prize."""
+    q = sim.qualifying_places
+    nplace = len(sim.players[0].p_place) if sim.players else 0
+    shown = min(nplace, SHOWN_PLACES)
+    prize = any(p.expected_prize for p in sim.players)
+    label = sim.points_label or "points"
+    return [
+        f"exp. pts: expected final {label}; 1st %: chance of first place"
+        + (f"; qualify %: chance of a qualifying place (top {q})" if q > 1 else
+           ("; one place qualifies, so qualify % = 1st %" if q == 1 else "")),
+        "1st, 2nd, ...: chance of each final place"
+        + (f" (places {shown + 1}-{nplace} in --json and --csv)" if nplace > shown else "")
+        + ("; exp. prize: expected prize money" if prize else "")]
 
 
 def simulation_csv(d: dict) -> str:

@@ -224,16 +224,8 @@ def place_figure(d: dict) -> Figure:
     colours = _place_colours(n_places, q)
     ys = list(range(n))[::-1]
     for k in range(n_places):
-        widths = [p["p_place"][k] for p in players]
-        lefts = [sum(p["p_place"][:k]) for p in players]
-        ax.barh(ys, widths, left=lefts, color=colours[k], edgecolor="white", lw=0.5,
-                height=0.78, label=_ordinal(k + 1))
-        dark = k < q or (k - q) > (n_places - q) * 0.45     # white text on a dark bar
-        for y, w, left in zip(ys, widths, lefts):
-            if w >= 0.07:
-                ax.text(left + w / 2, y, f"{_ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
-                        va="center", fontsize=7.5 if n > 14 else 8.5,
-                        color="white" if dark else "#1a1a1a")
+        _place_bars(ax, ys, [p["p_place"] for p in players], k, colours[k],
+                    dark=k < q or (k - q) > (n_places - q) * 0.45)
     ax.set_yticks(ys)
     ax.set_yticklabels([f"{p['name']}  (expected place {exp_place[p['name']]:.1f})"
                         for p in players], fontsize=9.5 if n <= 14 else 8.5)
@@ -242,16 +234,41 @@ def place_figure(d: dict) -> Figure:
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(f"probability of each final place (left: 1st)\n{_subtitle(d)}", fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
-    if n_places <= 12:
-        ax.legend(ncols=min(n_places, 12), loc="lower center", bbox_to_anchor=(0.5, 1.0),
-                  fontsize=8.5, frameon=False, title="place", title_fontsize=9)
-    else:
-        _place_colourbar(fig, ax, colours, n, q)
+    _place_key(fig, ax, colours, n, q)
+    fig.suptitle(_wrap(_place_title(d, q), 11.5, 12), fontsize=12, fontweight="bold")
+    return fig
+
+
+def _place_bars(ax, ys: list, p_place: list, k: int, colour, dark: bool) -> None:
+    """Place ``k``'s bar segment for each player (row ``ys[i]``, places' probabilities
+    ``p_place[i]``), labelled where it is at least 7 % wide (white text on a ``dark`` bar)."""
+    widths = [pp[k] for pp in p_place]
+    lefts = [sum(pp[:k]) for pp in p_place]
+    ax.barh(ys, widths, left=lefts, color=colour, edgecolor="white", lw=0.5,
+            height=0.78, label=_ordinal(k + 1))
+    size = 7.5 if len(ys) > 14 else 8.5
+    for y, w, left in zip(ys, widths, lefts):
+        if w >= 0.07:
+            ax.text(left + w / 2, y, f"{_ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
+                    va="center", fontsize=size, color="white" if dark else "#1a1a1a")
+
+
+def _place_title(d: dict, q: int) -> str:
+    """The place chart's title: scenario, checkpoint and, with ``q``, the qualifying places'
+    colour."""
     title = f"{d['scenario']} at {d.get('at', 'latest')}: final place of each player"
     if q:
         title += f" (green: the {q} qualifying place{'s' if q > 1 else ''})"
-    fig.suptitle(_wrap(title, 11.5, 12), fontsize=12, fontweight="bold")
-    return fig
+    return title
+
+
+def _place_key(fig, ax, colours: list, n: int, q: int) -> None:
+    """The places' key: a legend over the chart for up to 12 places, else a colour bar."""
+    if len(colours) <= 12:
+        ax.legend(ncols=min(len(colours), 12), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                  fontsize=8.5, frameon=False, title="place", title_fontsize=9)
+    else:
+        _place_colourbar(fig, ax, colours, n, q)
 
 
 def _place_colourbar(fig, ax, colours: list, n: int, q: int):

@@ -63,19 +63,32 @@ def history(fmt, scn, model, *, sims: int, seed: int, offsets: bool = False,
         interrupted = True
     finally:
         bar.close()
-    names = list(info.names) if info is not None else list(scn_names(scn))
-    final = {r["player"]: (r["p_first"], r["p_qualify"], r["expected_points"])
-             for r in rows if r["checkpoint"] == (done[-1] if done else None)}
-    names.sort(key=lambda n: tuple(-x for x in final.get(n, (0, 0, 0))))
     return {"scenario": scn.name, "file": scn.file, "sims": sims, "seed": seed,
             "model": {"name": model.name, "version": model.version, "file": model.path,
                       "offsets": bool(offsets)},
-            "common_random_numbers": True,
-            "qualifying_places": info.qualifying_places if info else None,
-            "currency": (info.currency or None) if info else None,
-            "points_label": info.points_label if info else "points",
-            "checkpoints": done, "players": names, "interrupted": interrupted,
-            "checkpoints_requested": len(cps), "rows": rows}
+            "common_random_numbers": True, **_plan_fields(info),
+            "checkpoints": done, "players": _names_by_last(info, scn, rows, done),
+            "interrupted": interrupted, "checkpoints_requested": len(cps), "rows": rows}
+
+
+def _plan_fields(info) -> dict:
+    """What the plans say of the event: qualifying places, currency, points' label (the
+    defaults when no checkpoint ran)."""
+    if info is None:
+        return {"qualifying_places": None, "currency": None, "points_label": "points"}
+    return {"qualifying_places": info.qualifying_places, "currency": info.currency or None,
+            "points_label": info.points_label}
+
+
+def _names_by_last(info, scn, rows: list[dict], done: list[str]) -> list[str]:
+    """The players, best first at the last checkpoint that ran (P(first), P(qualify),
+    expected points; players without a row last, in the scenario's order)."""
+    names = list(info.names) if info is not None else list(scn_names(scn))
+    last = done[-1] if done else None
+    final = {r["player"]: (r["p_first"], r["p_qualify"], r["expected_points"])
+             for r in rows if r["checkpoint"] == last}
+    names.sort(key=lambda n: tuple(-x for x in final.get(n, (0, 0, 0))))
+    return names
 
 
 def scn_names(scn):

@@ -99,27 +99,34 @@ def to_text(t: Table | list[Table]) -> str:
     out += t.intro
     cols = t.shown()
     if cols and t.rows:
-        cells = [[_text_cell(c, r) for c in cols] for r in t.rows]
-        width = [max([len(c.label), c.width] + [len(row[i]) for row in cells])
-                 for i, c in enumerate(cols)]
-        left = [_left(c) for c in cols]
-
-        def line(vals):
-            return "  ".join(v.ljust(w) if lf else v.rjust(w)
-                             for v, w, lf in zip(vals, width, left)).rstrip()
-
-        head = line([c.label for c in cols])
         if out:
             out.append("")
-        out += [head, "-" * len(head)]
-        indent = " " * (width[0] + 2) if len(cols) > 1 else "  "
-        for r, row in zip(t.rows, cells):
-            out.append(line(row))
-            out += [indent + x for x in r.get(BELOW) or []]
+        out += _text_grid(t, cols)
     for extra in (t.legend, t.notes):
         if extra:
             out += ["", *extra] if out else extra
     return "\n".join(out)
+
+
+def _text_grid(t: Table, cols: list[Column]) -> list[str]:
+    """The text table's lines: the head, a rule, each row (and its lines below) with every
+    column as wide as its widest cell."""
+    cells = [[_text_cell(c, r) for c in cols] for r in t.rows]
+    width = [max([len(c.label), c.width] + [len(row[i]) for row in cells])
+             for i, c in enumerate(cols)]
+    left = [_left(c) for c in cols]
+
+    def line(vals):
+        return "  ".join(v.ljust(w) if lf else v.rjust(w)
+                         for v, w, lf in zip(vals, width, left)).rstrip()
+
+    head = line([c.label for c in cols])
+    out = [head, "-" * len(head)]
+    indent = " " * (width[0] + 2) if len(cols) > 1 else "  "
+    for r, row in zip(t.rows, cells):
+        out.append(line(row))
+        out += [indent + x for x in r.get(BELOW) or []]
+    return out
 
 
 def _text_cell(c: Column, r: dict) -> str:
