@@ -46,6 +46,28 @@ def packed_criteria(scn: KnockoutSeries) -> np.ndarray:
     return keys.bases(tops[:keys.fits(tops)])
 
 
+def _positions(scn: KnockoutSeries) -> np.ndarray:
+    """[event, bracket position] the player (scenario index) at each position, -1 past the
+    event's size."""
+    pos = np.full((len(scn.events), max(ev.size for ev in scn.events)), -1, np.int64)
+    for e, ev in enumerate(scn.events):
+        pos[e, :ev.size] = ev.positions
+    return pos
+
+
+def _overall_prizes(scn: KnockoutSeries, n: int) -> np.ndarray:
+    """The series' prize by final place for the ``n`` counting players (0 past the list)."""
+    overall = np.zeros(n)
+    k = min(n, len(scn.overall_prizes))
+    overall[:k] = scn.overall_prizes[:k]
+    return overall
+
+
+def _table_steps(scn: KnockoutSeries) -> bool:
+    """Every step games or an Armageddon (the steps the threshold table's fast path plays)."""
+    return all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps)
+
+
 class KnockoutSeriesPlan(Plan):
     """Flat arrays for ``nb.simulate_nb`` (``nb.KnockoutArgs`` documents each)."""
 
@@ -55,7 +77,7 @@ class KnockoutSeriesPlan(Plan):
         F = len(scn.players)
         plan_index = np.full(F, -1, np.int64)
         plan_index[counting] = np.arange(n)
-        qual_else = np.array([1 if scn.players[i].qualified_elsewhere else 0 for i in counting],
+        qual_else = np.array([int(bool(scn.players[i].qualified_elsewhere)) for i in counting],
                              np.int64)
         rt = rating_table(scn, model)
         live = bool(opts.offsets)
@@ -63,15 +85,10 @@ class KnockoutSeriesPlan(Plan):
         steps = step_table(scn, model)
         n_games = sum(s.games if s.kind == STEP_GAMES else 1 for s in scn.steps)
         n_ev = len(scn.events)
-        S = max(ev.size for ev in scn.events)
-        pos = np.full((n_ev, S), -1, np.int64)
-        for e, ev in enumerate(scn.events):
-            pos[e, :ev.size] = ev.positions
-        known = _known_arrays(scn, counted_matches(scn, opts.at, opts.fixed), n_ev, S, n_games)
+        pos = _positions(scn)
+        known = _known_arrays(scn, counted_matches(scn, opts.at, opts.fixed), n_ev,
+                              pos.shape[1], n_games)
         R = max(n_rounds(ev.size) for ev in scn.events)
-        overall = np.zeros(n)
-        k = min(n, len(scn.overall_prizes))
-        overall[:k] = scn.overall_prizes[:k]
         key_base = packed_criteria(scn)
         self.args = KnockoutArgs(
             params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
@@ -84,12 +101,12 @@ class KnockoutSeriesPlan(Plan):
                                np.int64),
             place_prize=np.array([place_value(scn.event_prizes, b) for b in range(R + 1)],
                                  np.float64),
-            bonus=int(scn.classical_bonus), overall=overall,
+            bonus=int(scn.classical_bonus), overall=_overall_prizes(scn, n),
             criteria=np.array(scn.criteria, np.int64), n_packed=len(key_base),
             key_base=key_base,
             plan_index=plan_index, qual_else=qual_else, n_qual=int(scn.qualifying_places),
             n_matches=int(sum(ev.size - 1 for ev in scn.events)),
-            fast=not live and all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps))
+            fast=not live and _table_steps(scn))
         self.info = PlanInfo(
             names=tuple(scn.players[i].name for i in counting),
             ratings=rt[-1, counting, 0].copy(), n_places=n, points_scale=1.0,

@@ -60,6 +60,36 @@ class KernelCrosstable:
 FORCED_THRESHOLDS = {WHITE_WINS: (2.0, 2.0), DRAW: (-1.0, 2.0), BLACK_WINS: (-1.0, -1.0)}
 
 
+def _game_columns(scn: RoundRobin, remaining) -> tuple:
+    """The games still to play as columns: White, Black, the rating segment of their round."""
+    gw = np.array([g.white for g in remaining], np.int64)
+    gb = np.array([g.black for g in remaining], np.int64)
+    gseg = np.array([scn.segment_of(g.round) for g in remaining], np.int64)
+    return gw, gb, gseg
+
+
+def _criteria(order) -> list[int]:
+    """The tie-break criteria's codes in the scenario's order, lots last (a run always ends
+    in a strict order)."""
+    criteria = [RR_CRITERIA[c] for c in order]
+    if TBS_LOTS not in criteria:
+        criteria.append(TBS_LOTS)
+    return criteria
+
+
+def _playoff_table(scn: RoundRobin, model) -> np.ndarray:
+    """[stage, option, 4] int64: each play-off stage's options as (least players tied, most,
+    play-off kind code, control index in the model)."""
+    n_opt = max((len(s.options) for s in scn.stages), default=1)
+    stages = np.zeros((len(scn.stages), n_opt, 4), np.int64)
+    for s, stage in enumerate(scn.stages):
+        for o, (lo, hi, kind, ctl) in enumerate(stage.options):
+            stages[s, o] = (lo, hi, PLAYOFF_KINDS[kind],
+                            model.index(ctl, file=scn.file,
+                                        key=f"tiebreak.playoff[{s}][{o}].control"))
+    return stages
+
+
 class RoundRobinPlan(Plan):
     def __init__(self, scn: RoundRobin, model, opts: CompileOptions):
         n = len(scn.players)
@@ -69,20 +99,10 @@ class RoundRobinPlan(Plan):
         live = bool(opts.offsets or opts.hot or opts.param_draw)
         thr = np.zeros((0, 0, 0, 0, 2)) if live else threshold_table_nb(model.params, rt)
         game_ci = model.index(scn.control, file=scn.file, key="event.control")
-        gw = np.array([g.white for g in remaining], np.int64)
-        gb = np.array([g.black for g in remaining], np.int64)
-        gseg = np.array([scn.segment_of(g.round) for g in remaining], np.int64)
+        gw, gb, gseg = _game_columns(scn, remaining)
         gthr = np.zeros((0, 2)) if live else np.ascontiguousarray(thr[gseg, game_ci, gw, gb])
-        criteria = [RR_CRITERIA[c] for c in scn.order]
-        if TBS_LOTS not in criteria:     # a run always ends in a strict order
-            criteria.append(TBS_LOTS)
-        n_opt = max((len(s.options) for s in scn.stages), default=1)
-        stages = np.zeros((len(scn.stages), n_opt, 4), np.int64)
-        for s, stage in enumerate(scn.stages):
-            for o, (lo, hi, kind, ctl) in enumerate(stage.options):
-                stages[s, o] = (lo, hi, PLAYOFF_KINDS[kind],
-                                model.index(ctl, file=scn.file,
-                                            key=f"tiebreak.playoff[{s}][{o}].control"))
+        criteria = _criteria(scn.order)
+        stages = _playoff_table(scn, model)
         place_prize = np.zeros(n)
         place_prize[: len(scn.prize_places)] = scn.prize_places
         hot_k = np.array([model.hot_k[c] if opts.hot else 0.0 for c in RATING_CLASSES])
