@@ -42,3 +42,12 @@ def test_whocan_imports_no_numba_or_scipy(scenario, at, fmt):
     mods = imported(scenario, at, fmt)
     heavy = sorted(m for m in mods if m.split(".")[0] in HEAVY)
     assert heavy == [], f"whocan {scenario} --at {at} imported {heavy[:5]}"
+
+
+@pytest.mark.parametrize("scenario,at,fmt", CASES + [("grand-prix-2022", "event3", "group_series")])
+def test_whocan_json_imports_no_renderer(scenario, at, fmt):
+    """``--json`` prints no text: the format's render module and the tables it draws with
+    are not imported (``cli/whocan.py`` looks the renderer up only to print text)."""
+    mods = imported(scenario, at, fmt)
+    text = sorted(m for m in mods if m.endswith(".render") or m == "simcycle.report.table")
+    assert text == [], f"whocan {scenario} --at {at} --json imported {text}"

@@ -20,4 +20,6 @@ def whocan(scenario, at, as_json, budget, fixes, fix_file):
     fmt.require(WHOCAN, scn)
     fixed = fixed_of(fmt, scn, at, fixes, fix_file)
     d = fmt.whocan(scn, at, budget, **({"fixed": fixed} if fixed else {}))
-    show(with_assumed(d, fmt, scn, fixed), as_json, fmt.render_whocan)
+    # the renderer looked up only when text is printed: reading ``fmt.render_whocan``
+    # imports the format's render module (and the tables it draws with)
+    show(with_assumed(d, fmt, scn, fixed), as_json, lambda d: fmt.render_whocan(d))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...errors import ScenarioError
 from ..base import FIX, RESULTS, SWING, WHOCAN, CompileOptions, Format, render_from
-from . import render, rules
+from . import rules
 from .scenario import DEFAULT_KIND, Swiss, load
 
 SWING_BOARDS = 10     # swing examines the next round's top boards (each: three runs)
@@ -171,7 +171,7 @@ class SwissFormat(Format):
     render_swing = render_from("swing")
     render_standings = render_from("standings")
     render_odds = render_from("odds")
-    render_whocan = staticmethod(render.whocan)
+    render_whocan = render_from("whocan")
 
 
 FORMAT = SwissFormat()
