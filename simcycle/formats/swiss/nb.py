@@ -19,7 +19,7 @@ from ...enums import (BLACK_WINS, COL_BLACK, COL_WHITE, DRAW, RK_FORFEIT_LOSS, R
                       RK_NONE, RK_PAB, RK_PLAYED, WHITE_WINS)
 from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
-from ...kernels.dutch_nb import pair_round_nb, pair_scratch_nb
+from ...kernels.dutch_nb import mark_met_nb, pair_marked_nb, pair_scratch_nb
 from ...kernels.game_nb import result_of_nb
 from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb
@@ -131,7 +131,8 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
     rank by points, ``a.criteria`` and lots.  ``rt_thr``: the game thresholds (a.gthr, or a
     replica's own with strength offsets); ``w``: :class:`Work`; ``ps``: the pairing scratch;
     ``st``: the replica's stream; ``flags`` [2]: tie-breaks / lots decided a qualifying
-    place.  On return w.order[:n] is the final order, w.t.pts the points (half points)."""
+    place.  On return w.order[:n] is the final order, w.t.pts the points (half points);
+    ps.met is zero again (it holds the games met during the event)."""
     t = w.t
     n = t.opp.shape[0]
     R = a.n_rounds
@@ -142,6 +143,8 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
             t.res[i, r] = a.base_res[i, r]
             t.kind[i, r] = a.base_kind[i, r]
             t.colour[i, r] = a.base_colour[i, r]
+    met = ps.met
+    mark_met_nb(t, a.start, met, 1)   # the games played before the first simulated round
     for r in range(a.start, R):
         fixed = r == a.start and a.fixed_w.shape[0] > 0     # round r's boards are published
         if fixed:
@@ -155,7 +158,7 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
                 for q in range(r):
                     p += t.res[i, q]
                 w.pair_pts[i] = p + a.virtual[r, i]
-            m = pair_round_nb(t, r, R, w.pair_pts, a.init, ps, w.ow, w.ob)
+            m = pair_marked_nb(t, r, R, w.pair_pts, a.init, ps, w.ow, w.ob)
         for j in range(m):
             x, y = w.ow[j], w.ob[j]
             if y < 0:   # a bye
@@ -170,6 +173,9 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
             if res < 0:
                 res = result_of_nb(u, rt_thr[x, y, 0], rt_thr[x, y, 1])
             score_board_nb(t, r, x, y, res, RK_PLAYED)
+            met[x, y] = 1                     # played over the board: a rematch is barred
+            met[y, x] = 1
+    mark_met_nb(t, R, met, 0)
     adjusted_nb(t, R)
     rank_criteria_nb(t, R, a.criteria, w.order, w.brk, w.val, w.group, w.lots, st, False)
     # the last qualifying place: level on points / on everything with the next eligible
