@@ -72,7 +72,6 @@ class EnumerationBackend:
             self.results[:, k] = (idx // 3 ** k) % 3
         self.draws = (self.results == DRAW).sum(axis=1)       # drawn games, leaf by leaf
         self._mine = {}       # x -> (x's half points, x's drawn games), leaf by leaf
-        self._score = {}      # (x, sign) -> the witness score of ``solve``, leaf by leaf
 
     def leaves_where(self, x, q, question):
         b, w = self.best[:, x], self.worst[:, x]
@@ -96,12 +95,12 @@ class EnumerationBackend:
                              sum((self.results[:, k] == DRAW for k in own),
                                  np.zeros(len(self.draws), np.int64)))
         sign = 1 if question in (OUTRIGHT, LEVEL) else -1
-        if (x, sign) not in self._score:
-            mine, own_draws = self._mine[x]
-            self._score[x, sign] = sign * mine * 1000 + (self.draws - own_draws)
-        # the first leaf of the highest score among the hits (the leaves in index order)
+        mine, own_draws = self._mine[x]
+        # the first leaf of the highest score among the hits (the leaves in index order),
+        # the score computed on the hits only
         at = np.flatnonzero(hits)
-        best = int(at[np.argmax(self._score[x, sign][at])])
+        score = sign * mine[at] * 1000 + (self.draws[at] - own_draws[at])
+        best = int(at[np.argmax(score)])
         return FEASIBLE, [int(c) for c in self.results[best]]
 
     def keys(self, witness) -> PlaceRanges:
