@@ -360,29 +360,13 @@ def _on_dask(args, address: str, keep: list, progress: bool = True) -> str | Non
     from tqdm import tqdm
 
     _quiet_distributed()
-    cluster = None
-    try:
-        if address == "local":
-            # one in-process worker with one thread: the cluster code path (shipping runs to
-            # a worker and back) without a cluster; variants run one after another
-            cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1,
-                                               processes=False, dashboard_address=None)
-            client = distributed.Client(cluster)
-        else:
-            client = distributed.Client(address, timeout="10s")
-    except Exception as e:   # bad address, unreachable scheduler: one line
-        raise ClusterError(f"--dask {address}: cannot connect to the scheduler "
-                           f"({type(e).__name__}: {_one_line(e)})") from None
+    client, cluster = _connect(distributed, address)
     _quiet_distributed()    # loggers the connection created
     results: list = [None] * len(args)
     failed: list[str] = []
     lost = None
     bar = tqdm(total=len(args), desc="variants", disable=None if progress else True,
                leave=False, file=sys.stderr)
-
-    def kept():
-        keep[:] = [r for r in results if r is not None]
-
     try:
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT)
@@ -392,7 +376,7 @@ def _on_dask(args, address: str, keep: list, progress: bool = True) -> str | Non
         futures = {client.submit(run_one, *a, pure=False): i for i, a in enumerate(args)}
         pending = set(futures)
         seen = time.monotonic()       # the last time the scheduler and a worker were there
-        while pending:
+        while pending and not lost:
             try:
                 done, pending = distributed.wait(pending, timeout=POLL,
                                                  return_when="FIRST_COMPLETED")
@@ -401,40 +385,74 @@ def _on_dask(args, address: str, keep: list, progress: bool = True) -> str | Non
             except distributed.client.FuturesCancelledError:   # the scheduler went away
                 lost = "the connection to the scheduler"
                 break
-            for fut in done:
-                i = futures[fut]
-                if fut.status == "cancelled":     # only a lost scheduler cancels them here
-                    lost = "the connection to the scheduler"
-                    continue
-                try:
-                    results[i] = fut.result()
-                except Exception as e:
-                    failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
-                bar.update(1)
-            kept()
-            if lost:
-                break
-            if not pending:
-                break
-            up = client.status == "running"
-            if up and client.scheduler_info().get("workers"):
-                seen = time.monotonic()
-            elif time.monotonic() - seen > WORKER_WAIT:
-                lost = (f"the connection to the scheduler for {WORKER_WAIT:g} s" if not up
-                        else f"every worker for {WORKER_WAIT:g} s")
-                break
-        done_n = sum(r is not None for r in results)
-        if lost:
-            return (f"--dask {address}: lost {lost}; {done_n} of {len(args)} variants "
-                    "finished")
-        if failed:
-            return (f"{len(failed)} of {len(args)} variants failed on the cluster (e.g. "
-                    f"{failed[0]})")
-        return None
+            lost = _take_done(done, futures, results, failed, args, bar)
+            keep[:] = [r for r in results if r is not None]
+            if pending and not lost:
+                seen, lost = _watch(client, seen, time.monotonic())
+        return _failure_note(address, results, failed, lost)
     finally:
         bar.close()
-        kept()
+        keep[:] = [r for r in results if r is not None]
         _close(client, cluster)
+
+
+def _connect(distributed, address: str) -> tuple:
+    """(client, the local cluster or None) for ``--dask ADDRESS``; a bad address or an
+    unreachable scheduler is one line."""
+    try:
+        if address == "local":
+            # one in-process worker with one thread: the cluster code path (shipping runs to
+            # a worker and back) without a cluster; variants run one after another
+            cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1,
+                                               processes=False, dashboard_address=None)
+            return distributed.Client(cluster), cluster
+        return distributed.Client(address, timeout="10s"), None
+    except Exception as e:   # bad address, unreachable scheduler: one line
+        raise ClusterError(f"--dask {address}: cannot connect to the scheduler "
+                           f"({type(e).__name__}: {_one_line(e)})") from None
+
+
+def _take_done(done, futures: dict, results: list, failed: list, args, bar) -> str | None:
+    """Each finished future's result into ``results`` (at its variant's index), a failure's
+    line into ``failed``; returns what was lost ("the connection to the scheduler": only a
+    lost scheduler cancels futures here), or None."""
+    lost = None
+    for fut in done:
+        i = futures[fut]
+        if fut.status == "cancelled":
+            lost = "the connection to the scheduler"
+            continue
+        try:
+            results[i] = fut.result()
+        except Exception as e:
+            failed.append(f"{args[i][0]!r}: {type(e).__name__}: {_one_line(e)}")
+        bar.update(1)
+    return lost
+
+
+def _watch(client, seen: float, now: float) -> tuple[float, str | None]:
+    """(the last time the scheduler and a worker were there, what was lost for
+    :data:`WORKER_WAIT` seconds or None)."""
+    up = client.status == "running"
+    if up and client.scheduler_info().get("workers"):
+        return now, None
+    if now - seen > WORKER_WAIT:
+        return seen, (f"the connection to the scheduler for {WORKER_WAIT:g} s" if not up
+                      else f"every worker for {WORKER_WAIT:g} s")
+    return seen, None
+
+
+def _failure_note(address: str, results: list, failed: list, lost: str | None) -> str | None:
+    """The run's one-line failure note: what was lost and how many variants finished, else
+    how many failed, else None."""
+    if lost:
+        done_n = sum(r is not None for r in results)
+        return (f"--dask {address}: lost {lost}; {done_n} of {len(results)} variants "
+                "finished")
+    if failed:
+        return (f"{len(failed)} of {len(results)} variants failed on the cluster (e.g. "
+                f"{failed[0]})")
+    return None
 
 
 def _close(client, cluster) -> None:

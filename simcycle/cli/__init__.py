@@ -168,40 +168,56 @@ class Main(click.Group):
             if interrupts.is_cli():
                 hold_output()
             interrupts.arm()    # from here a Ctrl-C or SIGTERM raises KeyboardInterrupt
+        rv = self._invoke(args, prog_name, complete_var, **extra)
+        _flush_stdout()
+        if _depth <= 1:
+            _release(keep=True)     # the whole output, signals deferred while it is written
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+    def _invoke(self, args, prog_name, complete_var, **extra):
+        """The command's return value; every failure ends here in one line (its exit
+        status by kind), a closed pipe quietly."""
         try:
-            rv = super().main(args=args, prog_name=prog_name or "simcycle",
-                              complete_var=complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as e:
-            click.echo(e.ctx.get_help())
-            sys.exit(0)
-        except click.UsageError as e:
-            cmd = e.ctx.command_path if e.ctx is not None else "simcycle"
-            fail(f"{cmd}: {e.format_message()} (see {cmd} --help)", e.exit_code)
+            return super().main(args=args, prog_name=prog_name or "simcycle",
+                                complete_var=complete_var, standalone_mode=False, **extra)
         except click.ClickException as e:
-            fail(e.format_message(), e.exit_code)
-        except click.Abort:
+            _click_failed(e)
+        except (click.Abort, KeyboardInterrupt):   # nothing partial is printed on this path
             fail("interrupted; nothing had finished", interrupts.exit_code(), finished=False)
         except Interrupted as e:
             fail(str(e), e.exit_code, finished=e.reported)
         except SimcycleError as e:
             fail(str(e), e.exit_code)
-        except KeyboardInterrupt:   # nothing partial is ever printed on this path
-            fail("interrupted; nothing had finished", interrupts.exit_code(), finished=False)
         except BrokenPipeError:
             if _depth <= 1:
                 _release(keep=False)
             sys.stderr.close()
             sys.exit(0)
-        try:
-            sys.stdout.flush()
-        except KeyboardInterrupt:
-            fail("interrupted while printing; the output above is incomplete",
-                 interrupts.exit_code())
-        except BrokenPipeError:
-            pass
-        if _depth <= 1:
-            _release(keep=True)     # the whole output, signals deferred while it is written
-        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _click_failed(e: click.ClickException):
+    """Click's own refusals: no arguments (the help, status 0), a usage error (naming the
+    command and its --help), any other in its own words."""
+    if isinstance(e, click.exceptions.NoArgsIsHelpError):
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
+    if isinstance(e, click.UsageError):
+        cmd = e.ctx.command_path if e.ctx is not None else "simcycle"
+        fail(f"{cmd}: {e.format_message()} (see {cmd} --help)", e.exit_code)
+    fail(e.format_message(), e.exit_code)
+
+
+def _flush_stdout() -> None:
+    """Flush the command's output: a Ctrl-C meanwhile says the output is incomplete, a closed
+    pipe is let be."""
+    try:
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        fail("interrupted while printing; the output above is incomplete",
+             interrupts.exit_code())
+    except BrokenPipeError:
+        pass
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

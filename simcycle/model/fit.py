@@ -403,6 +403,18 @@ def _level_band(data: FitData, rows, classes) -> tuple:
     return tuple(float(x) for x in np.percentile(mean[on] if on.any() else mean, BAND_PCT))
 
 
+def _sub_design(full: Design, rows: np.ndarray, classes: tuple, free_kinds,
+                extra: tuple[str, ...]) -> Design:
+    """The full design's ``rows`` (bool mask) and the columns of ``classes``' terms, the free
+    kinds' kappas and the ``extra`` terms they have, in that order."""
+    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS]
+             + [f"kappa:{k}" for k in free_kinds] + _extra_names(classes, free_kinds, extra))
+    pos = {nm: j for j, nm in enumerate(full.names)}
+    cols = np.array([pos[nm] for nm in names])
+    return Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
+                  full.y[rows], int(rows.sum()))
+
+
 def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool = True,
              start: FitResult | None = None, min_kind_games: int = MIN_KIND_GAMES,
              hold: dict | None = None, extra: tuple[str, ...] = (),
@@ -423,14 +435,7 @@ def fit_rows(data: FitData, rows: np.ndarray, *, level: bool = True, kinds: bool
         raise ScenarioError("no games of the controls to fit", file=file,
                             value=", ".join(FIT_CLASSES))
     counts, free_kinds, fixed_kinds = _fit_kinds(data.kind[rows], kinds, min_kind_games)
-    names = ([f"{p}:{c}" for c in classes for p in PER_CLASS] + [f"kappa:{k}"
-                                                                  for k in free_kinds]
-             + _extra_names(classes, free_kinds, extra))
-    pos = {nm: j for j, nm in enumerate(data.des.names)}
-    cols = np.array([pos[nm] for nm in names])
-    full = data.des
-    des = Design(names, full.Zu[np.ix_(rows, cols)], full.W[np.ix_(rows, cols)],
-                 full.y[rows], int(rows.sum()))
+    des = _sub_design(data.des, rows, classes, free_kinds, extra)
     theta0, free, scale = _start_point(des.names, start, level, hold)
     pen, mu = _prior_terms(des.names, ridge, prior)
     res, theta, ll, grad, hess = _maximise(des, theta0, free, scale, pen, mu)
@@ -470,11 +475,19 @@ def form_spread(games: Games, fitted: FitResult, cls: str,
     offset N(0, sd^2) per player and event, delta_j ~ N(0, sd^2 (1 + 1/m_j) + v_j), m_j the
     number of opponents (their own offsets enter the score too); sd is the maximum of that
     likelihood and its standard error comes from the curvature (delta method)."""
-    from scipy.optimize import minimize_scalar
-
     sel = games.take(games.where(controls={cls}))
     if not len(sel) or cls not in fitted.classes:
         return None
+    rows = _performances(sel, fitted, cls, min_games)
+    if len(rows) < 10:
+        return None
+    sd, se = _spread_fit(rows)
+    return FormSpread(sd=sd, se=se, player_events=len(rows), games=len(sel))
+
+
+def _performances(sel: Games, fitted: FitResult, cls: str, min_games: int) -> list[tuple]:
+    """(delta_j, v_j, m_j) per player and event with at least ``min_games`` of the games
+    ``sel`` (see :func:`form_spread`)."""
     P = fitted.probabilities(sel)
     c = fitted.control(cls)
     nu = P[:, 1] / np.sqrt(np.maximum(P[:, 0] * P[:, 2], 1e-300))
@@ -494,10 +507,15 @@ def form_spread(games: Games, fitted: FitResult, cls: str,
             s[2] += var[i]
             s[3] += 1
             s[4].add(sel.black[i] if sign > 0 else sel.white[i])
-    rows = [(s[0] / s[1], s[2] / s[1] ** 2, len(s[4])) for s in acc.values()
+    return [(s[0] / s[1], s[2] / s[1] ** 2, len(s[4])) for s in acc.values()
             if s[3] >= min_games and s[1] > 0]
-    if len(rows) < 10:
-        return None
+
+
+def _spread_fit(rows: list[tuple]) -> tuple[float, float]:
+    """(sd, its standard error; 0 where the curvature gives none): the maximum of
+    :func:`form_spread`'s likelihood over ``rows`` of (delta_j, v_j, m_j)."""
+    from scipy.optimize import minimize_scalar
+
     delta = np.array([r[0] for r in rows])
     v = np.array([r[1] for r in rows])
     m = np.array([r[2] for r in rows], float)
@@ -513,8 +531,7 @@ def form_spread(games: Games, fitted: FitResult, cls: str,
     step = max(0.5, 0.01 * sd)
     curv = (nll(sd + step) - 2 * nll(sd) + nll(max(sd - step, 0.0))) / step ** 2
     se = 1.0 / math.sqrt(curv) if curv > 0 else float("nan")
-    return FormSpread(sd=sd, se=se if math.isfinite(se) else 0.0, player_events=len(rows),
-                      games=len(sel))
+    return sd, se if math.isfinite(se) else 0.0
 
 
 # -- report -------------------------------------------------------------------------------------

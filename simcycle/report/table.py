@@ -266,7 +266,6 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
     """``simulate``'s table from a :class:`~simcycle.api.results.Simulation`: expected points,
     P(1st), P(qualify) (only when more than one place qualifies), expected prize (when there
     is prize money) and the first ``places`` places, each probability with its error."""
-    q = sim.qualifying_places
     label = sim.points_label or "points"
     prize = any(p.expected_prize for p in sim.players)
     exact = sim.sims is None
@@ -277,15 +276,22 @@ def simulation_table(sim, *, title: str | None = None, places: int = 8,
              **{f"p_place_{k + 1}": x for k, x in enumerate(p.p_place)}} for p in sim.players]
     how = ("exact: every outcome enumerated" if exact else
            f"{sim.sims:,} simulations, seed {sim.seed}")
+    notes = [f"assuming {x}" for x in (sim.assumed or [])]
+    return Table(title=title or f"{sim.scenario} {sim.at}: odds ({how})",
+                 columns=cols + se_cols, rows=rows, legend=_sim_legend(sim, label, prize),
+                 notes=notes, colours=colours or {})
+
+
+def _sim_legend(sim, label: str, prize: bool) -> list[str]:
+    """``simulation_table``'s legend: the columns (points called ``label``), and the errors'
+    unit unless the probabilities are exact."""
+    q = sim.qualifying_places
     legend = [f"exp. {label}: expected final {label}; 1st %: chance of first place"
               + _QUALIFY_LEGEND.get(q, f"; qualify %: chance of a qualifying place (top {q})")
               + ("; exp. prize: expected prize money" if prize else "")]
-    if not exact:
+    if sim.sims is not None:
         legend.append("±: one Monte Carlo standard error (for probabilities in points of %)")
-    notes = [f"assuming {x}" for x in (sim.assumed or [])]
-    return Table(title=title or f"{sim.scenario} {sim.at}: odds ({how})",
-                 columns=cols + se_cols, rows=rows, legend=legend, notes=notes,
-                 colours=colours or {})
+    return legend
 
 
 def _sim_columns(sim, points: str, prize: bool, places: int) -> list[Column]:
@@ -341,6 +347,19 @@ def _kind_of(key: str, values: list) -> Kind:
     return "money" if kind == "num" and key == "prize" else kind
 
 
+# at phone width a row keeps its name, rank and points (and the probabilities of a game)
+NARROW_KEYS = {"name", "rank", "points", "total", "round", "white", "black", "players",
+               "p_white", "p_draw", "p_black", "p_win"}
+
+
+def _row_value(key: str, v):
+    """A row's value as ``rows_table`` shows it: a list of probabilities as one text cell
+    ("12.3 %, 45.6 %")."""
+    if isinstance(v, list) and key.startswith("p_"):
+        return ", ".join(_pct(x) + " %" for x in v)
+    return v
+
+
 def rows_table(title: str, rows: list[dict], *, skip: tuple = (), legend: list | None = None,
                notes: list | None = None, colours: dict | None = None) -> Table:
     """A table of one format's rows (standings, games still to play): a column per key of
@@ -348,13 +367,9 @@ def rows_table(title: str, rows: list[dict], *, skip: tuple = (), legend: list |
     keys = list(dict.fromkeys(k for r in rows for k, v in r.items()
                               if k not in skip and not _nested(v)))
     kinds = {k: _kind_of(k, [r.get(k) for r in rows]) for k in keys}
-    # at phone width a row keeps its name, rank and points (and the probabilities of a game)
-    keep = {"name", "rank", "points", "total", "round", "white", "black", "players", "p_white",
-            "p_draw", "p_black", "p_win"}
     cols = [Column(key=k, label=NAMES.get(k, k.replace("_", " ")), kind=kinds[k],
-                   wide=k not in keep) for k in keys]
-    clean = [{k: (", ".join(_pct(x) + " %" for x in v) if isinstance(v, list) and
-                  k.startswith("p_") else v) for k, v in r.items() if k in keys} for r in rows]
+                   wide=k not in NARROW_KEYS) for k in keys]
+    clean = [{k: _row_value(k, v) for k, v in r.items() if k in keys} for r in rows]
     return Table(title=title, columns=cols, rows=clean, legend=legend or [], notes=notes or [],
                  colours=colours or {})
 

@@ -289,10 +289,7 @@ def _entry(m, mw, e, r, slot, pair, flip, players, idx, steps, ucw, f, rn) -> Ma
                             key=f"{mw}.classical", value=len(cls))
     tbs = _codes(m.tiebreaks, f, f"{mw}.tiebreaks")
     step_names = [s.name for s in steps]
-    if m.decided_by is not None and m.decided_by not in step_names + ["classical", "tiebreaks"]:
-        raise ScenarioError('must be "classical", "tiebreaks" or a step name: '
-                            + ", ".join(step_names), file=f, key=f"{mw}.decided_by",
-                            value=m.decided_by)
+    _check_decided_by(m.decided_by, step_names, f, mw)
     res_winner, res_step, fixed = _from_games(cls, tbs, steps, f, mw)
     score_cls = None
     if m.score is not None:
@@ -308,15 +305,19 @@ def _entry(m, mw, e, r, slot, pair, flip, players, idx, steps, ucw, f, rn) -> Ma
         raise ScenarioError("the entry gives no result: give classical games, score, or winner "
                             "and decided_by", file=f, key=mw)
     if flip:   # to the upper player's side
-        cls_pts = (cls_pts[1], cls_pts[0])
-        games = tuple(2 - c for c in fixed)
-    else:
-        games = tuple(fixed)
-    upper, lower = (b, a) if flip else (a, b)
-    return Match(e, r, slot, upper, lower, white, games,
-                 (a if res_winner == 0 else b) if complete else None,
+        a, b, cls_pts, fixed = b, a, cls_pts[::-1], [2 - c for c in fixed]
+    return Match(e, r, slot, a, b, white, tuple(fixed),
+                 pair[res_winner] if complete else None,
                  res_step if complete else -1, cls_pts[0], cls_pts[1],
-                 source=m.source or f"{rn} {players[a].name}-{players[b].name}")
+                 source=m.source or f"{rn} {players[pair[0]].name}-{players[pair[1]].name}")
+
+
+def _check_decided_by(decided, step_names: list[str], f: str, mw: str) -> None:
+    """``decided_by``, when given, is "classical", "tiebreaks" or a step's name."""
+    if decided is not None and decided not in step_names + ["classical", "tiebreaks"]:
+        raise ScenarioError('must be "classical", "tiebreaks" or a step name: '
+                            + ", ".join(step_names), file=f, key=f"{mw}.decided_by",
+                            value=decided)
 
 
 def _stated_winner(winner: int, a: int, res_winner, res_step, players, f: str, mw: str) -> int:
@@ -354,30 +355,8 @@ def _from_games(cls, tbs, steps, f, mw):
 def _from_score(score, cls, winner, a, res_winner, res_step, steps, f, mw):
     """(winner, deciding step, classical half points or None) from the match score."""
     n_cls = steps[0].games
-    if any((2 * x) % 1 for x in score):
-        raise ScenarioError("must be the two players' match scores, e.g. [2.5, 1.5]", file=f,
-                            key=f"{mw}.score", value=list(score))
-    bounds = step_boundaries(steps)
-    tot = score[0] + score[1]
-    if tot not in bounds:
-        raise ScenarioError("this many games do not end the match at any step", file=f,
-                            key=f"{mw}.score", value=list(score))
-    s = bounds.index(tot)
-    d = score[0] - score[1]
-    kind = steps[s].kind
-    ok = (abs(d) >= 1 and abs(d) <= steps[s].games) if kind == STEP_GAMES else abs(d) <= 1
-    if not ok:
-        raise ScenarioError("this score does not end the match", file=f, key=f"{mw}.score",
-                            value=list(score))
-    if d > 0:
-        w = 0
-    elif d < 0:
-        w = 1
-    else:
-        if winner is None:
-            raise ScenarioError("a level score (drawn Armageddon) needs the winner", file=f,
-                                key=f"{mw}.winner")
-        w = 0 if winner == a else 1
+    s = _score_step(score, steps, f, mw)
+    w = _score_winner(score, winner, a, f, mw)
     cpts = (int(2 * score[0]), int(2 * score[1]))
     if s == 0 and len(cls) == n_cls and (sum(_score(c) for c in cls),
                                          sum(_score(2 - c) for c in cls)) != cpts:
@@ -387,6 +366,38 @@ def _from_score(score, cls, winner, a, res_winner, res_step, steps, f, mw):
         raise ScenarioError("score and games disagree", file=f, key=f"{mw}.score",
                             value=list(score))
     return w, s, (cpts if s == 0 and len(cls) < n_cls else None)
+
+
+def _score_step(score, steps, f, mw) -> int:
+    """The step a match score ends the match at: half points each, as many games in all as
+    the steps up to it hold, and a margin that step can end on (games: at least one point,
+    at most its games; otherwise at most one)."""
+    if any((2 * x) % 1 for x in score):
+        raise ScenarioError("must be the two players' match scores, e.g. [2.5, 1.5]", file=f,
+                            key=f"{mw}.score", value=list(score))
+    bounds = step_boundaries(steps)
+    tot = score[0] + score[1]
+    if tot not in bounds:
+        raise ScenarioError("this many games do not end the match at any step", file=f,
+                            key=f"{mw}.score", value=list(score))
+    s = bounds.index(tot)
+    d = abs(score[0] - score[1])
+    ok = 1 <= d <= steps[s].games if steps[s].kind == STEP_GAMES else d <= 1
+    if not ok:
+        raise ScenarioError("this score does not end the match", file=f, key=f"{mw}.score",
+                            value=list(score))
+    return s
+
+
+def _score_winner(score, winner, a, f, mw) -> int:
+    """0 if the first-listed player ``a`` won by the score, else 1; a level score (a drawn
+    Armageddon) needs the entry's ``winner``."""
+    if score[0] != score[1]:
+        return 0 if score[0] > score[1] else 1
+    if winner is None:
+        raise ScenarioError("a level score (drawn Armageddon) needs the winner", file=f,
+                            key=f"{mw}.winner")
+    return 0 if winner == a else 1
 
 
 def _from_decided(decided, cls, winner, res_step, step_names, steps, f, mw):
