@@ -228,18 +228,10 @@ _VALUE_ERRORS = (
 
 
 def _range_of(typ: Any, segs: list) -> tuple | None:
-    t = _type_at(typ, segs[:-1]) if segs else None
-    hints: dict = {}
-    if isinstance(t, type) and issubclass(t, Struct) and segs and isinstance(segs[-1], str):
-        hints = typing.get_type_hints(t, include_extras=True)
-        names = {f.encode_name: f.name for f in msgspec.structs.fields(t)}
-        ann = hints.get(names.get(segs[-1], ""))
-    else:
-        ann = None
-        parent = _type_at(typ, segs[:-1]) if segs else None
-        if typing.get_origin(parent) in (list, tuple, dict):
-            ann = typing.get_args(parent)[-1]
+    """The (lowest, highest) a value at ``segs`` in ``typ`` may take, as text, where its
+    annotation bounds it on both sides; else None."""
     lo = hi = None
+    ann = _annotation_at(typ, segs)
     while ann is not None and typing.get_origin(ann) is Annotated:
         args = typing.get_args(ann)
         for meta in args[1:]:
@@ -250,6 +242,19 @@ def _range_of(typ: Any, segs: list) -> tuple | None:
     if lo is None or hi is None:
         return None
     return _bound_text(lo), _bound_text(hi)
+
+
+def _annotation_at(typ: Any, segs: list):
+    """The annotation of the value at ``segs``: a struct field's (by its name in the file),
+    or a list's, tuple's or dict's items'; None where there is none."""
+    t = _type_at(typ, segs[:-1]) if segs else None
+    if isinstance(t, type) and issubclass(t, Struct) and isinstance(segs[-1], str):
+        hints = typing.get_type_hints(t, include_extras=True)
+        names = {f.encode_name: f.name for f in msgspec.structs.fields(t)}
+        return hints.get(names.get(segs[-1], ""))
+    if typing.get_origin(t) in (list, tuple, dict):
+        return typing.get_args(t)[-1]
+    return None
 
 
 def _bound_text(v) -> str:

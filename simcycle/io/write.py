@@ -201,6 +201,9 @@ def write_results(path: str | Path, players, results) -> dict:
 
 
 def _merge(doc, f: str, players, results) -> dict:
+    """Write ``results`` (round, White, Black, result, label) into the scenario document:
+    a game to play ("*") gets its result, a game not listed is added; a game listed with
+    another result is refused.  Returns the counts changed / added / unchanged."""
     import tomlkit
 
     index: dict[str, int] = {}
@@ -209,34 +212,46 @@ def _merge(doc, f: str, players, results) -> dict:
             index[_key(n)] = i
     if "rounds" not in doc:
         doc.append("rounds", tomlkit.aot())
-    rounds = doc["rounds"]
     counts = {"changed": 0, "added": 0, "unchanged": 0}
     for rn, w, b, res, label in sorted(results, key=lambda x: x[0]):
-        table = next((t for t in rounds if t.get("round") == rn), None)
-        if table is None:
-            table = tomlkit.table()
-            table["round"] = rn
-            table["games"] = tomlkit.array()
-            table["games"].multiline(True)
-            rounds.append(table)
-        if "games" not in table:
-            table["games"] = tomlkit.array()
-            table["games"].multiline(True)
-        games = table["games"]
-        for entry in games:
-            if (len(entry) == 3 and index.get(_key(entry[0])) == w
-                    and index.get(_key(entry[1])) == b):
-                old = str(entry[2]).strip()
-                if old == res:
-                    counts["unchanged"] += 1
-                elif old == "*":
-                    entry[2] = res
-                    counts["changed"] += 1
-                else:
-                    raise ScenarioError(f"{label}: the file has {old}, the results say {res}; "
-                                        "nothing written", file=f, key=f"rounds (round {rn})")
-                break
-        else:
+        games = _round_games(doc["rounds"], rn)
+        entry = next((e for e in games if len(e) == 3 and index.get(_key(e[0])) == w
+                      and index.get(_key(e[1])) == b), None)
+        if entry is None:
             games.append([players[w].name, players[b].name, res])
             counts["added"] += 1
+            continue
+        old = str(entry[2]).strip()
+        if old == res:
+            counts["unchanged"] += 1
+        elif old == "*":
+            entry[2] = res
+            counts["changed"] += 1
+        else:
+            raise ScenarioError(f"{label}: the file has {old}, the results say {res}; "
+                                "nothing written", file=f, key=f"rounds (round {rn})")
     return counts
+
+
+def _round_games(rounds, rn: int):
+    """Round ``rn``'s ``games`` array in the ``[[rounds]]`` tables, the table and the array
+    made (multi-line) where missing."""
+    import tomlkit
+
+    table = next((t for t in rounds if t.get("round") == rn), None)
+    if table is None:
+        table = tomlkit.table()
+        table["round"] = rn
+        _add_games(table)
+        rounds.append(table)
+    if "games" not in table:
+        _add_games(table)
+    return table["games"]
+
+
+def _add_games(table) -> None:
+    """An empty multi-line ``games`` array in ``table``."""
+    import tomlkit
+
+    table["games"] = tomlkit.array()
+    table["games"].multiline(True)

@@ -154,21 +154,34 @@ def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
     out = []
     for e, ev in enumerate(scn.events):
         known = groups_known(scn, e, lim)
-        groups, pk = [], []
-        for g, gr in enumerate(ev.groups if known else ()):
-            games = tuple((rd, w, b, fixed.get((e, g, j), r if checkpoint_index(e, rd) <= lim
-                                               else UNPLAYED))
-                          for j, (rd, w, b, r) in enumerate(gr.games))
-            po = gr.playoff if checkpoint_index(e, "groups") <= lim else None
-            groups.append(replace(gr, games=games, playoff=po))
-            pk.append(po is not None)
-        ko = {rd: m for rd, m in ev.knockout.items()
-              if known and checkpoint_index(e, "sf" if rd != "final" else "final") <= lim}
-        for rd in KO_ROUNDS:
-            if known and rd not in ko and (e, rd) in fixed:
-                ko[rd] = fixed[(e, rd)]
-        out.append(EventState(known, groups, pk, ko))
+        groups = [_group_state(gr, e, g, lim, fixed) for g, gr in
+                  enumerate(ev.groups if known else ())]
+        out.append(EventState(known, groups, [gr.playoff is not None for gr in groups],
+                              _knockout_state(ev, e, known, lim, fixed)))
     return out
+
+
+def _group_state(gr, e: int, g: int, lim: int, fixed: dict):
+    """Group ``g`` of event ``e`` at checkpoint index ``lim``: its games played by then (or
+    fixed by a what-if), the others UNPLAYED; its play-off once the groups are over."""
+    games = tuple((rd, w, b, fixed.get((e, g, j), r if checkpoint_index(e, rd) <= lim
+                                       else UNPLAYED))
+                  for j, (rd, w, b, r) in enumerate(gr.games))
+    po = gr.playoff if checkpoint_index(e, "groups") <= lim else None
+    return replace(gr, games=games, playoff=po)
+
+
+def _knockout_state(ev, e: int, known: bool, lim: int, fixed: dict) -> dict:
+    """Event ``e``'s knock-out matches known at checkpoint index ``lim`` (a what-if fills a
+    round not played yet); none while its groups are not known."""
+    if not known:
+        return {}
+    ko = {rd: m for rd, m in ev.knockout.items()
+          if checkpoint_index(e, "sf" if rd != "final" else "final") <= lim}
+    for rd in KO_ROUNDS:
+        if rd not in ko and (e, rd) in fixed:
+            ko[rd] = fixed[(e, rd)]
+    return ko
 
 
 KO_ROUND_TEXT = {"sf1": "semi-final 1", "sf2": "semi-final 2", "final": "final"}
@@ -340,11 +353,13 @@ def _entry(p: int, st: EventState, gp6, places) -> str:
         return ENTRY_IN
     if pl[gr.players.index(p)] != gp6[0] or sum(v == gp6[0] for v in pl) > 1:
         return ENTRY_DONE       # not the group's only winner: no semi-final
-    for rd in KO_ROUNDS:
-        m = st.ko.get(rd)
-        if m is not None and p in (m.a, m.b) and (m.winner != p or rd == "final"):
-            return ENTRY_DONE
-    return ENTRY_IN
+    return ENTRY_DONE if _out_of_knockout(p, st) else ENTRY_IN
+
+
+def _out_of_knockout(p: int, st: EventState) -> bool:
+    """Has p lost a knock-out match, or played the final?"""
+    return any(m is not None and p in (m.a, m.b) and (m.winner != p or rd == "final")
+               for rd, m in ((rd, st.ko.get(rd)) for rd in KO_ROUNDS))
 
 
 def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:

@@ -95,28 +95,13 @@ def load(raw: dict, file: str) -> KnockoutSeries:
     criteria = [SERIES_CRITERIA[c] for c in ser.tiebreaks]
     if not criteria or criteria[-1] != SER_LOTS:
         criteria.append(SER_LOTS)   # a strict order in the end, always
-    ucw = ser.unknown_classical_win
-    if not (ucw[0] + ucw[1] == 2 and ucw[0] > ucw[1]) or any((2 * x) % 1 for x in ucw):
-        raise ScenarioError("must be the winner's and loser's classical points of a 2-game win, "
-                            "e.g. [1.5, 0.5]", file=f, key="series.unknown_classical_win",
-                            value=list(ucw))
+    ucw = _unknown_classical_win(ser.unknown_classical_win, f)
     steps = _steps(doc.match.steps, f)
     idx = index_players(doc.players, f)
-    n_ev = len(doc.events)
     qual = {idx.find(q, f"series.qualified_elsewhere[{k}]")
             for k, q in enumerate(ser.qualified_elsewhere)}
-    players = []
-    for i, p in enumerate(doc.players):
-        if len(set(p.events)) != len(p.events):
-            raise ScenarioError("an event is listed twice", file=f, key=f"players[{i}].events",
-                                value=p.events)
-        for e in p.events:
-            if e > n_ev:
-                raise ScenarioError(f"the scenario has {n_ev} events", file=f,
-                                    key=f"players[{i}].events", value=e)
-        players.append(Player(p.name, p.federation, p.ratings(), tuple(sorted(p.events)),
-                              p.counts, i in qual, p.note))
-    players = tuple(players)
+    players = tuple(_player(p, i, i in qual, len(doc.events), f)
+                    for i, p in enumerate(doc.players))
     events, matches = [], []
     ratings = tuple(dict(p.ratings) for p in players)
     for e, ev in enumerate(doc.events):
@@ -134,6 +119,29 @@ def load(raw: dict, file: str) -> KnockoutSeries:
         overall_prizes=tuple(float(x) for x in ser.overall_prizes), criteria=tuple(criteria),
         qualifying_places=ser.qualifying_places, currency=ser.currency,
         unknown_classical_win=(int(round(2 * ucw[0])), int(round(2 * ucw[1]))))
+
+
+def _unknown_classical_win(ucw, f: str):
+    """``series.unknown_classical_win`` checked (the winner's and loser's classical points of
+    a 2-game win, whole or half) and returned as it is."""
+    if not (ucw[0] + ucw[1] == 2 and ucw[0] > ucw[1]) or any((2 * x) % 1 for x in ucw):
+        raise ScenarioError("must be the winner's and loser's classical points of a 2-game win, "
+                            "e.g. [1.5, 0.5]", file=f, key="series.unknown_classical_win",
+                            value=list(ucw))
+    return ucw
+
+
+def _player(p, i: int, qualified: bool, n_ev: int, f: str) -> Player:
+    """Player ``i`` of the file, his events (each once, each in the scenario) sorted."""
+    if len(set(p.events)) != len(p.events):
+        raise ScenarioError("an event is listed twice", file=f, key=f"players[{i}].events",
+                            value=p.events)
+    for e in p.events:
+        if e > n_ev:
+            raise ScenarioError(f"the scenario has {n_ev} events", file=f,
+                                key=f"players[{i}].events", value=e)
+    return Player(p.name, p.federation, p.ratings(), tuple(sorted(p.events)), p.counts,
+                  qualified, p.note)
 
 
 def _steps(raw_steps, f: str) -> list[Step]:

@@ -270,11 +270,7 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
     groups = sp.groups
     prize_of = place_prizes(scn, groups, pts) if final else {}
     rows = _standing_rows(scn, sp, played, t, wins, sb, prize_of)
-    # Players level at the top where the rules leave first place to a play-off (one not
-    # played yet): they share first; the later criteria only list them (they order the
-    # play-off's losers), they do not break the tie
-    level = set() if (final and scn.playoff_winner is not None) else set(
-        playoff_group(scn, t))
+    level = _level_for_playoff(scn, t, final)
     for row, p in zip(rows, [p for grp in groups for p in grp]):
         if p in level:
             row.update(rank=1, shared=True, ahead_by=LEVEL_PLAYOFF)
@@ -290,6 +286,15 @@ def standings(scn: RoundRobin, at: str | None) -> dict:
         d.update(_prize_total(scn, prize_of))
     d.update(_level_note(scn, level, groups, final))
     return d
+
+
+def _level_for_playoff(scn: RoundRobin, t: Table, final: bool) -> set:
+    """Players level at the top where the rules leave first place to a play-off (one not
+    played yet): they share first; the later criteria only list them (they order the
+    play-off's losers), they do not break the tie."""
+    if final and scn.playoff_winner is not None:
+        return set()
+    return set(playoff_group(scn, t))
 
 
 def _rounds_complete(played, remaining) -> int:
