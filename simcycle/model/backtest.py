@@ -517,33 +517,49 @@ def _rounds(games: Games, ev: dict) -> tuple[list[list[int]], bool]:
             len(r) == per and len({p for i in r for p in (games.white[i], games.black[i])})
             == 2 * per for r in rounds)
 
-    if all(str(games.round[i]).isdigit() for i in idx):
-        by: dict = {}
-        for i in idx:
-            by.setdefault(int(games.round[i]), []).append(i)
-        rounds = [by[k] for k in sorted(by)]
-        if valid(rounds):
+    for grouping in (_rounds_by_column, _rounds_by_date):
+        rounds = grouping(games, idx, players)
+        if rounds is not None and valid(rounds):
             return rounds, True
+    return _rounds_by_berger(games, idx, players, cycles, n_rounds), False
+
+
+def _rounds_by_column(games: Games, idx, players) -> list[list[int]] | None:
+    """The games ``idx`` by the data's round column (None where a round is not a number)."""
+    if not all(str(games.round[i]).isdigit() for i in idx):
+        return None
+    by: dict = {}
+    for i in idx:
+        by.setdefault(int(games.round[i]), []).append(i)
+    return [by[k] for k in sorted(by)]
+
+
+def _rounds_by_date(games: Games, idx, players) -> list[list[int]]:
+    """The games ``idx`` by date: each game in the round after its players' last one."""
     last = {p: 0 for p in players}
-    by = {}
+    by: dict = {}
     for i in sorted(idx, key=lambda i: (games.date[i], i)):
         r = 1 + max(last[games.white[i]], last[games.black[i]])
         last[games.white[i]] = last[games.black[i]] = r
         by.setdefault(r, []).append(i)
-    rounds = [by[k] for k in sorted(by)]
-    if valid(rounds):
-        return rounds, True
+    return [by[k] for k in sorted(by)]
+
+
+def _rounds_by_berger(games: Games, idx, players, cycles: int,
+                      n_rounds: int) -> list[list[int]]:
+    """The games ``idx`` by the Berger table's slot of each pairing, a pairing's meetings in
+    date order (the rounds' order is then not the real one)."""
     from ..formats.shared.schedules import berger_rounds
 
     pos = {p: j for j, p in enumerate(players)}
     slots: dict = {}
-    for rn, r in enumerate(berger_rounds(n, cycles)):
+    for rn, r in enumerate(berger_rounds(len(players), cycles)):
         for w, b in r:
             slots.setdefault(frozenset((w, b)), []).append(rn)
     rounds = [[] for _ in range(n_rounds)]
     for i in sorted(idx, key=lambda i: (games.date[i], i)):
         rounds[slots[frozenset((pos[games.white[i]], pos[games.black[i]]))].pop(0)].append(i)
-    return rounds, False
+    return rounds
 
 
 def event_scenario(games: Games, ev: dict, rounds: list[list[int]],
@@ -903,6 +919,15 @@ def _favourites(rows: list[dict], models: list) -> dict:
     return fav
 
 
+def _candidates_at_start(cand: list[dict], models: list[str]) -> dict:
+    """The Candidates' rows scored at the start: the events, the mean -log P(winner) under a
+    uniform guess and under each model."""
+    return {"events": len(cand),
+            "uniform": float(np.mean([r["uniform_neg_log_p"] for r in cand])),
+            **{nm: float(np.mean([r["models"][nm][0]["neg_log_p"] for r in cand]))
+               for nm in models}}
+
+
 def _summary(rows: list[dict]) -> dict:
     if not rows:
         return {}
@@ -915,11 +940,7 @@ def _summary(rows: list[dict]) -> dict:
             out["fractions"][str(frac)] = _fraction_entry(use, models, frac)
     cand = [r for r in rows if r["kind"] == "candidates"]
     if cand:
-        out["candidates_at_start"] = {
-            "events": len(cand),
-            "uniform": float(np.mean([r["uniform_neg_log_p"] for r in cand])),
-            **{nm: float(np.mean([r["models"][nm][0]["neg_log_p"] for r in cand]))
-               for nm in models}}
+        out["candidates_at_start"] = _candidates_at_start(cand, models)
     out["favourite_at_start"] = _favourites(rows, models)
     return out
 

@@ -199,6 +199,18 @@ def _check_time_control(cell: dict[str, str], bad) -> None:
             "classical, rapid-15+10, blitz-3+2, armageddon-10v7", tc)
 
 
+def _append(cols: dict, cell: dict[str, str], ratings: list, n_players: int) -> None:
+    """One checked row's values onto the columns."""
+    for name, v in zip(("white_rating", "black_rating"), ratings):
+        cols[name].append(v)
+    for name in ("date", "event", "kind", "control", "white", "black", "source"):
+        cols[name].append(cell[name])
+    cols["result"].append(RESULTS[cell["result"]])
+    cols["round"].append(cell.get("round", ""))
+    cols["time_control"].append(cell.get("time_control", ""))
+    cols["event_players"].append(n_players)
+
+
 def read_games(path: str | Path | None = None) -> Games:
     """Read and check a game CSV (default: the shipped ``data/games/games.csv``)."""
     p = Path(path) if path is not None else DEFAULT_GAMES
@@ -214,15 +226,7 @@ def read_games(path: str | Path | None = None) -> Games:
         if len(row) != len(header):
             _fail(f, i, None, None, f"{len(row)} fields where the header has {len(header)}")
         cell = {k: row[pos[k]].strip() for k in pos}
-        ratings, n_players = _checked(f, i, pos, cell)
-        for name, v in zip(("white_rating", "black_rating"), ratings):
-            cols[name].append(v)
-        for name in ("date", "event", "kind", "control", "white", "black", "source"):
-            cols[name].append(cell[name])
-        cols["result"].append(RESULTS[cell["result"]])
-        cols["round"].append(cell.get("round", ""))
-        cols["time_control"].append(cell.get("time_control", ""))
-        cols["event_players"].append(n_players)
+        _append(cols, cell, *_checked(f, i, pos, cell))
     if not cols["date"]:
         raise ScenarioError("no games: the file has a header and nothing else", file=f,
                             key="line 2")
