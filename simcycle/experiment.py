@@ -133,21 +133,13 @@ def load_experiment(path: str | Path, model_file: str | None = None) -> dict:
             raise ScenarioError("a sweep needs at least one value", file=f, key=f"sweep.{k}")
     runs = []
     for i, v in enumerate(variants):
-        where = f"variant[{i}]"
         for point in itertools.product(*doc.sweep.values()) if grid_keys else [()]:
-            data = copy.deepcopy(base)
-            for key in v.drop:
-                drop_path(data, key, f, f"{where}.drop")
-            for key, val in v.set.items():
-                set_path(data, key, val, f, f"{where}.set")
-            label = v.name
-            for key, val in zip(grid_keys, point):
-                set_path(data, key, val, f, f"sweep.{key}")
-                label += f" [{key}={val}]"
+            data, label = _variant_data(base, v, f"variant[{i}]", dict(zip(grid_keys, point)), f)
             try:
                 fmt, scn = load_data(data, str(base_path))
                 fmt.check_at(scn, head.at)
             except ScenarioError as e:
+                where = f"variant[{i}]"
                 raise ScenarioError(f"{e.message} (the scenario of variant {label!r})", file=f,
                                     key=f"{where}: {e.key}" if e.key else where, value=e.value,
                                     has_value=e.has_value) from None
@@ -157,6 +149,21 @@ def load_experiment(path: str | Path, model_file: str | None = None) -> dict:
     exp = {"name": head.name or p.stem, "file": f, "base": str(base_path), "at": head.at,
            "sims": head.sims, "seed": head.seed, "model": model, "runs": runs}
     return prepared(exp, model_file)
+
+
+def _variant_data(base: dict, v, where: str, point: dict, f: str) -> tuple[dict, str]:
+    """(the base scenario's data with the variant's drops and sets and the sweep's ``point``
+    {key: value} applied, the run's label: the variant's name and the point)."""
+    data = copy.deepcopy(base)
+    for key in v.drop:
+        drop_path(data, key, f, f"{where}.drop")
+    for key, val in v.set.items():
+        set_path(data, key, val, f, f"{where}.set")
+    label = v.name
+    for key, val in point.items():
+        set_path(data, key, val, f, f"sweep.{key}")
+        label += f" [{key}={val}]"
+    return data, label
 
 
 def prepared(exp: dict, model_file: str | None = None) -> dict:
@@ -509,15 +516,8 @@ def render(d: dict) -> str:
         return "\n".join(lines)
     lines.append("")
     one = all(v.get("qualifying_places") == 1 for v in vs)
-    # one place qualifies: "qualifies" is "wins", said once
-    label = {m: MEASURE_TEXT.get(m, m + ", %") for v in vs for m in v["measures"]
-             if not (one and m == "p_favourite_qualifies")}
-    w = max(map(len, label.values())) + 2
     vcols = "".join(f"{'V' + str(k + 1):>14}" for k in range(len(vs)))
-    head = f"{'measure':<{w}}" + vcols
-    lines += [head, "-" * len(head)]
-    for m, text in label.items():
-        lines.append(f"{text:<{w}}" + "".join(_measure_cell(v["measures"].get(m)) for v in vs))
+    lines += _measure_lines(vs, vcols, one)
     lines += ["", ("P(first) % by player (one place qualifies; ± one standard error where "
                    "shown):") if one else
               "P(qualify) % by player (± one standard error where shown):"]
@@ -527,6 +527,18 @@ def render(d: dict) -> str:
     for wmsg in d.get("warnings") or []:
         lines.append("warning: " + wmsg)
     return "\n".join(lines)
+
+
+def _measure_lines(vs: list[dict], vcols: str, one: bool) -> list[str]:
+    """The measures' table: a row per measure named in any variant, a column per variant
+    (``vcols`` their heads); with ``one`` qualifying place "qualifies" is "wins", said once."""
+    label = {m: MEASURE_TEXT.get(m, m + ", %") for v in vs for m in v["measures"]
+             if not (one and m == "p_favourite_qualifies")}
+    w = max(map(len, label.values())) + 2
+    head = f"{'measure':<{w}}" + vcols
+    return [head, "-" * len(head)] + [
+        f"{text:<{w}}" + "".join(_measure_cell(v["measures"].get(m)) for v in vs)
+        for m, text in label.items()]
 
 
 def _player_lines(vs: list[dict], head: str) -> list[str]:

@@ -184,25 +184,9 @@ def _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream):
         fx = [int(c) for c in a.ko_fixed[e, m]]
         if a.ko_win[e, m] >= 0:
             wa = a.ko_win[e, m] == 0
-            for c in fx:
-                if c >= 0:
-                    cp[a_] += (2, 1, 0)[c]
-                    cp[b_] += (0, 1, 2)[c]
-                    cw[a_] += c == WHITE_WINS
-                    cw[b_] += c == BLACK_WINS
+            _count_known(fx, a_, b_, cp, cw)
         else:
-            swap = bool(a.ko_lots) and stream.u01() >= 0.5
-            if swap:
-                fx = [2 - c if c >= 0 else c for c in fx]
-            x, y = (b_, a_) if swap else (a_, b_)
-            out = g.match(e, x, y, steps, fx, stream)
-            if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
-                flags[GS_C_ARMAGEDDON] = 1
-            cp[x] += out[2]
-            cp[y] += out[3]
-            cw[x] += out[4]
-            cw[y] += out[5]
-            wa = (out[0] == 0) != swap
+            wa = _play_ko(a, g, e, steps, fx, a_, b_, cp, cw, flags, stream)
         w, lo = (a_, b_) if wa else (b_, a_)
         gpts[w] += ko_gp6
         prize[w] += rates[2] * ko_gp6 / 6.0
@@ -210,6 +194,34 @@ def _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream):
         if m == 2:
             tf[w] += 1
             ts[lo] += 1
+
+
+def _count_known(fx, a_, b_, cp, cw):
+    """A decided match's known classical games (``fx`` from a_'s side, -1 unknown) into the
+    classical points and wins."""
+    for c in fx:
+        if c >= 0:
+            cp[a_] += (2, 1, 0)[c]
+            cp[b_] += (0, 1, 2)[c]
+            cw[a_] += c == WHITE_WINS
+            cw[b_] += c == BLACK_WINS
+
+
+def _play_ko(a, g, e, steps, fx, a_, b_, cp, cw, flags, stream) -> bool:
+    """Play a knock-out match of event e between a_ and b_ (who is first by lot where
+    ``a.ko_lots``), its classical part into the tallies; True if a_ won."""
+    swap = bool(a.ko_lots) and stream.u01() >= 0.5
+    if swap:
+        fx = [2 - c if c >= 0 else c for c in fx]
+    x, y = (b_, a_) if swap else (a_, b_)
+    out = g.match(e, x, y, steps, fx, stream)
+    if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
+        flags[GS_C_ARMAGEDDON] = 1
+    cp[x] += out[2]
+    cp[y] += out[3]
+    cw[x] += out[4]
+    cw[y] += out[5]
+    return (out[0] == 0) != swap
 
 
 def series_replica(a, stream):

@@ -89,12 +89,16 @@ def _rank(a, pts, won, second, cls, log, pidx, s):
                     lotted[x] = start + 1
                 new.extend([x] for x in G.shuffled(g, s))
             else:
-                val = _values(crit, g, won, second, cls, log, pidx)
-                ordered = sorted(g, key=lambda p: -val[p])    # stable, like the kernel
-                for v in sorted(set(val.values()), reverse=True):
-                    new.append([p for p in ordered if val[p] == v])
+                new += _split(g, _values(crit, g, won, second, cls, log, pidx))
         groups = new
     return [p for g in groups for p in g], lotted
+
+
+def _split(g, val):
+    """Group g split by the values ``val`` (highest first), each part in g's order (stable,
+    like the kernel)."""
+    ordered = sorted(g, key=lambda p: -val[p])
+    return [[p for p in ordered if val[p] == v] for v in sorted(set(val.values()), reverse=True)]
 
 
 def _values(crit, g, won, second, cls, log, pidx):

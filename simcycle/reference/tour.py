@@ -91,22 +91,28 @@ class Season:
         alive = [int(x) for x in a.slots[bs: bs + size]]
         places = [None] * len(field)
         while len(alive) > 1:
-            nxt, losers = [], []
-            for i in range(len(alive) // 2):
-                x, y = alive[2 * i], alive[2 * i + 1]
-                if x < 0 or y < 0:
-                    nxt.append(y if x < 0 else x)
-                    continue
-                won = match(self.params, self.rt, a.offsets, field[x], field[y], steps, [],
-                            self.stream)[0]
-                nxt.append(x if won == 0 else y)
-                losers.append(y if won == 0 else x)
+            nxt, losers = self.knockout_round(alive, field, steps)
             surv = sum(1 for p in nxt if p >= 0)
             for p in losers:
                 places[p] = (surv + 1, surv + len(losers))
             alive = nxt
         places[alive[0]] = (1, 1)
         return places
+
+    def knockout_round(self, alive, field, steps):
+        """One round of a bracket (``alive``: field positions in bracket order, -1 a bye):
+        (who goes on, who lost), a bye passing its opponent on."""
+        nxt, losers = [], []
+        for i in range(len(alive) // 2):
+            x, y = alive[2 * i], alive[2 * i + 1]
+            if x < 0 or y < 0:
+                nxt.append(y if x < 0 else x)
+                continue
+            won = match(self.params, self.rt, self.a.offsets, field[x], field[y], steps, [],
+                        self.stream)[0]
+            nxt.append(x if won == 0 else y)
+            losers.append(y if won == 0 else x)
+        return nxt, losers
 
     def event(self, e):
         """(lo, hi, points) of each listed player of event row e, in field order."""

@@ -101,8 +101,7 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
     xs = list(range(n))
     vals = {key: series(d, key) for key, _ in panels}
-    peak = {key: {p: max((v for v in vals[key][p] if v == v), default=0.0) for p in d["players"]}
-            for key, _ in panels}
+    peak = {key: {p: _peak(vals[key][p]) for p in d["players"]} for key, _ in panels}
     # one colour per player, whatever the checkpoint (report.words.colour_of); the
     # contenders (the CONTENDERS best at any point, at MIN_SHOWN or more) stand out, coloured,
     # thick and named at their line's end; the rest recede as thin grey lines
@@ -113,16 +112,28 @@ def history_figure(d: dict, max_width: float = 22.0) -> Figure:
     front = [p for p in ranked[:CONTENDERS] if best[p] >= MIN_SHOWN]
     for ax, (key, label) in zip(axes, panels):
         _history_panel(ax, label, xs, vals[key], peak[key], front, colour)
-    ax = axes[-1]
-    ax.set_xticks(xs)
-    rot = 0 if n <= 8 else (45 if n <= 20 else 60)
-    ax.set_xticklabels(cps, rotation=rot, ha="right" if rot else "center",
-                       fontsize=10 if n <= 16 else 8.5)
-    ax.set_xlabel(f"checkpoint (results counted up to)\n{_subtitle(d)}", fontsize=10)
+    _checkpoint_axis(axes[-1], cps, d)
     # left-aligned and wrapped to the width left of the legend, so the two never overlap
     fig.suptitle(_wrap(f"{d['scenario']}: the odds after each checkpoint", width - 0.5),
                  fontsize=13, fontweight="bold", x=0.01, ha="left")
     return fig
+
+
+def _peak(values: list) -> float:
+    """The highest of a line's values (NaN, a checkpoint without a row, left out; 0 if
+    none)."""
+    return max((v for v in values if v == v), default=0.0)
+
+
+def _checkpoint_axis(ax, cps: list, d: dict) -> None:
+    """The bottom panel's x axis: the checkpoints, turned when there are many, and the run
+    under them."""
+    n = len(cps)
+    ax.set_xticks(list(range(n)))
+    rot = 0 if n <= 8 else (45 if n <= 20 else 60)
+    ax.set_xticklabels(cps, rotation=rot, ha="right" if rot else "center",
+                       fontsize=10 if n <= 16 else 8.5)
+    ax.set_xlabel(f"checkpoint (results counted up to)\n{_subtitle(d)}", fontsize=10)
 
 
 def _history_panel(ax, label: str, xs: list, vals: dict, peak: dict, front: list,

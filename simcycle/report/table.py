@@ -520,6 +520,27 @@ def wrapped_words(says) -> list[str]:
         x, 96, initial_indent=" " * 15 + _IN_WORDS[k == 0], subsequent_indent=" " * 25)]
 
 
+def _whocan_row(w, r, level: str, path_lines, fmt_points) -> dict:
+    """One player's row for a target: status, name, points, how (alive: outright or only
+    level, and whether he can be passed; a path under it), a clinched or eliminated player's
+    reason under it."""
+    pts = w.points.get(r.name)
+    tr = {"status": r.status, "name": r.name,
+          "points": None if pts is None else fmt_points(pts), "how": ""}
+    if r.status == "alive":
+        tr["how"] = ("outright" if r.via == "outright" else f"only level ({level})") + (
+            f"; cannot be passed, at worst level ({level})" if r.at_worst == "tiebreak" else "")
+        tr[BELOW] = list(path_lines(r))
+    elif r.status in ("clinched", "eliminated") and r.says:
+        tr[BELOW] = words_lines(r.says)
+    elif r.status == "n/a":
+        tr["how"] = "qualified elsewhere"
+    elif r.status == "undetermined":
+        tr["how"] = (f"(work budget of {w.budget_nodes} "
+                     f"{w.budget_unit or 'solver nodes'} reached)")
+    return tr
+
+
 def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_lines,
                   fmt_points=None, notes: list[str] | None = None) -> list[Table]:
     """A :class:`~simcycle.api.results.Whocan` as tables: the ``head`` lines, then per target
@@ -531,24 +552,8 @@ def whocan_tables(w, head: list[str], *, qualify_title: str, level: str, path_li
     out = [Table(title=head[0], intro=head[1:])]
     for target, rows in w.targets.items():
         title = "first place" if target == "first" else qualify_title
-        trs = []
-        for r in sorted(rows, key=lambda r: _STATUS_RANK.get(r.status, 9)):
-            pts = w.points.get(r.name)
-            tr = {"status": r.status, "name": r.name,
-                  "points": None if pts is None else fmt_points(pts), "how": ""}
-            if r.status == "alive":
-                tr["how"] = ("outright" if r.via == "outright" else f"only level ({level})") + (
-                    f"; cannot be passed, at worst level ({level})"
-                    if r.at_worst == "tiebreak" else "")
-                tr[BELOW] = list(path_lines(r))
-            elif r.status in ("clinched", "eliminated") and r.says:
-                tr[BELOW] = words_lines(r.says)
-            elif r.status == "n/a":
-                tr["how"] = "qualified elsewhere"
-            elif r.status == "undetermined":
-                tr["how"] = (f"(work budget of {w.budget_nodes} "
-                             f"{w.budget_unit or 'solver nodes'} reached)")
-            trs.append(tr)
+        trs = [_whocan_row(w, r, level, path_lines, fmt_points)
+               for r in sorted(rows, key=lambda r: _STATUS_RANK.get(r.status, 9))]
         out.append(Table(title=f"Who can still take {title}:", rows=trs, columns=[
             Column(key="status", label="status", width=12),
             Column(key="name", label="player", width=24),
