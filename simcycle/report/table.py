@@ -200,17 +200,21 @@ def _html_body(t: Table, heading: str | None = None) -> str:
         html.append("<p>" + "<br>".join(escape(x) for x in t.intro) + "</p>")
     if cols and t.rows:
         head = "".join(f'<th class="{_cls(c)}">{escape(c.label)}</th>' for c in cols)
-        body = []
-        for r in t.rows:
-            body.append("<tr>" + "".join(_html_cell(t, c, r) for c in cols) + "</tr>")
-            if r.get(BELOW):
-                body.append(f'<tr class=below><td></td><td class=l colspan={len(cols) - 1} '
-                            'style="white-space:normal">'
-                            + "<br>".join(escape(x) for x in r[BELOW]) + "</td></tr>")
+        body = [line for r in t.rows for line in _html_rows(t, cols, r)]
         html += [f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>",
                  "\n".join(body), "</tbody></table></div>"]
     html += [f"<p class=muted>{escape(x)}</p>" for x in t.legend + t.notes]
     return "\n".join(html)
+
+
+def _html_rows(t: Table, cols: list[Column], r: dict) -> list[str]:
+    """A row's ``<tr>``, and the row of its lines below (a path in words) if it has them."""
+    out = ["<tr>" + "".join(_html_cell(t, c, r) for c in cols) + "</tr>"]
+    if r.get(BELOW):
+        out.append(f'<tr class=below><td></td><td class=l colspan={len(cols) - 1} '
+                   'style="white-space:normal">'
+                   + "<br>".join(escape(x) for x in r[BELOW]) + "</td></tr>")
+    return out
 
 
 def _html_cell(t: Table, c: Column, r: dict) -> str:
@@ -456,16 +460,7 @@ def _swing_table(item, q: int, limit: int | None) -> Table:
     outs = item.outcomes
     game = isinstance(item, SwingGame)
     names = (["1-0", "draw", "0-1"] if game else [f"({k + 1})" for k in range(len(outs))])
-    cols = [Column(key="name", label="player", width=24)]
-    cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
-                    kind="pct") for k, n in enumerate(names)]
-    cols.append(Column(key="swing", label=f"swing {_SWING_SHORT[what]}",
-                       kind="pct", se="se_swing", flag="noise"))
-    if q > 1:
-        cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
-                        wide=True),
-                 Column(key="swing_first", label="swing 1st", kind="pct",
-                        se="se_swing_first", flag="noise_first", wide=True)]
+    cols = _swing_columns(names, what, short, q)
     # in the swing's order: the players most affected (both swings) first
     rows = [_swing_row(p, what) for p in item.rows
             if max(p.swing_first, p.swing_qualify) >= SHOWN_SWING][:limit]
@@ -479,6 +474,22 @@ def _swing_table(item, q: int, limit: int | None) -> Table:
     se = [Column(key=k, label=k, kind="pct") for k in _SWING_SES[q > 1]]
     return Table(title=head, intro=lines, columns=cols + se, rows=rows,
                  notes=[] if rows else ["(no one's odds move by half a point or more)"])
+
+
+def _swing_columns(names: list[str], what: str, short: str, q: int) -> list[Column]:
+    """A swing table's columns: the player, the ``what`` probability if each result
+    (``names``), its swing; with more than one qualifying place P(1st)'s too."""
+    cols = [Column(key="name", label="player", width=24)]
+    cols += [Column(key=f"o{k}", label=f"{short if k == 0 else ''} if {n}".strip(),
+                    kind="pct") for k, n in enumerate(names)]
+    cols.append(Column(key="swing", label=f"swing {_SWING_SHORT[what]}",
+                       kind="pct", se="se_swing", flag="noise"))
+    if q > 1:
+        cols += [Column(key="first", label="1st % if " + " / ".join(names), kind="pct",
+                        wide=True),
+                 Column(key="swing_first", label="swing 1st", kind="pct",
+                        se="se_swing_first", flag="noise_first", wide=True)]
+    return cols
 
 
 _SWING_SHORT = {"qualify": "qual", "first": "1st"}

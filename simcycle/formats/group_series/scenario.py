@@ -166,13 +166,7 @@ def _events(ld: _Loader) -> tuple:
         w = f"events[{e}]"
         roster = _roster(ld, ev, w, count)
         subs = _substitutes(ld, ev, w, roster)
-        ratings = {}
-        for nm, r in ev.ratings.items():
-            i = ld.pid(nm, f"{w}.ratings")
-            if i not in roster:
-                ld.fail("rating given for a player who does not play this event",
-                        f"{w}.ratings", nm)
-            ratings[i] = float(r)
+        ratings = _event_ratings(ld, ev, w, roster)
         if ev.groups and len(ev.groups) != 4:
             ld.fail("an event has four groups (or none, when not drawn)", f"{w}.groups",
                     len(ev.groups))
@@ -183,19 +177,38 @@ def _events(ld: _Loader) -> tuple:
             groups.append(_group(ld, gr, gw, roster, seen))
             if groups[-1].name in [x.name for x in groups[:-1]]:
                 ld.fail("two groups with one name", f"{gw}.name", groups[-1].name)
-        ko = {}
-        for j, m in enumerate(ev.knockout):
-            mw = f"{w}.knockout[{j}]"
-            mt = _match(ld, m, mw)
-            if mt.round in ko:
-                ld.fail("knock-out round entered twice", f"{mw}.round", mt.round)
-            if not groups:
-                ld.fail("knock-out results need the event's groups", mw)
-            ko[mt.round] = mt
+        ko = _knockout(ld, ev, w, bool(groups))
         name = ev.name if ev.name is not None else f"Event {e + 1}"
         events.append(Event(name, tuple(roster), tuple(subs), ratings, tuple(groups), ko))
         _check_event(ld, events[-1], w, gp6)
     return tuple(events)
+
+
+def _event_ratings(ld: _Loader, ev, w: str, roster) -> dict:
+    """The event's own ratings {player: rating}, each of a player of its roster."""
+    ratings = {}
+    for nm, r in ev.ratings.items():
+        i = ld.pid(nm, f"{w}.ratings")
+        if i not in roster:
+            ld.fail("rating given for a player who does not play this event",
+                    f"{w}.ratings", nm)
+        ratings[i] = float(r)
+    return ratings
+
+
+def _knockout(ld: _Loader, ev, w: str, has_groups: bool) -> dict:
+    """The event's knock-out results {round: Match}: each round once, only once the groups
+    are given."""
+    ko = {}
+    for j, m in enumerate(ev.knockout):
+        mw = f"{w}.knockout[{j}]"
+        mt = _match(ld, m, mw)
+        if mt.round in ko:
+            ld.fail("knock-out round entered twice", f"{mw}.round", mt.round)
+        if not has_groups:
+            ld.fail("knock-out results need the event's groups", mw)
+        ko[mt.round] = mt
+    return ko
 
 
 def _roster(ld: _Loader, ev, w: str, count: list) -> list:
@@ -309,18 +322,23 @@ def _match(ld: _Loader, m, mw: str) -> Match:
     codes = tuple(ld.result(r, f"{mw}.classical[{j}]") for j, r in enumerate(m.classical))
     if UNPLAYED in codes:
         ld.fail("a finished match has both classical results", f"{mw}.classical", m.classical)
+    return Match(m.round, a, b, codes, _match_winner(ld, m, mw, a, b, codes), m.tiebreak)
+
+
+def _match_winner(ld: _Loader, m, mw: str, a: int, b: int, codes: tuple) -> int:
+    """The match's winner: the classical games' when they are not level, the entry's
+    ``winner`` (one of the two, agreeing with the classical games) otherwise or as well."""
     diff = sum((1, 0, -1)[c] for c in codes)
     if m.winner is None:
         if diff == 0:
             ld.fail("level after the classical games: say who won the tiebreak", f"{mw}.winner")
-        winner = a if diff > 0 else b
-    else:
-        winner = ld.pid(m.winner, f"{mw}.winner")
-        if winner not in (a, b):
-            ld.fail("winner is not one of the match's players", f"{mw}.winner", m.winner)
-        if diff != 0 and winner != (a if diff > 0 else b):
-            ld.fail("winner contradicts the classical results", f"{mw}.winner", m.winner)
-    return Match(m.round, a, b, codes, winner, m.tiebreak)
+        return a if diff > 0 else b
+    winner = ld.pid(m.winner, f"{mw}.winner")
+    if winner not in (a, b):
+        ld.fail("winner is not one of the match's players", f"{mw}.winner", m.winner)
+    if diff != 0 and winner != (a if diff > 0 else b):
+        ld.fail("winner contradicts the classical results", f"{mw}.winner", m.winner)
+    return winner
 
 
 def _check_event(ld: _Loader, ev: Event, w: str, gp6) -> None:
