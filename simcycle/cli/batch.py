@@ -21,13 +21,7 @@ def batch(commands, jsonl, keep_going):
     from . import stream_output
 
     stream_output()     # each command's output as it comes, not held to the end
-    if commands == "-":
-        lines = sys.stdin.read().splitlines()
-        where = "standard input"
-    else:
-        from ..files import read_text
-        lines = read_text(commands, "batch file").splitlines()
-        where = commands
+    lines, where = _lines(commands)
     worst = 0
     for n, line in enumerate(lines, 1):
         text = line.strip()
@@ -39,13 +33,27 @@ def batch(commands, jsonl, keep_going):
                                    "output": output, "error": message.strip() or None},
                                   ensure_ascii=False))
         if message:
-            lead = f"simcycle: {where}: line {n}: "
-            click.echo("".join(lead + m.removeprefix("simcycle: ") + "\n"
-                               for m in message.splitlines() if m.strip()), err=True, nl=False)
+            _say_error(message, f"simcycle: {where}: line {n}: ")
         worst = max(worst, status)
         if status and not keep_going or interrupts.received():   # Ctrl-C stops the batch
             break
     sys.exit(worst)
+
+
+def _lines(commands: str) -> tuple[list[str], str]:
+    """(the batch's lines, where they come from: the file's name or "standard input")."""
+    if commands == "-":
+        import sys
+        return sys.stdin.read().splitlines(), "standard input"
+    from ..files import read_text
+    return read_text(commands, "batch file").splitlines(), commands
+
+
+def _say_error(message: str, lead: str) -> None:
+    """A command's error lines on stderr, each after ``lead`` (the file and line) instead of
+    its own "simcycle: "."""
+    click.echo("".join(lead + m.removeprefix("simcycle: ") + "\n"
+                       for m in message.splitlines() if m.strip()), err=True, nl=False)
 
 
 def _command_args(text: str, n: int, where: str) -> list[str]:
