@@ -95,22 +95,24 @@ def adjusted_nb(t, rounds):
 
 
 # ---- the value functions: f(t, rounds, i, group, k) -> int64 ---------------------------------
-# Inlined (``ijit``) down to the ranker that calls them, and each reads player i's rows as
-# local views (``t.kind[i]`` ...) before its loop: indexing the crosstable tuple's 2-D arrays
-# inside the loop cost about 130 ns a value over 14 columns, the row views 16 ns
-# (``benchmarks/README.md``, the Candidates kernel against the commit before).
+# Inlined (``ijit``) down to the ranker that calls them.  Each takes the crosstable's 2-D
+# arrays into locals before its loop (``kind = t.kind``) and indexes them [i, r]: reading the
+# tuple's field inside the loop cost about 130 ns a value over 14 columns; row views
+# (``t.kind[i]``) are as fast alone but, once ``value_nb`` inlines every criterion into one
+# ranker, each view's reference counting stays in the hot path (the Candidates' ranking
+# 360 ns against 130 ns with the arrays taken whole: ``benchmarks/README.md``, 2026-12-03).
 @ijit
 def buchholz_nb(t, rounds, i, group, k):
     """BH (C.07 8.1 with 16.3-16.4), half points."""
-    kind = t.kind[i]
-    opp = t.opp[i]
+    kind = t.kind
+    opp = t.opp
     adj = t.adj
     own = t.pts[i]
     v = 0
     for r in range(rounds):
-        kd = kind[r]
+        kd = kind[i, r]
         if kd == RK_PLAYED:
-            v += adj[opp[r]]
+            v += adj[opp[i, r]]
         elif kd != RK_NONE:
             v += own
     return v
@@ -119,8 +121,8 @@ def buchholz_nb(t, rounds, i, group, k):
 @ijit
 def buchholz_cut1_nb(t, rounds, i, group, k):
     """BH-C1 (C.07 14.1 with 16.5.1), half points; fewer than two values: uncut."""
-    kind = t.kind[i]
-    opp = t.opp[i]
+    kind = t.kind
+    opp = t.opp
     adj = t.adj
     own = t.pts[i]
     v = 0
@@ -128,10 +130,10 @@ def buchholz_cut1_nb(t, rounds, i, group, k):
     least = np.int64(1) << 60
     least_vur = np.int64(1) << 60
     for r in range(rounds):
-        kd = kind[r]
+        kd = kind[i, r]
         if kd == RK_NONE:
             continue
-        x = adj[opp[r]] if kd == RK_PLAYED else own
+        x = adj[opp[i, r]] if kd == RK_PLAYED else own
         v += x
         m += 1
         if x < least:
@@ -155,15 +157,15 @@ def round_half_up_nb(s, c):
 def aro_cut1_nb(t, rounds, i, group, k):
     """ARO-C1 (C.07 10.1, 14.1): average rating of the rated opponents played over the board,
     the lowest left out (one opponent: not cut; none: 0), whole Elo."""
-    kind = t.kind[i]
-    opp = t.opp[i]
+    kind = t.kind
+    opp = t.opp
     rating = t.rating
     s = 0
     c = 0
     low = np.int64(1) << 60
     for r in range(rounds):
-        if kind[r] == RK_PLAYED:
-            x = rating[opp[r]]
+        if kind[i, r] == RK_PLAYED:
+            x = rating[opp[i, r]]
             if x > 0:
                 s += x
                 c += 1
@@ -180,14 +182,14 @@ def aro_cut1_nb(t, rounds, i, group, k):
 @ijit
 def aro_nb(t, rounds, i, group, k):
     """ARO (C.07 10.1): average rating of the rated opponents played, whole Elo."""
-    kind = t.kind[i]
-    opp = t.opp[i]
+    kind = t.kind
+    opp = t.opp
     rating = t.rating
     s = 0
     c = 0
     for r in range(rounds):
-        if kind[r] == RK_PLAYED:
-            x = rating[opp[r]]
+        if kind[i, r] == RK_PLAYED:
+            x = rating[opp[i, r]]
             if x > 0:
                 s += x
                 c += 1
@@ -199,15 +201,15 @@ def aro_nb(t, rounds, i, group, k):
 @ijit
 def all_met_nb(t, rounds, group, k):
     """Whether every pair of group[:k] has met over the board (direct encounter's condition)."""
+    opp = t.opp
+    kind = t.kind
     for a in range(k):
         x = group[a]
-        xo = t.opp[x]
-        xk = t.kind[x]
         for b in range(a + 1, k):
             y = group[b]
             met = False
             for r in range(rounds):
-                if xo[r] == y and xk[r] == RK_PLAYED:
+                if opp[x, r] == y and kind[x, r] == RK_PLAYED:
                     met = True
                     break
             if not met:
@@ -218,17 +220,17 @@ def all_met_nb(t, rounds, group, k):
 @ijit
 def points_against_nb(t, rounds, i, group, k):
     """Half points ``i`` scored over the board against the players of group[:k]."""
-    kind = t.kind[i]
-    opp = t.opp[i]
-    res = t.res[i]
+    kind = t.kind
+    opp = t.opp
+    res = t.res
     v = 0
     for r in range(rounds):
-        if kind[r] != RK_PLAYED:
+        if kind[i, r] != RK_PLAYED:
             continue
-        o = opp[r]
+        o = opp[i, r]
         for a in range(k):
             if group[a] == o:
-                v += res[r]
+                v += res[i, r]
                 break
     return v
 
@@ -246,29 +248,29 @@ def direct_encounter_nb(t, rounds, i, group, k):
 def sonneborn_berger_nb(t, rounds, i, group, k):
     """SB (C.07 9.1 with 16.3-16.4), quarter points: each opponent's (adjusted) half points
     times the half points scored against him; an unplayed round's dummy has i's points."""
-    kind = t.kind[i]
-    opp = t.opp[i]
-    res = t.res[i]
+    kind = t.kind
+    opp = t.opp
+    res = t.res
     adj = t.adj
     own = t.pts[i]
     v = 0
     for r in range(rounds):
-        kd = kind[r]
+        kd = kind[i, r]
         if kd == RK_PLAYED:
-            v += adj[opp[r]] * res[r]
+            v += adj[opp[i, r]] * res[i, r]
         elif kd != RK_NONE:
-            v += own * res[r]
+            v += own * res[i, r]
     return v
 
 
 @ijit
 def wins_nb(t, rounds, i, group, k):
     """WIN (C.07 7.1): rounds in which the player got a win's points, played or not."""
-    kind = t.kind[i]
-    res = t.res[i]
+    kind = t.kind
+    res = t.res
     v = 0
     for r in range(rounds):
-        if kind[r] != RK_NONE and res[r] == 2:
+        if kind[i, r] != RK_NONE and res[i, r] == 2:
             v += 1
     return np.int64(v)
 
@@ -276,11 +278,11 @@ def wins_nb(t, rounds, i, group, k):
 @ijit
 def won_nb(t, rounds, i, group, k):
     """WON (C.07 7.2): games won over the board."""
-    kind = t.kind[i]
-    res = t.res[i]
+    kind = t.kind
+    res = t.res
     v = 0
     for r in range(rounds):
-        if kind[r] == RK_PLAYED and res[r] == 2:
+        if kind[i, r] == RK_PLAYED and res[i, r] == 2:
             v += 1
     return np.int64(v)
 
@@ -288,11 +290,11 @@ def won_nb(t, rounds, i, group, k):
 @ijit
 def black_games_nb(t, rounds, i, group, k):
     """BPG (C.07 7.3): games played over the board with Black."""
-    kind = t.kind[i]
-    colour = t.colour[i]
+    kind = t.kind
+    colour = t.colour
     v = 0
     for r in range(rounds):
-        if kind[r] == RK_PLAYED and colour[r] == COL_BLACK:
+        if kind[i, r] == RK_PLAYED and colour[i, r] == COL_BLACK:
             v += 1
     return np.int64(v)
 
@@ -300,39 +302,56 @@ def black_games_nb(t, rounds, i, group, k):
 @ijit
 def progressive_nb(t, rounds, i, group, k):
     """PS (C.07 7.5): the sum of the running scores after rounds 1..rounds, half points."""
-    res = t.res[i]
+    res = t.res
     run = 0
     v = 0
     for r in range(rounds):
-        run += res[r]
+        run += res[i, r]
         v += run
     return v
 
 
 @ijit
-def value_nb(code, t, rounds, i, group, k):
-    """The value of criterion ``code`` (``enums.TBS_*``; not lots) for player ``i``."""
-    if code == TBS_BUCHHOLZ:
-        return buchholz_nb(t, rounds, i, group, k)
-    if code == TBS_BUCHHOLZ_C1:
-        return buchholz_cut1_nb(t, rounds, i, group, k)
-    if code == TBS_ARO_C1:
-        return aro_cut1_nb(t, rounds, i, group, k)
+def fill_nb(f, t, rounds, order, p, k, group, val):
+    """val[i] = f(t, rounds, i, group, k) for the players i = order[p:p+k]."""
+    for a in range(k):
+        val[order[p + a]] = f(t, rounds, order[p + a], group, k)
+
+
+@ijit
+def group_values_nb(code, t, rounds, order, p, k, group, val):
+    """val[i] = criterion ``code``'s value (``enums.TBS_*``; lots or unknown: 0) for each of
+    the players i = order[p:p+k], level so far; group[:k] holds them (direct encounter reads
+    it, its condition checked once for the group).  The one place a code names its value
+    function.  One loop per criterion, the code tested once a group: testing it for every
+    player kept each inlined criterion's array references in the loop (the Candidates'
+    ranking about 1.5x slower: benchmarks/README.md, 2026-12-03)."""
     if code == TBS_DIRECT_ENCOUNTER:
-        return direct_encounter_nb(t, rounds, i, group, k)
-    if code == TBS_SONNEBORN_BERGER:
-        return sonneborn_berger_nb(t, rounds, i, group, k)
-    if code == TBS_WINS:
-        return wins_nb(t, rounds, i, group, k)
-    if code == TBS_WON:
-        return won_nb(t, rounds, i, group, k)
-    if code == TBS_BLACK_GAMES:
-        return black_games_nb(t, rounds, i, group, k)
-    if code == TBS_PROGRESSIVE:
-        return progressive_nb(t, rounds, i, group, k)
-    if code == TBS_ARO:
-        return aro_nb(t, rounds, i, group, k)
-    return np.int64(0)
+        met = all_met_nb(t, rounds, group, k)
+        for a in range(k):
+            i = order[p + a]
+            val[i] = points_against_nb(t, rounds, i, group, k) if met else np.int64(0)
+    elif code == TBS_SONNEBORN_BERGER:
+        fill_nb(sonneborn_berger_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_WINS:
+        fill_nb(wins_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_BUCHHOLZ:
+        fill_nb(buchholz_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_BUCHHOLZ_C1:
+        fill_nb(buchholz_cut1_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_ARO_C1:
+        fill_nb(aro_cut1_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_ARO:
+        fill_nb(aro_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_WON:
+        fill_nb(won_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_BLACK_GAMES:
+        fill_nb(black_games_nb, t, rounds, order, p, k, group, val)
+    elif code == TBS_PROGRESSIVE:
+        fill_nb(progressive_nb, t, rounds, order, p, k, group, val)
+    else:
+        for a in range(k):
+            val[order[p + a]] = 0
 
 
 @ijit
@@ -344,14 +363,7 @@ def split_segment_nb(code, t, rounds, order, brk, val, group, p, e):
     k = e - p
     for a in range(k):
         group[a] = order[p + a]
-    if code == TBS_DIRECT_ENCOUNTER:      # its condition is the group's: checked once
-        met = all_met_nb(t, rounds, group, k)
-        for a in range(k):
-            i = order[p + a]
-            val[i] = points_against_nb(t, rounds, i, group, k) if met else np.int64(0)
-    else:
-        for a in range(k):
-            val[order[p + a]] = value_nb(code, t, rounds, order[p + a], group, k)
+    group_values_nb(code, t, rounds, order, p, k, group, val)
     sort_segment_nb(order, brk, val, p, e)
 
 
@@ -398,10 +410,9 @@ def values_nb(t, rounds, criteria, order, brk, group, out):
             k = e - p
             for a in range(k):
                 group[a] = order[p + a]
+            group_values_nb(code, t, rounds, order, p, k, group, val)
             for a in range(k):
-                x = order[p + a]
-                val[x] = 0 if code == TBS_LOTS else value_nb(code, t, rounds, x, group, k)
-                out[x, c] = val[x]
+                out[order[p + a], c] = val[order[p + a]]
             if k > 1 and code != TBS_LOTS:
                 sort_segment_nb(order, brk, val, p, e)
             p = e

@@ -236,8 +236,7 @@ def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c,
     for k in range(n_rr):
         a = rrs[k]
         g_rr.append(Games(a.params, a.rt.copy(), a.thr, a.live, a.offsets))
-        s_rr.append(rr_nb.scratch_nb(a.base_pts.shape[0], a.base_res.shape[1],
-                                     out.counters.shape[1]))
+        s_rr.append(rr_nb.scratch_nb(a, out.counters.shape[1]))
         t_rr.append(terms_nb(a.params, a.game_ci, a.offsets))
     g_gs = Games(ga.params, ga.rt.copy(), ga.thr, ga.live, ga.offsets)
     s_gs = gs_nb.scratch_nb(ga.rt.shape[1], 8)
@@ -247,7 +246,7 @@ def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c,
     rt0 = c.pool_rt[:, :n, :].copy()
     g_f = Games(fa.params, rt0.copy(), fa.thr, True, fa.offsets)   # play-offs: live
     fl = own_gthr_nb(fa, np.empty((fa.gw.shape[0] if not fa.live else 0, 2)))
-    s_f = rr_nb.scratch_nb(n, fa.base_res.shape[1], out.counters.shape[1])
+    s_f = rr_nb.scratch_nb(fa, out.counters.shape[1])
     terms_f = terms_nb(fa.params, fa.game_ci, fa.offsets)
     t = local_tallies_nb(out)
     for r in range(lo, hi):
