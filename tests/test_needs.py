@@ -244,3 +244,28 @@ def test_certain_cells_merge_after_a_mixture_rounds():
     # a certain cell still never merges with an uncertain one
     assert len(_merge([(["1-0"], 0.5, 0.0, 1.0, 0.0, 0.0),
                        (["0-1"], 0.5, 0.0, 0.993, 0.0, 0.0)])) == 2
+
+
+def test_own_results_merge_by_structure_not_by_the_words_of_their_labels():
+    # _merge_own merges adjacent own results whose run is one branch each and whose odds are
+    # equal; it used to decide "one branch" by looking for " and " in the labels, so a player
+    # whose opponent's name holds " and " ("beats Smith and Jones", a team or a pair) never had
+    # "beats ... or loses to ..." merged, and a split run is told by its number of cells
+    from simcycle.commentary.branches import Branch, _merge_own
+
+    def br(label, p, f):
+        return Branch(label, p, f, 1.0, 0.0, 0.0, ["m"], [[label]])
+
+    one = [("A", [br("beats Smith and Jones", 0.6, 0.40)]),
+           ("B", [br("loses to Smith and Jones", 0.4, 0.40)])]
+    (merged,) = _merge_own(one)
+    assert merged.label == "beats Smith and Jones or loses to Smith and Jones"
+    assert math.isclose(merged.p, 1.0) and merged.cases == [["beats Smith and Jones"],
+                                                            ["loses to Smith and Jones"]]
+    # the cells of a run split by the other item never merge with a neighbouring run, even
+    # with equal odds and labels without " and "
+    split = [("A", [br("x", 0.3, 0.40), br("y", 0.3, 0.20)]), ("B", [br("z", 0.4, 0.20)])]
+    assert [b.label for b in _merge_own(split)] == ["x", "y", "z"]
+    # unequal odds never merge
+    far = [("A", [br("wins", 0.5, 0.9)]), ("B", [br("loses", 0.5, 0.1)])]
+    assert len(_merge_own(far)) == 2

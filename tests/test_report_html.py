@@ -204,3 +204,24 @@ def test_report_renders_in_headless_chromium(tmp_path, scenario):
     assert (np.abs(header - (29, 43, 68)).sum(1) < 12).mean() > 0.5   # the page's header
     lines = sum(int((np.abs(img - c).sum(2) < 30).sum()) for c in LINE_COLOURS)
     assert lines > 500, lines                                  # the chart's lines are drawn
+
+
+def test_certain_probabilities_read_the_same_in_text_page_and_commentary():
+    # an exact branch's odds are a sum of leaves: 0.1 x 1.0 + 0.3 x 1.0 over 0.4 is
+    # 0.9999999999999999, which the needs text wrote "100 %" and the page ">99.9 %"; every
+    # medium now writes a probability with report.percent (certain up to report.CERTAIN)
+    from simcycle.commentary.branches import _combine, _pct
+    from simcycle.report import CERTAIN, percent
+
+    mixed = _combine((["1-0"], 0.1, 0.0, 1.0, 0.0, 0.0),
+                     (["1/2-1/2"], 0.3, 0.0, 1.0, 0.0, 0.0))[3]
+    assert mixed != 1.0 and 1.0 - mixed < CERTAIN
+    cases = {1.0: "100", mixed: "100", 0.0: "0", 1e-17: "0", 1 - 1e-6: ">99.9",
+             1e-6: "<0.1", 0.5: "50.0", 0.99949: "99.9"}
+    for p, want in cases.items():
+        assert percent(p) == want, p
+        assert _pct(p) == f"{want} %", p
+        assert pct(p) == want.replace(">", "&gt;").replace("<", "&lt;"), p
+    # a simulated share k/n is certain only when it is 0 or n
+    n = 100_000_000
+    assert percent((n - 1) / n) == ">99.9" and percent(1 / n) == "<0.1"

@@ -135,3 +135,33 @@ def test_series_scores_knockout_and_group_series():
     d = _series_check(fmt, scn, "event3-sf", 4)
     text = render(msgspec.to_builtins(d))
     assert "P(qualify|final)" in text and "GP points" in text
+
+
+CYCLE = SCENARIOS / "cycle-2022.toml"
+
+
+def test_cycle_scores_are_its_finals_table_from_a_checkpoint_of_the_final_on():
+    # the cycle's question is winning its final (the Candidates, a round robin); at a
+    # checkpoint of the final its field is known and its table is the final's, exact with 8
+    # games left: P(wins the final) by final score, rows summing to it at every score
+    fmt, scn = load_scenario(CYCLE)
+    model = load_model()
+    d = scores(fmt, scn, model, "candidates-round12")
+    assert d.at == "candidates-round12" and d.exact and d.games_left == 8
+    assert d.scenario.endswith("Candidates Tournament 2022")
+    cfmt, cscn = load_scenario(CAND)
+    ex = {p["name"]: p for p in cfmt.exact(cscn, model.for_kind(cscn.kind), "round12")["players"]}
+    assert {p.name for p in d.players} == set(ex)
+    for p in d.players:
+        assert abs(p.p_first - ex[p.name]["p_first"]) < 1e-12
+        assert abs(sum(r.p for r in p.rows) - 1) < 1e-12
+        for r in p.rows:
+            assert abs(sum(r.first[k] for k in HOW) - r.p_first) < 1e-12, (p.name, r.points)
+
+
+def test_cycle_scores_refused_before_its_final_in_one_line():
+    r = CliRunner().invoke(main, ["scores", str(CYCLE), "--at", "gp-event2"])
+    assert r.exit_code == 2
+    line = r.output.strip()
+    assert "\n" not in line and "cycle-2022.toml" in line and "--at" in line
+    assert "gp-event2" in line and "candidates-round1" in line

@@ -192,21 +192,23 @@ def _joint(*results: Result):
     return out
 
 
-def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: int = 1,
-          exact: bool | None = None) -> NeedsReport:
-    """The branches of the next round for every player with a chance of first or of a
-    qualifying place.  ``exact``: None = exact where the remainder is small."""
+def _conditioned(fmt, scn, model, at, fixed, *, sims, seed, exact):
+    """A tour's or a Swiss's branches: filed by each replica's own result (never exact)."""
+    from importlib import import_module
+
     from ..errors import ScenarioError
 
-    fixed = dict(fixed or {})
-    if fmt.name in CONDITIONED:      # branches filed by each replica's own result
-        if exact:
-            raise ScenarioError("exact branches need a round robin with at most "
-                                f"{EXACT_GAMES} games left", file=scn.file, key="--exact",
-                                value=fmt.name)
-        from importlib import import_module
-        own = import_module(f".{CONDITIONED[fmt.name]}", __package__).needs
-        return own(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
+    if exact:
+        raise ScenarioError(f"exact branches need a round robin with at most {EXACT_GAMES} "
+                            "games left", file=scn.file, key="--exact", value=fmt.name)
+    own = import_module(f".{CONDITIONED[fmt.name]}", __package__).needs
+    return own(fmt, scn, model, at, fixed=fixed, sims=sims, seed=seed)
+
+
+def _next_round(fmt, scn, model, at, fixed, exact: bool | None) -> tuple[Round, bool]:
+    """The round's items, and whether the odds inside the branches are exact."""
+    from ..errors import ScenarioError
+
     build = BUILDERS.get(fmt.name)
     if build is None:
         raise ScenarioError(f"needs is not offered for the {fmt.name} format yet",
@@ -216,28 +218,40 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: in
     if exact and not small:
         raise ScenarioError(f"exact branches need a round robin with at most {EXACT_GAMES} "
                             "games left", file=scn.file, key="--exact", value=at or "latest")
-    use_exact = small if exact is None else exact
+    return rnd, small if exact is None else exact
+
+
+def _labels(fmt, scn) -> dict:
+    """What p_first / p_qualify are, and how many places qualify (a cycle: winning its final /
+    a seat in it)."""
+    if fmt.name != "cycle":
+        return {"qualifying_places": scn.qualifying_places}
+    return {"first_label": "P(wins the final)", "qualify_label": "P(in the final)",
+            "final": scn.final.scn.name, "qualifying_places": len(scn.seats)}
+
+
+def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS, seed: int = 1,
+          exact: bool | None = None) -> NeedsReport:
+    """The branches of the next round for every player with a chance of first or of a
+    qualifying place.  ``exact``: None = exact where the remainder is small."""
+    fixed = dict(fixed or {})
+    if fmt.name in CONDITIONED:
+        return _conditioned(fmt, scn, model, at, fixed, sims=sims, seed=seed, exact=exact)
+    rnd, use_exact = _next_round(fmt, scn, model, at, fixed, exact)
     ev = _Evaluator(fmt, scn, model, at, fixed, exact=use_exact, sims=sims, seed=seed)
     now_f, now_q, _, _ = ev([({}, 1.0)])
     short = short_names(list(dict.fromkeys(
         [*scn.names, *(x for it in rnd.items for x in it.players)])))
     single = {(it.label, r.code): ev(r.mix) for it in rnd.items for r in it.results}
-    players = []
-    for name in sorted(now_f, key=lambda n: (-now_f[n], -now_q[n])):
-        if now_f[name] <= 0 and now_q[name] <= 0:
-            continue
-        players.append(_player(name, rnd, ev, single, now_f, now_q, short))
-    labels = {}
-    if fmt.name == "cycle":     # first = wins the final, qualify = takes a seat in it
-        labels = {"first_label": "P(wins the final)", "qualify_label": "P(in the final)",
-                  "final": scn.final.scn.name}
+    players = [_player(name, rnd, ev, single, now_f, now_q, short)
+               for name in sorted(now_f, key=lambda n: (-now_f[n], -now_q[n]))
+               if now_f[name] > 0 or now_q[name] > 0]
     return NeedsReport(
         scenario=scn.name, file=scn.file, at=at or "latest", round=rnd.title,
         exact=use_exact, sims=ev.sims, seed=seed,
-        qualifying_places=len(scn.seats) if fmt.name == "cycle" else scn.qualifying_places,
         items=[ItemOdds(it.label, it.kind, list(it.players),
                         {r.code: r.p for r in it.results}) for it in rnd.items],
-        players=players, **labels)
+        players=players, **_labels(fmt, scn))
 
 
 def _games_left(scn, at, fixed) -> int:
@@ -295,15 +309,31 @@ def _player(name, rnd: Round, ev, single, now_f, now_q, short) -> PlayerNeeds:
     own_results: list[Result | None] = [None]
     if own is not None:     # the player's best result first
         own_results = list(own.results if own.players[0] == name else own.results[::-1])
-    branches = []
+    runs = []               # per own result: its branches (one per cell of the other item)
     for r in own_results:
         cells = _result_cells(name, own, other, r, ev, single)
-        branches += [_branch(name, own, other, r, c, len(cells), short) for c in cells]
-    merged = _merge_own(branches)
+        runs.append((r, [_branch(name, own, other, r, c, len(cells), short) for c in cells]))
+    merged = _merge_own(runs)
     if own is not None and len(merged) == 1 and other is None:
         merged[0].label = "any result"
     return PlayerNeeds(name, now_f[name], now_q[name], own.label if own else None,
                        other.label if other is not None else None, merged)
+
+
+def merge_runs(runs, close, combine) -> list[tuple[list, object, int]]:
+    """Adjacent own results whose run is one cell each and whose odds are equal merge ("wins
+    or draws"); a run split by the other item stays as it is.  ``runs``: [(own result, its
+    cells)]; ``close(a, b)``, ``combine(a, b)``: the cells' rule.  Returns [(own results, cell,
+    number of cells of its run)].  Shared by the forced branches here and the Swiss's."""
+    out: list = []
+    for key, cells in runs:
+        for cell in cells:
+            if out and len(cells) == 1 and out[-1][2] == 1 and close(out[-1][1], cell):
+                keys, prev, _ = out[-1]
+                out[-1] = (keys + [key], combine(prev, cell), 1)
+            else:
+                out.append(([key], cell, len(cells)))
+    return out
 
 
 def _close(a, b) -> bool:
@@ -326,7 +356,9 @@ def _certain(p: float) -> bool:
     to rounding (0.1 x 1.0 + 0.3 x 1.0 over 0.4 is 0.9999999999999999), so a merged cell must
     still merge with a third certain one (Ding Liren's two "draws and ..." cells of cycle-2022
     at candidates-round12, both 0 % and 100 %, were left apart)."""
-    return p <= 1e-12 or p >= 1.0 - 1e-12
+    from ..report import CERTAIN
+
+    return p <= CERTAIN or p >= 1.0 - CERTAIN
 
 
 def _merge(cells):
@@ -351,109 +383,122 @@ def _combine(a, b):
             math.hypot(wa * a[4], wb * b[4]), math.hypot(wa * a[5], wb * b[5]))
 
 
-def _merge_own(branches: list[Branch]) -> list[Branch]:
-    """Adjacent own results with one branch each and equal odds ("wins or draws")."""
-    out: list[Branch] = []
-    for b in branches:
-        prev = out[-1] if out else None
-        if (prev is not None and " and " not in prev.label and " and " not in b.label
-                and prev.label != "whatever happens"
-                and _close(("", prev.p, prev.p_first, prev.p_qualify, prev.se_first,
-                            prev.se_qualify),
-                           ("", b.p, b.p_first, b.p_qualify, b.se_first, b.se_qualify))):
-            p = prev.p + b.p
-            w1, w2 = (prev.p / p, b.p / p) if p > 0 else (1.0, 0.0)
-            out[-1] = Branch(f"{prev.label} or {b.label}", p,
-                             w1 * prev.p_first + w2 * b.p_first,
-                             w1 * prev.p_qualify + w2 * b.p_qualify,
-                             math.hypot(w1 * prev.se_first, w2 * b.se_first),
-                             math.hypot(w1 * prev.se_qualify, w2 * b.se_qualify),
-                             prev.items, prev.cases + b.cases)
-        else:
-            out.append(b)
-    return out
+def _odds_cell(b: Branch):
+    return ("", b.p, b.p_first, b.p_qualify, b.se_first, b.se_qualify)
+
+
+def _merge_two(a: Branch, b: Branch) -> Branch:
+    """Two own results' branches as one ("wins or draws"), their odds mixed by probability."""
+    p = a.p + b.p
+    w1, w2 = (a.p / p, b.p / p) if p > 0 else (1.0, 0.0)
+    return Branch(f"{a.label} or {b.label}", p, w1 * a.p_first + w2 * b.p_first,
+                  w1 * a.p_qualify + w2 * b.p_qualify,
+                  math.hypot(w1 * a.se_first, w2 * b.se_first),
+                  math.hypot(w1 * a.se_qualify, w2 * b.se_qualify), a.items, a.cases + b.cases)
+
+
+def _merge_own(runs: list[tuple[object, list[Branch]]]) -> list[Branch]:
+    """Adjacent own results with one branch each and equal odds ("wins or draws"); which
+    results are split by the other item is read from the runs, not from the labels' words (a
+    name may hold " and ")."""
+    return [b for _, b, _ in merge_runs(
+        runs, lambda a, b: _close(_odds_cell(a), _odds_cell(b)), _merge_two)]
 
 
 __all__ = ["GAME_CODES", "Branch", "NeedsReport", "PlayerNeeds", "needs"]
 
 
+HOW = {     # method -> how the odds inside a branch were found (``render``'s first line)
+    "conditioned": "{sims:,} simulated seasons filed by the event's result, ± standard error",
+    "conditioned-swiss": "{sims:,} simulated events filed by the round's results, "
+                         "± standard error"}
+TOUR_LEGEND = (
+    "P(branch): the share of simulated seasons with the branch's result in "
+    "the event; P(1st), P(qualify): the player's chance in the season (first; the "
+    "qualifying places) inside it, in %.  A player in the event: by their own "
+    "result, best first (a place, else the ACP points a run of places earns, "
+    "shared places counted at their split points); a player not in it: by who "
+    "wins it.  Runs merged where they leave the odds within 1 point at 50 % "
+    "(less towards 0 or 100 %) or within noise; 100 % and 0 % mean never seen "
+    "otherwise in the simulations.")
+
+
+def _how(d: dict) -> str:
+    if d.get("method") in HOW:
+        return HOW[d["method"]].format(sims=d["sims"])
+    return ("exact: every outcome of the rest enumerated" if d["exact"] else
+            f"{d['sims']:,} simulations per branch, common random numbers, ± standard error")
+
+
+def _item_line(it: dict, width: int) -> str | None:
+    """The odds of one game, match or event of the round (None: a Swiss player's own round
+    not paired yet, said in their branches)."""
+    r = it["results"]
+    if it["kind"] == "own":
+        return None
+    if it["kind"] == "game":
+        return (f"  {it['label']:<{width}}1-0 {100 * r['1-0']:4.1f} %  draw "
+                f"{100 * r['1/2-1/2']:4.1f} %  0-1 {100 * r['0-1']:4.1f} %")
+    if it["kind"] == "event":
+        top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
+        return (f"  {it['label']}: wins " + ", ".join(f"{n} {_pct(r[n])}" for n in top)
+                + f"; first place shared {_pct(r['shared'])}")
+    a, b = it["players"]
+    return f"  {it['label']:<{width}}{a} wins {100 * r['A']:4.1f} %  {b} wins {100 * r['B']:4.1f} %"
+
+
+def _odds_text(p: float, se: float, exact: bool) -> str:
+    return _pct(p) + ("" if exact or se == 0 else f"±{100 * se:.1f}")
+
+
+def _player_lines(d: dict, p: dict, fl: str, ql: str, qual: bool) -> list[str]:
+    """A player's heading and table of branches."""
+    lines = ["", f"{p['name']}: {fl} {_pct(p['p_first'])}"
+             + (f", {ql} {_pct(p['p_qualify'])}" if qual else "")]
+    bw = max([len(b["label"]) for b in p["branches"]] + [40]) + 2
+    cw = max(14, len(fl) + 2, len(ql) + 2)
+    lines.append(f"    {'branch':<{bw}}{'P(branch)':>10}{fl:>{cw}}"
+                 + (f"{ql:>{cw}}" if qual else ""))
+    for b in p["branches"]:
+        row = (f"    {b['label']:<{bw}}{_pct(b['p']):>10}"
+               f"{_odds_text(b['p_first'], b['se_first'], d['exact']):>{cw}}")
+        if qual:
+            row += f"{_odds_text(b['p_qualify'], b['se_qualify'], d['exact']):>{cw}}"
+        lines.append(row)
+    return lines
+
+
+def _legend(d: dict, fl: str, ql: str, qual: bool) -> str:
+    if d.get("method") == "conditioned-swiss":
+        from .swiss import LEGEND
+        return LEGEND.format(fl=fl, ql=ql)
+    if d.get("method") == "conditioned":
+        return TOUR_LEGEND
+    return (f"P(branch): the probability of the branch's results; {fl}"
+            + (f", {ql}" if qual else "") + ": the player's chance inside the branch, "
+            "in %; the other game named is the one of the round that moves the player most, "
+            "its results merged where they leave the odds within 1 point at 50 % (less "
+            "towards 0 or 100 %) or within noise; 100 % and 0 % are certain (exact) or "
+            "never seen (simulated).")
+
+
 def render(d: dict) -> str:
     """Text of ``needs``: per player, each branch with its probability and the player's
     P(1st) and P(qualify) inside it."""
-    how = ("exact: every outcome of the rest enumerated" if d["exact"] else
-           f"{d['sims']:,} simulations per branch, common random numbers, ± standard error")
-    if d.get("method") == "conditioned":
-        how = (f"{d['sims']:,} simulated seasons filed by the event's result, "
-               "± standard error")
-    if d.get("method") == "conditioned-swiss":
-        how = (f"{d['sims']:,} simulated events filed by the round's results, "
-               "± standard error")
     fl, ql = d.get("first_label", "P(1st)"), d.get("qualify_label", "P(qualify)")
     final = f"; the final: {d['final']}" if d.get("final") else ""
-    lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} ({how}"
-             f"{final})", ""]
+    lines = [f"{d['scenario']}  at {d['at']}: what each player needs from {d['round']} "
+             f"({_how(d)}{final})", ""]
     width = max((len(it["label"]) for it in d["items"]), default=0) + 2
-    for it in d["items"]:
-        if it["kind"] == "own":       # a Swiss round not paired yet: in the branches
-            continue
-        if it["kind"] == "game":
-            r = it["results"]
-            lines.append(f"  {it['label']:<{width}}1-0 {100 * r['1-0']:4.1f} %  draw "
-                         f"{100 * r['1/2-1/2']:4.1f} %  0-1 {100 * r['0-1']:4.1f} %")
-        elif it["kind"] == "event":
-            r = it["results"]
-            top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
-            lines.append(f"  {it['label']}: wins " + ", ".join(
-                f"{n} {_pct(r[n])}" for n in top) + f"; first place shared {_pct(r['shared'])}")
-        else:
-            a, b = it["players"]
-            lines.append(f"  {it['label']:<{width}}{a} wins {100 * it['results']['A']:4.1f} %"
-                         f"  {b} wins {100 * it['results']['B']:4.1f} %")
+    lines += [x for x in (_item_line(it, width) for it in d["items"]) if x is not None]
     qual = d["qualifying_places"] > 1
     for p in d["players"]:
-        lines += ["", f"{p['name']}: {fl} {_pct(p['p_first'])}"
-                  + (f", {ql} {_pct(p['p_qualify'])}" if qual else "")]
-        bw = max([len(b["label"]) for b in p["branches"]] + [40]) + 2
-        cw = max(14, len(fl) + 2, len(ql) + 2)
-        head = f"    {'branch':<{bw}}{'P(branch)':>10}{fl:>{cw}}"
-        if qual:
-            head += f"{ql:>{cw}}"
-        lines.append(head)
-        for b in p["branches"]:
-            se_f = "" if d["exact"] or b["se_first"] == 0 else f"±{100 * b['se_first']:.1f}"
-            row = f"    {b['label']:<{bw}}{_pct(b['p']):>10}{_pct(b['p_first']) + se_f:>{cw}}"
-            if qual:
-                se_q = ("" if d["exact"] or b["se_qualify"] == 0
-                        else f"±{100 * b['se_qualify']:.1f}")
-                row += f"{_pct(b['p_qualify']) + se_q:>{cw}}"
-            lines.append(row)
-    if d.get("method") == "conditioned-swiss":
-        from .swiss import LEGEND
-        lines += ["", LEGEND.format(fl=fl, ql=ql)]
-        return "\n".join(lines)
-    if d.get("method") == "conditioned":
-        lines += ["", "P(branch): the share of simulated seasons with the branch's result in "
-                  "the event; P(1st), P(qualify): the player's chance in the season (first; the "
-                  "qualifying places) inside it, in %.  A player in the event: by their own "
-                  "result, best first (a place, else the ACP points a run of places earns, "
-                  "shared places counted at their split points); a player not in it: by who "
-                  "wins it.  Runs merged where they leave the odds within 1 point at 50 % "
-                  "(less towards 0 or 100 %) or within noise; 100 % and 0 % mean never seen "
-                  "otherwise in the simulations."]
-        return "\n".join(lines)
-    lines += ["", f"P(branch): the probability of the branch's results; {fl}"
-              + (f", {ql}" if qual else "") + ": the player's chance inside the branch, "
-              "in %; the other game named is the one of the round that moves the player most, "
-              "its results merged where they leave the odds within 1 point at 50 % (less "
-              "towards 0 or 100 %) or within noise; 100 % and 0 % are certain (exact) or "
-              "never seen (simulated)."]
-    return "\n".join(lines)
+        lines += _player_lines(d, p, fl, ql, qual)
+    return "\n".join(lines + ["", _legend(d, fl, ql, qual)])
 
 
 def _pct(p: float) -> str:
-    if p <= 1e-12:
-        return "0 %"
-    if p >= 1 - 1e-12:       # a sum of branch probabilities
-        return "100 %"
-    x = 100 * p
-    return f"{x:.1f} %" if 0.05 <= x <= 99.95 else ("<0.1 %" if x < 0.05 else ">99.9 %")
+    """A probability as the tables and the page write it (``report.percent``), with " %"."""
+    from ..report import percent
+
+    return f"{percent(p)} %"

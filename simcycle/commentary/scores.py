@@ -78,6 +78,11 @@ DEFAULT_SIMS = 65_536
 SERIES = ("knockout-series", "group-series")
 
 
+def _swiss(fmt, scn, model, at, fixed, *, sims, seed):
+    from . import swiss
+    return swiss.scores(fmt, scn, model, at, fixed, sims=sims, seed=seed)
+
+
 def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
            sims: int | None = None, seed: int = 1) -> ScoreReport:
     """``exact``: None = exact where at most ``EXACT_GAMES`` games are left, else simulated;
@@ -85,25 +90,48 @@ def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
     if sims is None:
         from .swiss import DEFAULT_SIMS as SWISS_SIMS
         sims = SWISS_SIMS if fmt.name == "swiss" else DEFAULT_SIMS
-    if fmt.name in SERIES:
+    simulated_only = {**dict.fromkeys(SERIES, series), "swiss": _swiss}.get(fmt.name)
+    if fmt.name == "cycle":
+        return _cycle(fmt, scn, model, at, fixed, exact=exact, sims=sims, seed=seed)
+    if simulated_only is not None:
         if exact:
             raise ScenarioError("scores: exact for round robins only", file=scn.file,
                                 key="--exact", value=fmt.name)
-        d = series(fmt, scn, model, at, fixed, sims=sims, seed=seed)
-        d.model = model_label(model)
-        return d
-    if fmt.name == "swiss":
-        if exact:
-            raise ScenarioError("scores: exact for round robins only", file=scn.file,
-                                key="--exact", value=fmt.name)
-        from . import swiss
-        d = swiss.scores(fmt, scn, model, at, fixed, sims=sims, seed=seed)
-        d.model = model_label(model)
-        return d
-    if fmt.name != "round-robin":
+        d = simulated_only(fmt, scn, model, at, fixed, sims=sims, seed=seed)
+    elif fmt.name == "round-robin":
+        d = _round_robin(fmt, scn, model, at, fixed, exact=exact, sims=sims, seed=seed)
+    else:
         raise ScenarioError("scores: round robins, the series formats and the Swiss only",
                             file=scn.file, key="format", value=fmt.name)
-    from ..formats.roundrobin.exact import _Enumeration, _order_group
+    d.model = model_label(model)
+    return d
+
+
+def _cycle(fmt, scn, model, at, fixed, *, exact, sims, seed) -> ScoreReport:
+    """A cycle's table is its final's (a round robin: P(wins the final) by final score there),
+    once every event feeding it is over and its field known: at a checkpoint of the final (the
+    latest: the cycle's last checkpoint).  Before, who plays it is itself uncertain, and the
+    cycle's replicas do not keep the final's scores: refused, naming the first checkpoint."""
+    from ..formats.cycle import rules
+
+    ev_at, fin_at = rules.part_at(scn, at or fmt.checkpoints(scn)[-1])
+    final = scn.final
+    if any(a is not None for a in ev_at):
+        first = next(c for c in fmt.checkpoints(scn) if c.startswith(final.id + "-"))
+        raise ScenarioError(f"scores for a cycle: from a checkpoint of its final on ({first}; "
+                            "before, who plays it is not known)", file=scn.file, key="--at",
+                            value=at or "latest")
+    k = len(scn.events)
+    mine = {pk: v for (i, pk), v in (fixed or {}).items() if i == k}
+    d = scores(final.fmt, final.scn, model.for_kind(final.scn.kind), fin_at, mine,
+               exact=exact, sims=sims, seed=seed)
+    d.scenario, d.file, d.at = f"{scn.name}: {final.scn.name}", scn.file, at or "latest"
+    return d
+
+
+def _round_robin(fmt, scn, model, at, fixed, *, exact, sims, seed) -> ScoreReport:
+    """A round robin's table: enumerated with at most ``EXACT_GAMES`` games left (``exact``
+    None), else simulated."""
     from ..formats.roundrobin.rules import split_games
 
     played, remaining = split_games(scn, at, fixed)
@@ -112,10 +140,15 @@ def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
         raise ScenarioError(f"scores: {len(remaining)} games left; exact up to {EXACT_GAMES}",
                             file=scn.file, key="--exact", value=at or "latest")
     if not (small if exact is None else exact):
-        d = simulated(fmt, scn, model, at, fixed, sims=sims, seed=seed,
-                      games_left=len(remaining))
-        d.model = model_label(model)
-        return d
+        return simulated(fmt, scn, model, at, fixed, sims=sims, seed=seed,
+                         games_left=len(remaining))
+    return _enumerated(scn, model, at, played, remaining)
+
+
+def _enumerated(scn, model, at, played, remaining) -> ScoreReport:
+    """The exact table: every outcome of the remaining games walked, each leaf filed by every
+    player's final points and by how first place was decided."""
+    from ..formats.roundrobin.exact import _Enumeration, _order_group
 
     class Tally(_Enumeration):
         def __init__(self, *a):
@@ -180,7 +213,7 @@ def scores(fmt, scn, model, at, fixed=None, *, exact: bool | None = None,
     players.sort(key=lambda x: -x.p_first)
     return ScoreReport(scenario=scn.name, file=scn.file, at=at or "latest",
                        games_left=len(remaining), qualifying_places=scn.qualifying_places,
-                       players=players, model=model_label(model))
+                       players=players)
 
 
 def model_label(model) -> str:
@@ -451,6 +484,45 @@ def shown_rows(d: dict, p: dict) -> list[dict]:
     return [r for r in p["rows"] if r["p"] > 0]
 
 
+def _panel(ax, d: dict, p: dict, series: bool) -> None:
+    """One contender's bars (P(1st | final) split by how first is decided) and, where
+    qualifying is the question, P(qualify | final) as dots."""
+    from ..formats.roundrobin.rules import fmt_points
+
+    rows = shown_rows(d, p)
+    x = list(range(len(rows)))
+    bottom = [0.0] * len(rows)
+    for k in HOW:
+        h = [r["first"][k] / r["p"] for r in rows]
+        ax.bar(x, h, bottom=bottom, color=COLOURS[k], label=WORDS[k], width=0.7)
+        bottom = [b + v for b, v in zip(bottom, h)]
+    if series:
+        ax.plot(x, [r["p_qualify"] / r["p"] for r in rows], "o", color="black", ms=4,
+                label="P(qualify | final)")
+    ax.axhline(0.5, color="black", lw=0.8, ls="--")
+    mid = (len(rows) - 1) / 2       # a bar no wider than in a panel of three
+    ax.set_xlim(min(-0.6, mid - 1.6), max(len(rows) - 0.4, mid + 1.6))
+    ax.set_xticks(x, [fmt_points(r["points"]) for r in rows],
+                  fontsize=8 if len(rows) > 9 else 10, rotation=45 if len(rows) > 11 else 0)
+    ax.set_title(f"{p['name']}\nP(1st) {_pct(p['p_first'])}"
+                 + (f", P(qualify) {_pct(p['p_qualify'])}" if series else ""), fontsize=9)
+    lab = d.get("points_label", "points")
+    ax.set_xlabel(f"final {lab}" if series else "final score (points)")
+    ax.set_ylim(0, 1.02)
+
+
+def _legend_entries(ax, series: bool, swiss: bool):
+    """The legend's handles and labels: a series has no play-off for first and counts lots
+    with the tiebreaks (its own words); a Swiss no play-off."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not series:
+        return handles, labels
+    drop = (WORDS["playoff"],) if swiss else (WORDS["playoff"], WORDS["lots"])
+    keep = [i for i, k in enumerate(labels) if k not in drop]
+    handles, labels = [handles[i] for i in keep], [labels[i] for i in keep]
+    return handles, labels if swiss else [SERIES_WORDS.get(k, k) for k in labels]
+
+
 def figure(d: dict, players: int = 4, max_width: float | None = None):
     """P(1st | final score) per contender (up to ``players``), each bar split by how first is
     decided; the dashed line is 50 % (the score that is enough).  ``max_width``: inches the
@@ -464,40 +536,12 @@ def figure(d: dict, players: int = 4, max_width: float | None = None):
     fig = Figure(figsize=(width, 3.9), layout="constrained")
     axes = fig.subplots(1, len(shown), sharey=True, squeeze=False)[0]
     series = by_qualify(d)
-    swiss = d.get("format") == "swiss"
-    lab = d.get("points_label", "points") if series else "points"
     for ax, p in zip(axes, shown):
-        rows = shown_rows(d, p)
-        x = list(range(len(rows)))
-        bottom = [0.0] * len(rows)
-        for k in HOW:
-            h = [r["first"][k] / r["p"] for r in rows]
-            ax.bar(x, h, bottom=bottom, color=COLOURS[k], label=WORDS[k], width=0.7)
-            bottom = [b + v for b, v in zip(bottom, h)]
-        if series:      # where qualifying is the question: P(qualify | final) as dots
-            ax.plot(x, [r["p_qualify"] / r["p"] for r in rows], "o", color="black", ms=4,
-                    label="P(qualify | final)")
-        ax.axhline(0.5, color="black", lw=0.8, ls="--")
-        mid = (len(rows) - 1) / 2       # a bar no wider than in a panel of three
-        ax.set_xlim(min(-0.6, mid - 1.6), max(len(rows) - 0.4, mid + 1.6))
-        from ..formats.roundrobin.rules import fmt_points
-        ax.set_xticks(x, [fmt_points(r["points"]) for r in rows],
-                      fontsize=8 if len(rows) > 9 else 10,
-                      rotation=45 if len(rows) > 11 else 0)
-        ax.set_title(f"{p['name']}\nP(1st) {_pct(p['p_first'])}"
-                     + (f", P(qualify) {_pct(p['p_qualify'])}" if series else ""), fontsize=9)
-        ax.set_xlabel(f"final {lab}" if series else "final score (points)")
-        ax.set_ylim(0, 1.02)
+        _panel(ax, d, p, series)
     axes[0].set_ylabel("P(1st | final): bars; P(qualify | final): dots" if series
                        else "P(1st | final score)")
     axes[0].yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f} %")
-    handles, labels = axes[0].get_legend_handles_labels()
-    if series:          # a series has no play-off for first; lots count with the tiebreaks
-        drop = (WORDS["playoff"],) if swiss else (WORDS["playoff"], WORDS["lots"])
-        keep = [i for i, k in enumerate(labels) if k not in drop]
-        handles, labels = [handles[i] for i in keep], [labels[i] for i in keep]
-        if not swiss:
-            labels = [SERIES_WORDS.get(k, k) for k in labels]
+    handles, labels = _legend_entries(axes[0], series, d.get("format") == "swiss")
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8,
                title="first place decided" + (" (bars)" if series else ""),
                title_fontsize=8)

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import ScenarioError
 from ..kernels.config import CHUNK
 from .branches import SPLIT_MIN, Branch, ItemOdds, NeedsReport, PlayerNeeds
-from .tour import _close, _merge
+from .tour import _close, _combine, _merge
 
 DEFAULT_SIMS = 16_384      # needs and scores on a Swiss: ~0.7 ms a replica (docs/commentary.md)
 NEXT_WORDS = {2: "wins", 1: "draws", 0: "loses", 3: "has no game"}   # swiss_nb.NEXT_*
@@ -121,23 +121,9 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = DEFAULT_SIMS,
         players=players, method="conditioned-swiss")
 
 
-def _branches(cells, masks, words, items_of, first, qual) -> list[Branch]:
-    out = []
-    for c, w, it in zip(cells, words, items_of):
-        codes, p, f, q, cnt = c
-        out.append(Branch(w, p, f, q, _se(f, cnt), _se(q, cnt), it, codes))
-    return out
-
-
 def _run_cells(keys, res, first, qual, n):
-    """[(codes, share, f, q, count)], masks for each result key of ``res`` in ``keys``."""
-    cells, masks = [], []
-    for k in keys:
-        m = res == k
-        f, q, c = _odds(m, first, qual)
-        cells.append([[k], c / n, f, q, c])
-        masks.append(m)
-    return cells, masks
+    """[(codes, share, f, q, count)] for each result key of ``res`` in ``keys``."""
+    return [[[k], c / n, f, q, c] for k in keys for f, q, c in [_odds(res == k, first, qual)]]
 
 
 SPLIT_Z = 4.0    # a board splits a player's branches only this many SEs clear of noise
@@ -168,8 +154,7 @@ def _unpublished(run, i, names, own, rn, now_f, now_q) -> PlayerNeeds:
     res = run.nxt[:, i]
     first, qual = run.first[:, i], run.qual[:, i]
     keys = [k for k in (2, 1, 0, 3) if (res == k).any()]
-    cells, masks = _run_cells(keys, res, first, qual, run.n)
-    merged = _merge(cells, masks)
+    merged = _merge(_run_cells(keys, res, first, qual, run.n))
     branches = []
     for codes, p, f, q, c in merged:
         words = [NEXT_WORDS[k] for k in codes]
@@ -182,103 +167,79 @@ def _unpublished(run, i, names, own, rn, now_f, now_q) -> PlayerNeeds:
     return PlayerNeeds(names[i], float(now_f[i]), float(now_q[i]), own, None, branches)
 
 
-def _published(run, i, names, boards, board_res, now_f, now_q) -> PlayerNeeds:
-    """Branches by the player's own board, split by the other board that moves them most."""
-    from .branches import other_words, own_words, short_names
-    from .items import Item
-
+def _best_other(run, i, board_res, own_label) -> str | None:
+    """The other board of the round that moves player ``i`` most (``_split_swing``), or None."""
     first, qual = run.first[:, i], run.qual[:, i]
-    n = run.n
-    short = short_names(list(names))
-    own = next(((lab, g) for lab, (g, _) in board_res.items() if i in (g.white, g.black)), None)
     best, best_swing = None, 0.0
-    for lab, (g, res) in board_res.items():
-        if own is not None and lab == own[0]:
+    for lab, (_, res) in board_res.items():
+        if lab == own_label:
             continue
-        cells = []
-        for k in (2, 1, 0):
-            f, q, c = _odds(res == k, first, qual)
-            if c:
-                cells.append((f, q, c))
+        cells = [x for x in (_odds(res == k, first, qual) for k in (2, 1, 0)) if x[2]]
         sw = _split_swing(cells)
         if sw > best_swing:
             best, best_swing = lab, sw
-    other = None
-    if best is not None:
-        g, _ = board_res[best]
-        other = Item(best, "game", (names[g.white], names[g.black]), ())
-    if own is None:
-        mine = np.ones(n, bool)
-        own_keys = [None]
-    else:
-        g = own[1]
-        me_white = g.white == i
-        own_item = Item(own[0], "game", (names[g.white], names[g.black]), ())
-        wres = board_res[own[0]][1]
-        own_keys = [2, 1, 0] if me_white else [0, 1, 2]     # the player's best result first
-    branches = []
-    own_runs = []       # per own result: its merged cells
-    for ok in own_keys:
-        mine = np.ones(n, bool) if ok is None else board_res[own[0]][1] == ok
-        if not mine.any():
-            continue
+    return best
+
+
+def _split_cells(run, i, mine, ores) -> list:
+    """The cells [codes, share, P(1st), P(qualify), count] of one own result (replicas
+    ``mine``), split by the other board's results ``ores`` (None: not split), the player's
+    best first, adjacent equal odds merged."""
+    first, qual = run.first[:, i], run.qual[:, i]
+    if ores is None:
+        f, q, c = _odds(mine, first, qual)
+        return [[[], c / run.n, f, q, c]]
+    cells = [[[GAME_CODES[k]], c / run.n, f, q, c] for k in (2, 1, 0)
+             for f, q, c in [_odds(mine & (ores == k), first, qual)] if c]
+    return _merge(sorted(cells, key=lambda x: (-x[2], -x[3])))
+
+
+def _cases(oks, codes, split: bool, other) -> list[list[str]]:
+    """The result combinations a branch covers: own result (none: not playing) and, where
+    there is another board, its results in the branch (all three when not split)."""
+    cases = []
+    for x in oks:
+        own_c = [] if x is None else [GAME_CODES[x]]
         if other is None:
-            f, q, c = _odds(mine, first, qual)
-            own_runs.append((ok, [[[], c / n, f, q, c]], [mine]))
-            continue
-        ores = board_res[best][1]
-        cells, masks = [], []
-        for k in (2, 1, 0):
-            m = mine & (ores == k)
-            f, q, c = _odds(m, first, qual)
-            if c:
-                cells.append([[GAME_CODES[k]], c / n, f, q, c])
-                masks.append(m)
-        order = sorted(range(len(cells)), key=lambda j: (-cells[j][2], -cells[j][3]))
-        cells, masks = [cells[j] for j in order], [masks[j] for j in order]
-        own_runs.append((ok, _merge(cells, masks), None))
-    # own results with one cell each and equal odds merge ("wins or draws")
-    flat = []
-    for ok, cells, _ in own_runs:
-        for cell in cells:
-            flat.append((ok, cell, len(cells)))
-    out: list = []
-    for ok, cell, k in flat:
-        if out and k == 1 and out[-1][2] == 1 and _close(out[-1][1], cell):
-            pok, pc, _ = out[-1]
-            tot = pc[4] + cell[4]
-            merged = [pc[0] + cell[0], pc[1] + cell[1],
-                      (pc[2] * pc[4] + cell[2] * cell[4]) / tot,
-                      (pc[3] * pc[4] + cell[3] * cell[4]) / tot, tot]
-            out[-1] = (pok + [ok], merged, 1)
+            cases.append(own_c)
         else:
-            out.append(([ok], cell, k))
-    labels = [own[0]] if own else []
-    if other is not None:
-        labels.append(other.label)
-    for oks, cell, k in out:
-        codes, p, f, q, c = cell
-        words = []
-        if own is not None:
-            words.append(" or ".join(own_words(own_item, names[i], GAME_CODES[x], short)
-                                     for x in oks))
-        if other is not None and k > 1:
-            words.append(other_words(other, codes, short))
-        cases = []
-        for x in oks:
-            own_c = [] if x is None else [GAME_CODES[x]]
-            if other is None:
-                cases.append(own_c)
-            elif k > 1:
-                cases += [own_c + [cc] for cc in codes]
-            else:
-                cases += [own_c + [cc] for cc in ("1-0", "1/2-1/2", "0-1")]
-        branches.append(Branch(" and ".join(words) or "whatever happens", p, f, q, _se(f, c),
-                               _se(q, c), list(labels), cases))
+            cases += [own_c + [cc] for cc in (codes if split else GAME_CODES.values())]
+    return cases
+
+
+def _published(run, i, names, boards, board_res, now_f, now_q) -> PlayerNeeds:
+    """Branches by the player's own board, split by the other board that moves them most."""
+    from .branches import merge_runs, other_words, own_words, short_names
+    from .items import Item
+
+    short = short_names(list(names))
+    own = next((lab for lab, (g, _) in board_res.items() if i in (g.white, g.black)), None)
+    best = _best_other(run, i, board_res, own)
+    item = {lab: Item(lab, "game", (names[g.white], names[g.black]), ())
+            for lab, (g, _) in board_res.items() if lab in (own, best)}
+    other = item.get(best)
+    ores = None if other is None else board_res[best][1]
+    own_keys = [None]
+    if own is not None:     # the player's best result first
+        own_keys = [2, 1, 0] if board_res[own][0].white == i else [0, 1, 2]
+    runs = []
+    for ok in own_keys:
+        mine = np.ones(run.n, bool) if ok is None else board_res[own][1] == ok
+        if mine.any():
+            runs.append((ok, _split_cells(run, i, mine, ores)))
+    labels = [lab for lab in (own, best) if lab is not None]
+
+    def words(oks, codes, split):
+        mine = [] if own is None else [" or ".join(
+            own_words(item[own], names[i], GAME_CODES[x], short) for x in oks)]
+        theirs = [other_words(other, codes, short)] if split else []
+        return " and ".join(mine + theirs) or "whatever happens"
+    branches = [Branch(words(oks, codes, k > 1), p, f, q, _se(f, c), _se(q, c), list(labels),
+                       _cases(oks, codes, k > 1, other))
+                for oks, (codes, p, f, q, c), k in merge_runs(runs, _close, _combine)]
     if own is not None and len(branches) == 1 and other is None:
         branches[0].label = "any result"
-    return PlayerNeeds(names[i], float(now_f[i]), float(now_q[i]), own[0] if own else None,
-                       other.label if other is not None else None, branches)
+    return PlayerNeeds(names[i], float(now_f[i]), float(now_q[i]), own, best, branches)
 
 
 def scores(fmt, scn, model, at, fixed=None, *, sims: int = DEFAULT_SIMS, seed: int = 1):

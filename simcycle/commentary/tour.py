@@ -78,19 +78,23 @@ def _close(a, b) -> bool:
     return True
 
 
-def _merge(cells, masks):
-    out = [(cells[0], masks[0])]
-    for c, m in zip(cells[1:], masks[1:]):
-        (pc, pm) = out[-1]
-        if _close(pc, c):
-            mm = pm | m
-            tot = pc[4] + c[4]
-            f = (pc[2] * pc[4] + c[2] * c[4]) / tot if tot else 0.0
-            q = (pc[3] * pc[4] + c[3] * c[4]) / tot if tot else 0.0
-            out[-1] = ([pc[0] + c[0], pc[1] + c[1], f, q, tot], mm)
+def _combine(a, b) -> list:
+    """Two cells [codes, share, P(1st), P(qualify), count] as one, odds mixed by count."""
+    tot = a[4] + b[4]
+    f = (a[2] * a[4] + b[2] * b[4]) / tot if tot else 0.0
+    q = (a[3] * a[4] + b[3] * b[4]) / tot if tot else 0.0
+    return [a[0] + b[0], a[1] + b[1], f, q, tot]
+
+
+def _merge(cells):
+    """Adjacent cells with equal odds (``_close``) merged, in the order given."""
+    out = [cells[0]]
+    for c in cells[1:]:
+        if _close(out[-1], c):
+            out[-1] = _combine(out[-1], c)
         else:
-            out.append((c, m))
-    return [c for c, _ in out]
+            out.append(c)
+    return out
 
 
 def fmt_acp(x: int) -> str:
@@ -119,26 +123,68 @@ def _or(xs: list[str]) -> str:
     return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " or " + xs[-1]
 
 
+NOT_WINNING = {          # the outcomes left out of a group, by how many they are
+    1: lambda r: f"{r[0]} does not win",
+    2: lambda r: f"neither {r[0]} nor {r[1]} wins",
+    3: lambda r: f"none of {', '.join(r)} wins"}
+
+
+def _left_out(codes: list[str], rest: list[str]) -> str | None:
+    """A group of outcomes said by the at most three outcomes ``rest`` it leaves out, or
+    None when that does not cover the same outcomes."""
+    others = [c for c in rest if c != SHARED]
+    if rest and SHARED not in rest and len(rest) <= 3:
+        return NOT_WINNING[len(rest)](rest) + (" alone" if SHARED in codes else "")
+    if SHARED in rest and others and len(others) <= 3:
+        return f"a player other than {_or(others)} wins alone"
+    return None
+
+
 def winner_label(codes: list[str], everyone: list[str]) -> str:
     """Words for a group of the event's outcomes (sole winners' names, ``SHARED``); a long
     list said by what it leaves out ("neither Birch nor Hazel wins alone") when that is
     shorter and covers the same outcomes (``everyone``: every outcome seen)."""
     names = [c for c in codes if c != SHARED]
-    rest = [c for c in everyone if c not in codes]
-    if len(names) > 3 and rest and SHARED not in rest and len(rest) <= 3:
-        alone = " alone" if SHARED in codes else ""
-        if len(rest) == 1:
-            return f"{rest[0]} does not win{alone}"
-        if len(rest) == 2:
-            return f"neither {rest[0]} nor {rest[1]} wins{alone}"
-        return f"none of {', '.join(rest)} wins{alone}"
-    others = [c for c in rest if c != SHARED]
-    if len(names) > 3 and SHARED in rest and others and len(others) <= 3:
-        return f"a player other than {_or(others)} wins alone"
+    short = _left_out(codes, [c for c in everyone if c not in codes]) if len(names) > 3 else None
+    if short is not None:
+        return short
     words = f"{_or(names)} wins" if names else ""
     if SHARED in codes:
         words = (words + ", or first place is shared") if words else "first place is shared"
     return words
+
+
+def _member_cells(scn, ev, i, lo, hi, first, qual):
+    """A member playing the event (its ``i``-th player): cells by the ACP points their place
+    earns (shared places at their split points), best first, and the words for a run."""
+    pp = event_place_points(scn, ev, max(ev.n_players, len(ev.field)))
+    n = lo.shape[0]
+    pts = np.zeros(n, np.int64)
+    for a, b in {(int(a), int(b)) for a, b in zip(lo[:, i], hi[:, i])}:
+        pts[(lo[:, i] == a) & (hi[:, i] == b)] = share_points(pp, a, b)
+    values = sorted(set(pts.tolist()), reverse=True)
+    cells = []
+    for v in values:
+        mk = pts == v
+        codes = sorted({place_code(int(a), int(b)) for a, b in zip(lo[mk, i], hi[mk, i])},
+                       key=lambda c: tuple(map(int, c.split("-"))))
+        cells.append(_cell(codes, mk, first, qual))
+    worth = {c: v for v, cell in zip(values, cells) for c in cell[0]}
+    bottom = min(values)
+
+    def label(codes):
+        return own_label(codes, [worth[c] for c in codes], worth[codes[-1]] == bottom, False)
+    return cells, label
+
+
+def _outsider_cells(winner, field, first, qual):
+    """A member not in the event: cells by who wins it alone (``SHARED``), the outcomes
+    best for the member first, and the words for a group of them."""
+    cells = [_cell([field[w] if w >= 0 else SHARED], winner == w, first, qual)
+             for w in sorted({int(w) for w in winner})]
+    cells.sort(key=lambda c: (-c[2], -c[3]))
+    seen = [c for cell in cells for c in cell[0]]
+    return cells, lambda codes: winner_label(codes, seen)
 
 
 def needs(fmt, scn, model, at, *, fixed=None, sims: int = 16_384, seed: int = 1) -> NeedsReport:
@@ -147,69 +193,36 @@ def needs(fmt, scn, model, at, *, fixed=None, sims: int = 16_384, seed: int = 1)
                             key="scenario.format", value="tour")
     plan, ev, lo, hi, final = simulate(scn, model, at, sims, seed)
     n = lo.shape[0]
-    members = scn.members
-    names = plan.info.names
     nq = plan.args.n_qual
     pname = [p.name for p in scn.players]
     field = [pname[p] for p in ev.field]
     win_alone = (lo == 1) & (hi == 1)
     winner = np.full(n, -1, np.int64)          # listed index of the sole winner, -1 shared
-    rows, cols = np.nonzero(win_alone)
-    winner[rows] = cols
+    winner[np.nonzero(win_alone)[0]] = np.nonzero(win_alone)[1]
     item = ItemOdds(ev.name, "event", field,
                     {**{f: float(win_alone[:, i].mean()) for i, f in enumerate(field)},
                      SHARED: float((winner < 0).mean())})
-    players = []
     p_first = (final == 0).mean(axis=0)
     p_qual = (final < nq).mean(axis=0)
-    for j in sorted(range(len(members)), key=lambda j: (-p_first[j], -p_qual[j])):
+    players = []
+    for j in sorted(range(len(scn.members)), key=lambda j: (-p_first[j], -p_qual[j])):
         if p_first[j] <= 0 and p_qual[j] <= 0:
             continue
-        first = final[:, j] == 0
-        qual = final[:, j] < nq
-        m = members[j]
+        first, qual = final[:, j] == 0, final[:, j] < nq
+        m = scn.members[j]
         if m in ev.field:
-            i = ev.field.index(m)
-            pp = event_place_points(scn, ev, max(ev.n_players, len(ev.field)))
-            pts = np.zeros(n, np.int64)
-            for a, b in {(int(a), int(b)) for a, b in zip(lo[:, i], hi[:, i])}:
-                pts[(lo[:, i] == a) & (hi[:, i] == b)] = share_points(pp, a, b)
-            values = sorted(set(pts.tolist()), reverse=True)
-            masks = [pts == v for v in values]
-            cells = [_cell(sorted({place_code(int(a), int(b)) for a, b in
-                                   zip(lo[mk, i], hi[mk, i])},
-                                  key=lambda c: tuple(map(int, c.split("-")))), mk, first,
-                           qual) for mk in masks]
-            worth = {c: v for v, cell in zip(values, cells) for c in cell[0]}
-            bottom = min(values)
-
-            def label(codes):
-                return own_label(codes, [worth[c] for c in codes], worth[codes[-1]] == bottom,
-                                 False)
+            cells, label = _member_cells(scn, ev, ev.field.index(m), lo, hi, first, qual)
             own, other = ev.name, None
         else:
-            keys = sorted({int(w) for w in winner})
-            masks = [winner == w for w in keys]
-            cells = [_cell([field[w] if w >= 0 else SHARED], mk, first, qual)
-                     for w, mk in zip(keys, masks)]
-            order = sorted(range(len(cells)), key=lambda k: (-cells[k][2], -cells[k][3]))
-            cells, masks = [cells[k] for k in order], [masks[k] for k in order]
-            seen = [c for cell in cells for c in cell[0]]
-
-            def label(codes, seen=seen):
-                return winner_label(codes, seen)
+            cells, label = _outsider_cells(winner, field, first, qual)
             own, other = None, ev.name
-        merged = _merge(cells, masks)
-        if len(merged) == 1:
-            codes, p, f, q, c = merged[0]
-            branches = [Branch("any place" if own else "whatever happens", p, f, q,
-                               _se(f, c), _se(q, c), [ev.name], [[x] for x in codes])]
-            other = None
-        else:
-            branches = [Branch(label(codes), p, f, q, _se(f, c), _se(q, c), [ev.name],
-                               [[x] for x in codes]) for codes, p, f, q, c in merged]
-        players.append(PlayerNeeds(names[j], float(p_first[j]), float(p_qual[j]), own, other,
-                                   branches))
+        merged = _merge(cells)
+        if len(merged) == 1:         # nothing in the event moves the member
+            label, other = (lambda _: "any place" if own else "whatever happens"), None
+        branches = [Branch(label(codes), p, f, q, _se(f, c), _se(q, c), [ev.name],
+                           [[x] for x in codes]) for codes, p, f, q, c in merged]
+        players.append(PlayerNeeds(plan.info.names[j], float(p_first[j]), float(p_qual[j]),
+                                   own, other, branches))
     return NeedsReport(scenario=scn.name, file=scn.file, at=at or "latest", round=ev.name,
                        exact=False, sims=n, seed=seed, qualifying_places=nq, items=[item],
                        players=players, method="conditioned")

@@ -66,15 +66,21 @@ def exact_json(scn, ex: dict, model) -> dict:
             "events": {k: {"p": v, "se": 0.0} for k, v in ex["counters"].items()}}
 
 
+CERTAIN = 1e-12     # within this of 0 or 1 a probability is certain: an exact sum of
+                    # branches (0.1 x 1.0 + 0.3 x 1.0 over 0.4 is 0.9999999999999999) is 1;
+                    # a simulated share k/n with n below 10^12 only when it is 0 or 1
+
+
 def percent(p: float) -> str:
     """A probability in a table, in per cent: 0 and 100 only when it happened in no / every
-    run (or, exact, is impossible / certain); below 0.05 % "<0.1", above 99.95 % ">99.9";
-    "-" for a probability that is not defined (NaN)."""
+    run (or, exact, is impossible / certain, up to ``CERTAIN``); below 0.05 % "<0.1", above
+    99.95 % ">99.9"; "-" for a probability that is not defined (NaN).  The text, the page
+    and the commentary all write probabilities with it."""
     if p != p:
         return "-"
-    if p == 0.0:
+    if p <= CERTAIN:
         return "0"
-    if p == 1.0:
+    if p >= 1.0 - CERTAIN:
         return "100"
     if p < 0.0005:
         return "<0.1"

@@ -39,18 +39,12 @@ def num(v: float) -> str:
     return "0" if text == "-0" else text
 
 
-def pct(p, digits: int = 1) -> str:
-    if p is None or p != p:
-        return "–"
-    if p == 0:
-        return "0"
-    if p == 1:
-        return "100"
-    if p < 0.0005:
-        return "&lt;0.1"
-    if p > 0.9995:
-        return "&gt;99.9"
-    return f"{100 * p:.{digits}f}"
+def pct(p) -> str:
+    """A probability in %, written as the text writes it (``report.percent``: certain is 100
+    and 0 in both), escaped; "–" when there is none or it is not defined."""
+    from . import percent
+
+    return "–" if p is None or p != p else e(percent(p))
 
 
 # ---- gathering -----------------------------------------------------------------------------
@@ -415,6 +409,53 @@ def _pm(p: float, se: float) -> str:
     return f"{pct(p)} %" + (f" <span class=se>±{100 * se:.1f}</span>" if se > 0 else "")
 
 
+def _needs_how(d: dict) -> str:
+    """How the odds inside the branches were found."""
+    if d.get("method") == "conditioned-swiss":      # commentary/swiss.py
+        return (f"{d['sims']:,} simulated events filed by the round's results, ± one standard "
+                "error; a round not paired yet: the player's own result, whoever the pairing "
+                "gives them")
+    return ("exact: every outcome of the rest enumerated" if d["exact"] else
+            f"{d['sims']:,} simulations per branch on common random numbers, ± one standard "
+            "error")
+
+
+def _item_row(it: dict) -> str:
+    """One game, match or event of the round with its results' odds ("" for a Swiss
+    player's own round not paired yet: in the branches)."""
+    r = it["results"]
+    if it["kind"] == "own":
+        return ""
+    if it["kind"] == "game":
+        cells = (f"<td>{pct(r['1-0'])} %</td><td>{pct(r['1/2-1/2'])} %</td>"
+                 f"<td>{pct(r['0-1'])} %</td>")
+    elif it["kind"] == "event":     # a tour's next event: who wins it
+        top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
+        cells = ("<td colspan=3 class=l>wins: " + ", ".join(
+            f"{e(n)} {pct(r[n])} %" for n in top)
+            + f"; first place shared {pct(r['shared'])} %</td>")
+    else:
+        a, b = it["players"]
+        cells = (f"<td>{e(a)} {pct(r['A'])} %</td><td></td><td>{e(b)} {pct(r['B'])} %"
+                 "</td>")
+    return f"<tr><td class=l>{e(it['label'])}</td>{cells}</tr>"
+
+
+def _player_needs(ctx, p: dict, q: bool) -> str:
+    """A player's heading and table of branches (``q``: with P(qualify))."""
+    head = (f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(1st) {pct(p['p_first'])} %"
+            + (f", P(qualify) {pct(p['p_qualify'])} %" if q else "") + "</h3>")
+    body = "".join(
+        f"<tr><td class=l>{e(b['label'])}</td><td>{pct(b['p'])} %</td>"
+        f"<td>{_pm(b['p_first'], b['se_first'])}</td>"
+        + (f"<td>{_pm(b['p_qualify'], b['se_qualify'])}</td>" if q else "") + "</tr>"
+        for b in p["branches"])
+    return (head + "<table class=needs><thead><tr><th class=l>branch</th>"
+            "<th>P(branch)</th><th>P(1st) in it</th>"
+            + ("<th>P(qualify) in it</th>" if q else "")
+            + f"</tr></thead><tbody>{body}</tbody></table>")
+
+
 def _needs(ctx) -> str:
     """Each player's branches of the next round with their odds (``needs``)."""
     d = ctx.get("needs") or {"none": "no branches were computed"}
@@ -422,52 +463,17 @@ def _needs(ctx) -> str:
     if "none" in d:
         return _section("needs", title, f"<p class=muted>{e(d['none'])}</p>")
     q = d["qualifying_places"] > 1
-    how = ("exact: every outcome of the rest enumerated" if d["exact"] else
-           f"{d['sims']:,} simulations per branch on common random numbers, ± one standard "
-           "error")
-    if d.get("method") == "conditioned-swiss":      # commentary/swiss.py
-        how = (f"{d['sims']:,} simulated events filed by the round's results, ± one standard "
-               "error; a round not paired yet: the player's own result, whoever the pairing "
-               "gives them")
     html = [f"<p class=muted>{e(d['round']).capitalize()}: each player's own result, split by "
             "the one other game or match of the round that moves them most (its results "
             "merged where they leave the odds within a point, or within noise).  P(branch) is "
-            f"the chance of the branch's results; the odds are the player's inside it ({how})."
-            "</p>"]
-    rows = []
-    for it in d["items"]:
-        r = it["results"]
-        if it["kind"] == "own":     # a Swiss round not paired yet: in the branches
-            continue
-        if it["kind"] == "game":
-            cells = (f"<td>{pct(r['1-0'])} %</td><td>{pct(r['1/2-1/2'])} %</td>"
-                     f"<td>{pct(r['0-1'])} %</td>")
-        elif it["kind"] == "event":     # a tour's next event: who wins it
-            top = sorted((n for n in it["players"] if r[n] >= 0.0005), key=lambda n: -r[n])
-            cells = ("<td colspan=3 class=l>wins: " + ", ".join(
-                f"{e(n)} {pct(r[n])} %" for n in top)
-                + f"; first place shared {pct(r['shared'])} %</td>")
-        else:
-            a, b = it["players"]
-            cells = (f"<td>{e(a)} {pct(r['A'])} %</td><td></td><td>{e(b)} {pct(r['B'])} %"
-                     "</td>")
-        rows.append(f"<tr><td class=l>{e(it['label'])}</td>{cells}</tr>")
+            "the chance of the branch's results; the odds are the player's inside it "
+            f"({_needs_how(d)}).</p>"]
+    rows = "".join(_item_row(it) for it in d["items"])
     if rows:
         html.append("<table><thead><tr><th class=l>game or match</th><th>1-0 (or first "
                     "player)</th><th>draw</th><th>0-1 (or second player)</th></tr></thead>"
-                    "<tbody>" + "".join(rows) + "</tbody></table>")
-    for p in d["players"]:
-        head = (f"<h3>{_swatch(ctx, p['name'])}{e(p['name'])}: P(1st) {pct(p['p_first'])} %"
-                + (f", P(qualify) {pct(p['p_qualify'])} %" if q else "") + "</h3>")
-        body = "".join(
-            f"<tr><td class=l>{e(b['label'])}</td><td>{pct(b['p'])} %</td>"
-            f"<td>{_pm(b['p_first'], b['se_first'])}</td>"
-            + (f"<td>{_pm(b['p_qualify'], b['se_qualify'])}</td>" if q else "") + "</tr>"
-            for b in p["branches"])
-        html.append(head + "<table class=needs><thead><tr><th class=l>branch</th>"
-                    "<th>P(branch)</th><th>P(1st) in it</th>"
-                    + ("<th>P(qualify) in it</th>" if q else "")
-                    + f"</tr></thead><tbody>{body}</tbody></table>")
+                    "<tbody>" + rows + "</tbody></table>")
+    html += [_player_needs(ctx, p, q) for p in d["players"]]
     return _section("needs", f"{title} from {d['round']}", "\n".join(html))
 
 
