@@ -16,10 +16,12 @@ function el(tag, attrs, ...kids) {
   return e;
 }
 
-function pct(p) {            // as the command line's tables: 0 and 100 only when certain
-  if (p === null || p === undefined || Number.isNaN(p)) return "-";
-  if (p === 0) return "0";
-  if (p === 1) return "100";
+const CERTAIN = 1e-12;       // report.CERTAIN: an exact sum of branches is 1 up to rounding
+
+function pct(p) {            // as the command line's tables (report.percent): 0 and 100 only
+  if (p === null || p === undefined || Number.isNaN(p)) return "-";   // when certain
+  if (p <= CERTAIN) return "0";
+  if (p >= 1 - CERTAIN) return "100";
   if (p < 0.0005) return "<0.1";
   if (p > 0.9995) return ">99.9";
   return (100 * p).toFixed(1);
@@ -29,6 +31,26 @@ function swatch(name) {
   const s = el("span", { class: "swatch" });
   s.style.background = (page.state && page.state.colours[name]) || "#999";
   return s;
+}
+
+// A command's text in a <pre>: a table keeps its columns (the block scrolls sideways when it
+// is wider than the screen); prose -- a paragraph of one line (a title, a legend), or one with
+// no columns (no run of spaces inside a line) -- wraps at the block's visible width instead of
+// running off its right edge.  The text itself is unchanged.
+function isProse(para) {
+  return !para.includes("\n") || !/\S {2,}\S/.test(para);
+}
+
+function showText(id, text) {
+  const pre = document.getElementById(id);
+  pre.textContent = "";
+  const paras = (text || "").split("\n\n");
+  paras.forEach((para, i) => {
+    const sep = i < paras.length - 1 ? "\n\n" : "";
+    if (isProse(para)) pre.append(el("span", { class: "prose", text: para }));
+    else pre.append(document.createTextNode(para));
+    pre.append(document.createTextNode(sep));
+  });
 }
 
 function showError(text) {
@@ -220,17 +242,17 @@ function drawState() {
   document.getElementById("after").textContent = `Odds ${s.after}.`;
   const w = document.getElementById("warning");
   w.textContent = s.warning || ""; w.hidden = !s.warning;
-  document.getElementById("standings").textContent = s.standings;
+  showText("standings", s.standings);
   document.getElementById("swing-section").hidden = !s.swing;
-  document.getElementById("swing").textContent = s.swing || "";
+  showText("swing", s.swing);
   document.getElementById("needs-section").hidden = !s.needs;
-  document.getElementById("needs").textContent = s.needs || "";
+  showText("needs", s.needs);
   document.getElementById("scores-section").hidden = !s.scores;
-  document.getElementById("scores").textContent = s.scores || "";
+  showText("scores", s.scores);
   const chart = document.getElementById("scores-chart");
   if (s.scores) chart.src = `/api/scores.svg?v=${s.version}`; else chart.removeAttribute("src");
   document.getElementById("whocan-section").hidden = !s.whocan;
-  document.getElementById("whocan").textContent = s.whocan || "";
+  showText("whocan", s.whocan);
   document.getElementById("footer").textContent =
     `simcycle serve · ${s.format} · ${s.sims.toLocaleString("en")} simulations per answer, seed ${s.seed} · page version ${s.version}`;
   document.body.setAttribute("data-version", String(s.version));
