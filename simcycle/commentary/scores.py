@@ -117,7 +117,8 @@ def _cycle(fmt, scn, model, at, fixed, *, exact, sims, seed) -> ScoreReport:
     ev_at, fin_at = rules.part_at(scn, at or fmt.checkpoints(scn)[-1])
     final = scn.final
     if any(a is not None for a in ev_at):
-        first = next(c for c in fmt.checkpoints(scn) if c.startswith(final.id + "-"))
+        first = next((c for c in fmt.checkpoints(scn) if c.startswith(final.id + "-")),
+                     "none yet")
         raise ScenarioError(f"scores for a cycle: from a checkpoint of its final on ({first}; "
                             "before, who plays it is not known)", file=scn.file, key="--at",
                             value=at or "latest")
