@@ -29,7 +29,7 @@ def chunk_scores_nb(lo, hi, seed, first, a, qualified, pts, winner, how, qual):
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
-    s = scratch_nb(n, a.base_res.shape[1], N_FLAGS)
+    s = scratch_nb(a, N_FLAGS)
     terms = terms_nb(a.params, a.game_ci, a.offsets)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
