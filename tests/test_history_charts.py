@@ -127,3 +127,20 @@ def test_help_of_the_new_commands_imports_nothing_heavy():
     assert out.stdout.split() == ["False"] * 5
     assert re.search(r"20,000.*common random numbers", " ".join(
         CliRunner().invoke(main, ["history", "--help"]).output.split()))
+
+
+def test_chart_end_labels_read_certainty_as_the_tables_do():
+    """A history chart's end label says 0 % / 100 % exactly where the tables
+    (report.percent) do, and never rounds an uncertain probability to 0 or 100."""
+    from simcycle.report import percent
+    from simcycle.report.charts import _pct_label
+    exact_one = 0.1 * 1.0 / 0.4 + 0.3 * 1.0 / 0.4   # a sum of branches: 1 up to rounding
+    for p in (0.0, 1e-13, 0.0004, 0.004, 0.0999, 0.1, 0.5, 0.9949, 0.995, 0.996, 0.9994,
+              0.9996, 1 - 1e-9, exact_one, 1.0):
+        label = _pct_label(p)
+        assert (label == "100%") == (percent(p) == "100"), p
+        assert (label == "0%") == (percent(p) == "0"), p
+        if label[0].isdigit():
+            assert abs(float(label[:-1]) - 100 * p) <= 0.5 + 1e-9, (p, label)
+    assert _pct_label(0.996) == "99.6%" and _pct_label(0.9996) == ">99.9%"
+    assert _pct_label(float("nan")) == "-"

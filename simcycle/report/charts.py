@@ -24,6 +24,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from ..errors import ScenarioError  # noqa: E402
+from . import CERTAIN, percent  # noqa: E402
 
 matplotlib.rcParams["svg.hashsalt"] = "simcycle"
 matplotlib.rcParams["svg.fonttype"] = "none"     # text stays text (searchable, crisp)
@@ -189,11 +190,14 @@ def _end_labels(ax, ends, n):
 
 
 def _pct_label(p: float) -> str:
-    if p >= 0.9995 and p < 1:
-        return ">99.9%"
-    if 0 < p < 0.0005:
-        return "<0.1%"
-    return f"{100 * p:.0f}%" if p >= 0.1 or p == 0 else f"{100 * p:.1f}%"
+    """A line's end label: whole per cents from 10 % to 99 %, one decimal elsewhere, and the
+    tables' certainty rule (``report.percent``): "0%" and "100%" only for a certain 0 or 1,
+    so 99.6 % reads "99.6%", never "100%"."""
+    if p != p:
+        return "-"
+    if p <= CERTAIN or p >= 1.0 - CERTAIN or p < 0.1 or p >= 0.995:
+        return percent(p) + "%"
+    return f"{100 * p:.0f}%"
 
 
 def history_chart(d: dict, path) -> str:
