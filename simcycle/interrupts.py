@@ -43,10 +43,13 @@ def _line(text: str) -> None:
 
 
 def _in_foreign_callback(frame) -> bool:
-    """True inside a ctypes callback from llvmlite (numba's compiled-object cache), where an
-    exception would only be printed as "Exception ignored" and the signal lost."""
+    """True where an exception would only be printed as "Exception ignored" (a traceback) and
+    the signal lost: a ctypes callback from llvmlite (numba's compiled-object cache), a weakref
+    callback such as importlib's module-lock ``cb``, or a finaliser (``__del__``)."""
     while frame is not None:
-        if "llvmlite" in frame.f_code.co_filename:
+        code = frame.f_code
+        if ("llvmlite" in code.co_filename or code.co_name == "__del__"
+                or (code.co_name == "cb" and code.co_filename.startswith("<frozen importlib"))):
             return True
         frame = frame.f_back
     return False

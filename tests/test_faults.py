@@ -677,3 +677,34 @@ def test_signal_inside_an_llvmlite_callback_is_raised_again_outside():
                  "/site-packages/llvmlite/binding/executionengine.py", "exec"), ns)
     assert interrupts._in_foreign_callback(ns["f"])
     assert not interrupts._in_foreign_callback(sys._getframe())
+
+
+def test_signal_inside_a_weakref_callback_or_finaliser_is_raised_again_outside():
+    """Exceptions from importlib's module-lock weakref callback (``cb``) and from ``__del__``
+    are printed as "Exception ignored" with a traceback: a random SIGINT during simulate's
+    imports hit the first (CI of 30ac7c5), so the handler asks again there too."""
+    import gc
+    import weakref
+
+    from simcycle import interrupts
+
+    seen: dict = {}
+    ns: dict = {"seen": seen, "sys": sys}
+    exec(compile("def cb(ref):\n    seen['cb'] = sys._getframe()",
+                 "<frozen importlib._bootstrap>", "exec"), ns)
+
+    class Lock:
+        def __del__(self):
+            seen["del"] = sys._getframe()
+
+    class Module:
+        pass
+
+    target = Module()
+    keep = weakref.ref(target, ns["cb"])   # noqa: F841 (the callback runs when target dies)
+    del target
+    Lock()                                  # dies at once: its __del__ runs
+    gc.collect()
+    assert interrupts._in_foreign_callback(seen["cb"])
+    assert interrupts._in_foreign_callback(seen["del"])
+    assert not interrupts._in_foreign_callback(sys._getframe())
