@@ -41,6 +41,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..enums import COL_BLACK, COL_NONE, COL_WHITE, RK_FORFEIT_WIN, RK_PAB, RK_PLAYED
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from .config import ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
@@ -75,6 +77,21 @@ class PairScratch(NamedTuple):
             paired (filled and cleared again by ``pair_round_nb``; zero between calls)
     bstart  int64 [n + 1]: the first position of each bracket paired in the round's pass
     bnb     int64 [n + 1]: the boards made before each of those brackets
+
+    The bracket being paired, by position i in s.lst (built once a bracket by
+    ``bracket_bits_nb``, so that the search reads small contiguous arrays and finds its next
+    candidate with bit operations; W = (n + 63) // 64 words of 64 positions):
+
+    ppref   int64 [n]: pref of the player at position i
+    pdf1, pdf2, puf1, puf2, pnobye   int64 [n]: df1, df2, uf1, uf2, nobye of that player
+    order_pos int64 [n]: the position of player x in the bracket last built (valid when
+            s.lst[order_pos[x]] == x and order_pos[x] < m)
+    cmp     uint64 [n, W]: bit j of row i set when positions i and j may meet
+            (``bracket_bits_nb``: B1, B2; never i = j)
+    free    uint64 [W]: bit i set while position i is FREE (the search keeps it with state)
+    cls     uint64 [3, W]: positions whose player wants White, Black, has no preference
+    upm     uint64 [2, W]: resident positions (i >= n_mdp) with puf1 = 1, with puf2 = 1
+    allow   uint64 [W]: the search's candidate mask of one step (and a mask of the build)
     """
 
     order: np.ndarray
@@ -96,24 +113,46 @@ class PairScratch(NamedTuple):
     met: np.ndarray
     bstart: np.ndarray
     bnb: np.ndarray
+    ppref: np.ndarray
+    pdf1: np.ndarray
+    pdf2: np.ndarray
+    puf1: np.ndarray
+    puf2: np.ndarray
+    pnobye: np.ndarray
+    order_pos: np.ndarray
+    cmp: np.ndarray
+    free: np.ndarray
+    cls: np.ndarray
+    upm: np.ndarray
+    allow: np.ndarray
 
 
 def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
+    w = (n + 63) // 64
     return PairScratch(*[np.zeros(n, np.int64) for _ in range(16)], np.zeros((n, n), np.uint8),
-                       np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64))
+                       np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64),
+                       *[np.zeros(n, np.int64) for _ in range(7)],
+                       np.zeros((n, w), np.uint64), np.zeros(w, np.uint64),
+                       np.zeros((3, w), np.uint64), np.zeros((2, w), np.uint64),
+                       np.zeros(w, np.uint64))
 
 
 @jit
 def pair_scratch_nb(n):
     z = np.zeros
+    w = (n + 63) // 64
     return PairScratch(z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z((n, n), np.uint8),
-                       z(n + 1, np.int64), z(n + 1, np.int64))
+                       z(n + 1, np.int64), z(n + 1, np.int64),
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z(n, np.int64), z(n, np.int64), z(n, np.int64),
+                       z((n, w), np.uint64), z(w, np.uint64), z((3, w), np.uint64),
+                       z((2, w), np.uint64), z(w, np.uint64))
 
 
 @jit
@@ -197,17 +236,6 @@ def mark_met_nb(t, rnd, met, v):
 
 
 @ijit
-def compatible_nb(met, strength, pref, top, x, y):
-    """B1 (no rematch: ``met``) and B2 (absolute colours; topscorers exempt in the last round)."""
-    if met[x, y] != 0:
-        return False
-    if (strength[x] == 3 and strength[y] == 3 and pref[x] == pref[y]
-            and top[x] == 0 and top[y] == 0):
-        return False
-    return True
-
-
-@ijit
 def conflict_nb(pref, x, y):
     """1 when the two cannot both get their colour preference (``pref``)."""
     return 1 if pref[x] != COL_NONE and pref[x] == pref[y] else 0
@@ -223,6 +251,93 @@ def conflict_bound_nb(w, b, r, fr):
 
 
 @ijit
+def bit_nb(i):
+    """The word of position i's bit (uint64)."""
+    return np.uint64(1) << np.uint64(i & 63)
+
+
+@ijit
+def first_both_nb(p, q, lo, hi):
+    """The first position j in [lo, hi) whose bit is set in both masks p and q (uint64 [W]
+    each); -1 when there is none."""
+    if lo >= hi:
+        return -1
+    w0 = lo >> 6
+    w1 = (hi - 1) >> 6
+    full = ~np.uint64(0)
+    for w in range(w0, w1 + 1):
+        b = p[w] & q[w]
+        if w == w0:
+            b &= full << np.uint64(lo & 63)
+        if w == w1:
+            b &= full >> np.uint64(63 - ((hi - 1) & 63))
+        if b != 0:
+            return (w << 6) + np.int64(trailing_zeros(b))
+    return -1
+
+
+@ijit
+def bracket_bits_nb(t, rnd, s, m, n_mdp):
+    """Fill the scratch's position-indexed copies of the bracket s.lst[:m] (its first n_mdp
+    are moved-down players): ppref .. pnobye, the compatibility rows ``cmp``, the preference
+    classes ``cls`` and the residents' upfloat masks ``upm`` (:class:`PairScratch`).
+    Two positions may meet unless (B1) the players met (s.met; the players x met are among
+    t.opp[x, :rnd], since the table holds only the crosstable's games) or (B2) both have the
+    same absolute colour preference and neither is a topscorer of the last round (s.top).
+    Costs m rows of W words plus each player's earlier rounds, not m * m pair tests."""
+    # the scratch's arrays as locals (a field read inside a loop costs a reference count)
+    lst, met, strength, pref, top, opp = s.lst, s.met, s.strength, s.pref, s.top, t.opp
+    df1, df2, uf1, uf2, nobye, pos = s.df1, s.df2, s.uf1, s.uf2, s.nobye, s.order_pos
+    pp, pdf1, pdf2, puf1, puf2, pnob = s.ppref, s.pdf1, s.pdf2, s.puf1, s.puf2, s.pnobye
+    cm, cls, upm, ab = s.cmp, s.cls, s.upm, s.allow
+    nw = (m + 63) >> 6
+    full = ~np.uint64(0)
+    for w in range(nw):
+        for c in range(3):
+            cls[c, w] = 0
+        upm[0, w] = 0
+        upm[1, w] = 0
+    for i in range(m):
+        x = lst[i]
+        pos[x] = i
+        pp[i] = pref[x]
+        pdf1[i] = df1[x]
+        pdf2[i] = df2[x]
+        puf1[i] = uf1[x]
+        puf2[i] = uf2[x]
+        pnob[i] = nobye[x]
+        c = 0 if pref[x] == COL_WHITE else (1 if pref[x] == COL_BLACK else 2)
+        cls[c, i >> 6] |= bit_nb(i)
+        if i >= n_mdp:
+            if uf1[x] == 1:
+                upm[0, i >> 6] |= bit_nb(i)
+            if uf2[x] == 1:
+                upm[1, i >> 6] |= bit_nb(i)
+    for c in range(2):   # absolute White / Black preferences outside the topscorer exemption
+        want = COL_WHITE if c == 0 else COL_BLACK
+        for w in range(nw):
+            ab[w] = 0
+        for i in range(m):
+            x = lst[i]
+            if strength[x] == 3 and pref[x] == want and top[x] == 0:
+                ab[i >> 6] |= bit_nb(i)
+        for i in range(m):
+            x = lst[i]
+            if c == 0:       # all positions of the bracket but i
+                for w in range(nw):
+                    hi = m - (w << 6)
+                    cm[i, w] = full if hi >= 64 else (bit_nb(hi) - np.uint64(1))
+                cm[i, i >> 6] &= ~bit_nb(i)
+                for r in range(rnd):
+                    y = opp[x, r]
+                    if y >= 0 and met[x, y] != 0 and pos[y] < m and lst[pos[y]] == y:
+                        cm[i, pos[y] >> 6] &= ~bit_nb(pos[y])
+            if strength[x] == 3 and pref[x] == want and top[x] == 0:
+                for w in range(nw):
+                    cm[i, w] &= ~ab[w]
+
+
+@ijit
 def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
     """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
     ``nf`` floaters, ``vmax`` colour conflicts, ``fmax`` floats repeated from the previous
@@ -233,18 +348,26 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
     without it only transpositions of S2 are tried, except that in a heterogeneous bracket
     each pairing of the MDPs is tried with the remainder's transpositions, then with its
     exchanges, before the next pairing of the MDPs (C.04.3 D: the MDP-pairing is chosen
-    first, the remainder's candidates in order for each)."""
+    first, the remainder's candidates in order for each).
+    Reads the position-indexed copies ``bracket_bits_nb`` made (s.ppref .. s.upm).  A step
+    takes the next option of one position: the first candidate in option order that is free,
+    compatible and within the budgets is the lowest bit of (free & compatible & allowed
+    classes), so the options tried are those of a scan candidate by candidate."""
     # the scratch's arrays as locals: read once, not per step (each field read of the tuple
     # inside the loop costs a reference-count update)
-    lst, state, sx, sk, s2 = s.lst, s.state, s.sx, s.sk, s.s2
-    pref, met, strength, top, df1, uf1, nobye = (s.pref, s.met, s.strength, s.top, s.df1,
-                                                 s.uf1, s.nobye)
-    df2, uf2 = s.df2, s.uf2
+    state, sx, sk, s2 = s.state, s.sx, s.sk, s.s2
+    pp, pdf1, pdf2, puf1, puf2, pnob = s.ppref, s.pdf1, s.pdf2, s.puf1, s.puf2, s.pnobye
+    cm, fm, cls, upm, al = s.cmp, s.free, s.cls, s.upm, s.allow
+    nw = (m + 63) >> 6
     cap = STEP_CAP if fmax >= m and gmax >= m else FLOAT_CAP
     ex_now = exch        # exchanges allowed in the remainder now
     bd = -1              # the depth of the remainder's first player (its S2 boundary)
     for i in range(m):
         state[i] = FREE
+    for w in range(nw):
+        fm[w] = 0
+    for i in range(m):
+        fm[i >> 6] |= bit_nb(i)
     floats = 0
     viol = 0
     fl = 0
@@ -255,8 +378,8 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
     wf = 0
     bf = 0
     for i in range(m):
-        wf += pref[lst[i]] == COL_WHITE
-        bf += pref[lst[i]] == COL_BLACK
+        wf += pp[i] == COL_WHITE
+        bf += pp[i] == COL_BLACK
     rf = m
     # push the first position
     sx[0] = 0
@@ -270,24 +393,25 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
         # undo this depth's previous choice
         if sk[depth] > 0:
             c = state[x]
-            px = lst[x]
-            wf += pref[px] == COL_WHITE
-            bf += pref[px] == COL_BLACK
+            wf += pp[x] == COL_WHITE
+            bf += pp[x] == COL_BLACK
             rf += 1
             if c == FLOATED:
                 floats -= 1
-                fl -= df1[px]
-                gl -= df2[px]
+                fl -= pdf1[x]
+                gl -= pdf2[x]
             elif c >= 0:
-                viol -= conflict_nb(pref, px, lst[c])
+                viol -= conflict_nb(pp, x, c)
                 if x < n_mdp and c >= n_mdp:
-                    fl -= uf1[lst[c]]
-                    gl -= uf2[lst[c]]
+                    fl -= puf1[c]
+                    gl -= puf2[c]
                 state[c] = FREE
-                wf += pref[lst[c]] == COL_WHITE
-                bf += pref[lst[c]] == COL_BLACK
+                fm[c >> 6] |= bit_nb(c)
+                wf += pp[c] == COL_WHITE
+                bf += pp[c] == COL_BLACK
                 rf += 1
             state[x] = FREE
+            fm[x >> 6] |= bit_nb(x)
         # the S2 boundary of the residents' phase
         if x >= n_mdp and s2[depth] < 0:
             nfree = 0
@@ -315,52 +439,57 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
         na = a1 - a0
         nb = b1 - b0
         k = sk[depth]
-        chosen = -1
-        px = lst[x]
+        px = pp[x]
         # the free players other than x, by preference
-        wx = wf - (pref[px] == COL_WHITE)
-        bx = bf - (pref[px] == COL_BLACK)
+        wx = wf - (px == COL_WHITE)
+        bx = bf - (px == COL_BLACK)
         fr = nf - floats
-        while k < na + nb:
-            j = a0 + k if k < na else b0 + k - na
-            k += 1
-            if state[j] != FREE:
-                continue
-            py = lst[j]
-            if not compatible_nb(met, strength, pref, top, px, py):
-                continue
-            v = conflict_nb(pref, px, py)
-            if viol + v + conflict_bound_nb(wx - (pref[py] == COL_WHITE),
-                                            bx - (pref[py] == COL_BLACK), rf - 2,
-                                            fr) > vmax:
-                continue
-            u = 0
-            g = 0
-            if x < n_mdp and j >= n_mdp:
-                u = uf1[py]
-                g = uf2[py]
-            if fl + u > fmax or gl + g > gmax:
-                continue
-            chosen = j
-            viol += v
-            fl += u
-            gl += g
-            break
+        # the partners' preference classes within the colour budget, and (an MDP meeting a
+        # resident) the residents whose upfloat would exceed a repeated-float budget
+        okw = viol + (px == COL_WHITE) + conflict_bound_nb(wx - 1, bx, rf - 2, fr) <= vmax
+        okb = viol + (px == COL_BLACK) + conflict_bound_nb(wx, bx - 1, rf - 2, fr) <= vmax
+        okn = viol + conflict_bound_nb(wx, bx, rf - 2, fr) <= vmax
+        no1 = x < n_mdp and fl + 1 > fmax
+        no2 = x < n_mdp and gl + 1 > gmax
+        zero = np.uint64(0)
+        for w in range(nw):
+            a = ((cls[0, w] if okw else zero) | (cls[1, w] if okb else zero)
+                 | (cls[2, w] if okn else zero))
+            if no1:
+                a &= ~upm[0, w]
+            if no2:
+                a &= ~upm[1, w]
+            al[w] = a & cm[x, w]
+        chosen = -1
+        if k < na:
+            chosen = first_both_nb(fm, al, a0 + k, a1)
+            if chosen >= 0:
+                k = chosen - a0 + 1
+        if chosen < 0 and k < na + nb:
+            chosen = first_both_nb(fm, al, b0 + (k - na if k > na else 0), b1)
+            k = na + chosen - b0 + 1 if chosen >= 0 else na + nb
         if chosen >= 0:
+            pc = pp[chosen]
+            viol += conflict_nb(pp, x, chosen)
+            if x < n_mdp and chosen >= n_mdp:
+                fl += puf1[chosen]
+                gl += puf2[chosen]
             state[x] = chosen
             state[chosen] = x
+            fm[x >> 6] &= ~bit_nb(x)
+            fm[chosen >> 6] &= ~bit_nb(chosen)
             sk[depth] = k
-            py = lst[chosen]
-            wf = wx - (pref[py] == COL_WHITE)
-            bf = bx - (pref[py] == COL_BLACK)
+            wf = wx - (pc == COL_WHITE)
+            bf = bx - (pc == COL_BLACK)
             rf -= 2
-        elif (k == na + nb and floats < nf and not (last and nobye[px] == 1)
-              and fl + df1[px] <= fmax and gl + df2[px] <= gmax
+        elif (k == na + nb and floats < nf and not (last and pnob[x] == 1)
+              and fl + pdf1[x] <= fmax and gl + pdf2[x] <= gmax
               and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
             state[x] = FLOATED
+            fm[x >> 6] &= ~bit_nb(x)
             floats += 1
-            fl += df1[px]
-            gl += df2[px]
+            fl += pdf1[x]
+            gl += pdf2[x]
             sk[depth] = k + 1
             wf = wx
             bf = bx
@@ -368,6 +497,7 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
         else:
             sk[depth] = 0
             state[x] = FREE
+            fm[x >> 6] |= bit_nb(x)
             if depth == bd and n_mdp > 0 and not exch:
                 if not ex_now:
                     ex_now = True        # this MDP-pairing's remainder: now with exchanges
@@ -378,11 +508,7 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
                 return False
             continue
         # deeper: the next free position
-        nxt = -1
-        for j in range(x + 1, m):
-            if state[j] == FREE:
-                nxt = j
-                break
+        nxt = first_both_nb(fm, fm, x + 1, m)
         if nxt < 0:
             return True
         depth += 1
@@ -404,19 +530,19 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         elif pref[lst[i]] == COL_BLACK:
             nbl += 1
     big = nw if nw > nbl else nbl
+    bracket_bits_nb(t, rnd, s, m, n_mdp)
     # repeated floats no pairing avoids: moved-down players with no compatible player here
     f0 = 0
     g0 = 0
+    cm, pdf1, pdf2 = s.cmp, s.pdf1, s.pdf2
     for i in range(n_mdp):
-        x = lst[i]
         alone = True
-        for j in range(m):
-            if j != i and compatible_nb(s.met, s.strength, pref, s.top, x, lst[j]):
+        for w in range((m + 63) >> 6):
+            if cm[i, w] != 0:
                 alone = False
-                break
         if alone:
-            f0 += s.df1[x]
-            g0 += s.df2[x]
+            f0 += pdf1[i]
+            g0 += pdf2[i]
     nf = m % 2
     while nf <= (m if lower else m % 2):
         lo = (2 * big - m - nf + 1) // 2
