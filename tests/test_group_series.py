@@ -67,6 +67,35 @@ def test_final_table_reproduces_seed(gp):
     assert d["prize_total"] == 450_000  # [RU] prize fund: 150,000 an event, three events
 
 
+
+@pytest.mark.parametrize("at", [None, "event1-round4", "event2-sf"])
+def test_tally_without_tables_counts_the_same_totals(gp, at):
+    # whocan's replays count the totals alone (``tables=False``); on the file and on greedy
+    # result sets filled from a checkpoint (random draws for the undrawn events) every total
+    # is the one the standings' tally counts
+    import numpy as np
+
+    from simcycle.formats.group_series import rules
+    from simcycle.formats.group_series.whocan import Greedy, SeriesMILP
+
+    _, scn = gp
+    filled = [scn]
+    if at is not None:
+        model = SeriesMILP(scn, at)
+        rng = np.random.default_rng(5)
+        filled += [Greedy(model, x, best, spread, rng).run()
+                   for x in (0, 7, 18) for best, spread in ((True, True), (True, False),
+                                                            (False, True))]
+    fields = ("pts", "evp", "tf", "ts", "cp", "cw", "prize")
+    for f in filled:
+        full, tables = rules.tally(f, None)
+        lean, none = rules.tally(f, None, tables=False)
+        assert tables and none is None
+        assert [getattr(lean, k) for k in fields] == [getattr(full, k) for k in fields]
+        assert rules.keys(f, lean) == rules.keys(f, full)
+    assert len({tuple(rules.keys(f, rules.tally(f, None, tables=False)[0]).items())
+                for f in filled}) == len(filled)
+
 def test_standings_json_cli_and_text():
     r = CliRunner().invoke(main, ["standings", SCENARIO, "--json"])
     assert r.exit_code == 0, r.output

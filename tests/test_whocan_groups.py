@@ -522,6 +522,23 @@ def test_cli_json_shape():
             assert set(row) == {"name", "status", "via", "at_worst", "path", "says"}
 
 
+
+@pytest.mark.parametrize("at", ["start", "event1-round4", "event2-round5", "event3-sf"])
+def test_greedy_result_sets_are_their_results_filled_in(gp, at):
+    # a greedy run builds each event once, after its games, play-offs and matches: the same
+    # scenario as filling the model with the results it chose (``SeriesMILP.filled``)
+    model = W.SeriesMILP(gp, at)
+    rng = np.random.default_rng(3)
+    n = 0
+    for x in range(len(gp.players)):
+        for best, spread, fav in ((True, True, ()), (True, W.LEAN, ()), (True, False, ()),
+                                  (False, True, ()), (False, True, (x - 1, x - 2))):
+            g = W.Greedy(model, x, best, spread, rng if x % 2 else None, fav=fav)
+            got = g.run()
+            assert got == model.filled(g.res, g.playoffs, g.kos, g.draws), (x, best, spread)
+            n += bool(g.kos) + bool(g.playoffs)
+    assert n > 0
+
 # ---- free draws ------------------------------------------------------------------------------
 def test_free_draw_model_held_to_the_file_draw_matches_the_drawn_model(gp):
     # the pair-based model of an undrawn event (event 3 at event2-groups), held to the file's

@@ -46,7 +46,7 @@ def schedule(kind: str) -> list[tuple[int, int, int]]:
 # ---- one group ------------------------------------------------------------------------------
 def group_scores(group: "Group", upto_round: int = ROUNDS):
     """(score half points by slot, wins by slot, complete?) counting rounds <= upto_round."""
-    slot = {p: s for s, p in enumerate(group.players)}
+    slot = group.players.index
     score = [0] * 4
     wins = [0] * 4
     complete = True
@@ -55,10 +55,13 @@ def group_scores(group: "Group", upto_round: int = ROUNDS):
             complete = False
             continue
         sw, sb = HALF[r]
-        score[slot[w]] += sw
-        score[slot[b]] += sb
-        wins[slot[w]] += r == WHITE_WINS
-        wins[slot[b]] += r == BLACK_WINS
+        i, j = slot(w), slot(b)
+        score[i] += sw
+        score[j] += sb
+        if r == WHITE_WINS:
+            wins[i] += 1
+        elif r == BLACK_WINS:
+            wins[j] += 1
     return score, wins, complete
 
 
@@ -164,6 +167,8 @@ def state(scn: "GroupSeries", at: str | None, fixed=None) -> list[EventState]:
 def _group_state(gr, e: int, g: int, lim: int, fixed: dict):
     """Group ``g`` of event ``e`` at checkpoint index ``lim``: its games played by then (or
     fixed by a what-if), the others UNPLAYED; its play-off once the groups are over."""
+    if not fixed and checkpoint_index(e, "groups") <= lim:
+        return gr       # every game and the play-off known by then, none fixed: as it is
     games = tuple((rd, w, b, fixed.get((e, g, j), r if checkpoint_index(e, rd) <= lim
                                        else UNPLAYED))
                   for j, (rd, w, b, r) in enumerate(gr.games))
@@ -293,19 +298,22 @@ def _win_points(scn, t: Tally, e: int, p: int, wins: int) -> None:
         t.evp[p][e] = (t.evp[p][e] or 0) + x
 
 
-def _count_group(scn, t: Tally, e: int, gr, gp6, pl) -> dict:
-    """Count one group (``pl``: its places, ``group_places``) into the totals; its table."""
+def _count_group(scn, t: Tally, e: int, gr, gp6, pl, tables: bool = True) -> dict | None:
+    """Count one group (``pl``: its places, ``group_places``) into the totals; its table
+    (None without ``tables``)."""
     score, wins, complete = group_scores(gr)
     for s, p in enumerate(gr.players):
         t.cp[p] += score[s]
         t.cw[p] += wins[s]
         _win_points(scn, t, e, p, wins[s])
-    rows = []
-    for s, p in enumerate(gr.players):
         if pl is not None:
             t.pts[p] += pl[s]
             t.evp[p][e] = (t.evp[p][e] or 0) + pl[s]
             t.prize[p] += scn.prizes["per_group_point"] * pl[s] / POINT
+    if not tables:
+        return None
+    rows = []
+    for s, p in enumerate(gr.players):
         rows.append({"name": scn.players[p].name, "score": score[s] / 2, "wins": wins[s],
                      "points": None if pl is None else num(pl[s])})
     order = sorted(range(4), key=lambda s: (-(pl[s] if pl else 0), -score[s], s))
@@ -316,7 +324,7 @@ def _count_group(scn, t: Tally, e: int, gr, gp6, pl) -> dict:
             "playoff_pending": complete and pl is None}
 
 
-def _count_match(scn, t: Tally, e: int, rd: str, m) -> dict:
+def _count_match(scn, t: Tally, e: int, rd: str, m, tables: bool = True) -> dict | None:
     ko6 = POINT * scn.ko_points
     for c in m.classical:
         sa, sb = HALF[c]
@@ -332,6 +340,8 @@ def _count_match(scn, t: Tally, e: int, rd: str, m) -> dict:
     if rd == "final":
         t.tf[m.winner] += 1
         t.ts[m.a if m.winner == m.b else m.b] += 1
+    if not tables:
+        return None
     names = scn.players
     return {"round": rd, "players": [names[m.a].name, names[m.b].name],
             "classical": [RESULT_TEXT[c] for c in m.classical],
@@ -362,27 +372,35 @@ def _out_of_knockout(p: int, st: EventState) -> bool:
                for rd, m in ((rd, st.ko.get(rd)) for rd in KO_ROUNDS))
 
 
-def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6) -> dict:
+def _count_event(scn, t: Tally, e: int, ev, st: EventState, gp6,
+                 tables: bool = True) -> dict | None:
+    """Count event ``e`` into the totals; its tables, and each player's part in it
+    (``t.entry``), only with ``tables``."""
     started = st.groups_known and any(r >= 0 for g in st.groups for *_, r in g.games)
     if started:
         for p in ev.roster:
             t.prize[p] += scn.prizes["per_player"]
     places = [group_places(gr, gp6) for gr in st.groups]    # None: not all known
-    gout = [_count_group(scn, t, e, gr, gp6, pl) for gr, pl in zip(st.groups, places)]
-    kout = [_count_match(scn, t, e, rd, st.ko[rd]) for rd in KO_ROUNDS if rd in st.ko]
+    gout = [_count_group(scn, t, e, gr, gp6, pl, tables) for gr, pl in zip(st.groups, places)]
+    kout = [_count_match(scn, t, e, rd, st.ko[rd], tables) for rd in KO_ROUNDS if rd in st.ko]
+    if not tables:
+        return None
     for p in ev.roster:
         t.entry[p][e] = _entry(p, st, gp6, places)
     return {"name": ev.name, "groups_known": st.groups_known, "groups": gout, "knockout": kout}
 
 
-def tally(scn: "GroupSeries", at: str | None, fixed=None) -> tuple[Tally, list[dict]]:
+def tally(scn: "GroupSeries", at: str | None, fixed=None,
+          tables: bool = True) -> tuple[Tally, list[dict] | None]:
     """Series totals from the results known at ``at`` (and the what-ifs ``fixed``, as in
-    ``state``), and the events' tables."""
+    ``state``), and the events' tables.  Without ``tables`` (the totals alone: whocan's
+    replays read only the keys) no table and no ``t.entry`` is built, and None is returned
+    for the tables."""
     gp6 = [POINT * x for x in scn.group_points]
     t = Tally.empty(len(scn.players), len(scn.events))
-    ev_out = [_count_event(scn, t, e, ev, st, gp6)
+    ev_out = [_count_event(scn, t, e, ev, st, gp6, tables)
               for e, (ev, st) in enumerate(zip(scn.events, state(scn, at, fixed)))]
-    return t, ev_out
+    return t, ev_out if tables else None
 
 
 def keys(scn: "GroupSeries", t: Tally) -> dict[int, tuple]:

@@ -644,10 +644,15 @@ class SeriesMILP:
                           for rd, w, b, r in g.games)
             po = playoffs.get((e, gi), g.playoff)
             groups.append(replace(g, games=games, playoff=po))
+        return replace(ev, groups=tuple(groups), knockout=self.knockout_of(e, kos))
+
+    def knockout_of(self, e, kos) -> dict:
+        """Event ``e``'s knock-out matches in :meth:`filled`: those known at the checkpoint,
+        then ``kos``."""
+        st = self.states[e]
         ko = {rd: st.ko[rd] if (st.groups_known and rd in st.ko) else kos.get((e, rd))
               for rd in KO_ROUNDS}
-        return replace(ev, groups=tuple(groups),
-                       knockout={k: v for k, v in ko.items() if v is not None})
+        return {k: v for k, v in ko.items() if v is not None}
 
 
 def _pts(h: int) -> str:
@@ -767,11 +772,15 @@ class Greedy:
             games.setdefault(e, []).append((w, b))
         for e, gs in self.draws.items():
             games[e] = [(w, b) for pl in gs for w in pl for b in pl if b != w]
+        # each event is built once (``SeriesMILP.filled_event``): its groups after its games
+        # and play-offs, then its matches; later events add no result to it
+        events = []
         for e in range(len(m.scn.events)):
             self._games(e, games.get(e, ()))
-            self._playoffs(e)
-            self._matches(e)
-        return m.filled(self.res, self.playoffs, self.kos, self.draws)
+            ev = self._playoffs(e)
+            self._matches(e, ev)
+            events.append(replace(ev, knockout=m.knockout_of(e, self.kos)))
+        return replace(m.scn, events=tuple(events))
 
     def _games(self, e, games):
         for w, b in games:
@@ -783,8 +792,11 @@ class Greedy:
                 self.res[e, w, b] = 1
 
     def _playoffs(self, e):
+        """Play-offs of event ``e``'s groups level for first; the event with its groups
+        filled (its matches as known at the checkpoint)."""
         m = self.m
         filled = m.filled_event(e, self.res, self.playoffs, {}, self.draws)
+        groups = list(filled.groups)
         for ee, gi in m.open_groups():
             if ee != e:
                 continue
@@ -802,13 +814,14 @@ class Greedy:
                 else:
                     places += [(order[1],), tuple(order[2:])]
                 self.playoffs[e, gi] = tuple(places)
-                fg = replace(fg, playoff=tuple(places))
+                fg = groups[gi] = replace(fg, playoff=tuple(places))
             for p, v in zip(fg.players, group_places(fg, m.gp6)):
                 self.tot[p] += v
+        return replace(filled, groups=tuple(groups))
 
-    def _matches(self, e):
+    def _matches(self, e, ev):
+        """Event ``e``'s open matches; ``ev``: the event after its play-offs."""
         m = self.m
-        ev = m.filled_event(e, self.res, self.playoffs, self.kos, self.draws)
         for ee, rd, _ in m.matches:
             if ee != e:
                 continue
@@ -889,7 +902,7 @@ class SeriesBackend:
         got = self._known.get(id(witness))
         if got is not None and got[0] is witness:
             return got[1]
-        t, _ = rules.tally(witness, None)
+        t, _ = rules.tally(witness, None, tables=False)
         return rules.keys(witness, t)
 
     def extremes(self, p: int) -> tuple[float, float]:
@@ -905,7 +918,7 @@ class SeriesBackend:
                 if seeded is not None:
                     got.append(seeded[p][0] / rules.POINT)
                     continue
-                t, _ = rules.tally(Greedy(self.model, p, best).run(), None)
+                t, _ = rules.tally(Greedy(self.model, p, best).run(), None, tables=False)
                 got.append(t.pts[p] / rules.POINT)
             memo[p] = (got[0], got[1])
         return memo[p]
