@@ -91,7 +91,9 @@ class PairScratch(NamedTuple):
     free    uint64 [W]: bit i set while position i is FREE (the search keeps it with state)
     cls     uint64 [3, W]: positions whose player wants White, Black, has no preference
     upm     uint64 [2, W]: resident positions (i >= n_mdp) with puf1 = 1, with puf2 = 1
-    allow   uint64 [W]: the search's candidate mask of one step (and a mask of the build)
+    absol   uint64 [2, W]: positions with an absolute preference for White, for Black, not
+            topscorers of the last round (B2)
+    allow   uint64 [W]: the search's candidate mask of one step
     """
 
     order: np.ndarray
@@ -124,6 +126,7 @@ class PairScratch(NamedTuple):
     free: np.ndarray
     cls: np.ndarray
     upm: np.ndarray
+    absol: np.ndarray
     allow: np.ndarray
 
 
@@ -136,7 +139,7 @@ def pair_scratch(n: int) -> PairScratch:
                        *[np.zeros(n, np.int64) for _ in range(7)],
                        np.zeros((n, w), np.uint64), np.zeros(w, np.uint64),
                        np.zeros((3, w), np.uint64), np.zeros((2, w), np.uint64),
-                       np.zeros(w, np.uint64))
+                       np.zeros((2, w), np.uint64), np.zeros(w, np.uint64))
 
 
 @jit
@@ -152,7 +155,7 @@ def pair_scratch_nb(n):
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z((n, w), np.uint64), z(w, np.uint64), z((3, w), np.uint64),
-                       z((2, w), np.uint64), z(w, np.uint64))
+                       z((2, w), np.uint64), z((2, w), np.uint64), z(w, np.uint64))
 
 
 @jit
@@ -289,7 +292,7 @@ def bracket_bits_nb(t, rnd, s, m, n_mdp):
     lst, met, strength, pref, top, opp = s.lst, s.met, s.strength, s.pref, s.top, t.opp
     df1, df2, uf1, uf2, nobye, pos = s.df1, s.df2, s.uf1, s.uf2, s.nobye, s.order_pos
     pp, pdf1, pdf2, puf1, puf2, pnob = s.ppref, s.pdf1, s.pdf2, s.puf1, s.puf2, s.pnobye
-    cm, cls, upm, ab = s.cmp, s.cls, s.upm, s.allow
+    cm, cls, upm, ab = s.cmp, s.cls, s.upm, s.absol
     nw = (m + 63) >> 6
     full = ~np.uint64(0)
     for w in range(nw):
@@ -297,6 +300,8 @@ def bracket_bits_nb(t, rnd, s, m, n_mdp):
             cls[c, w] = 0
         upm[0, w] = 0
         upm[1, w] = 0
+        ab[0, w] = 0
+        ab[1, w] = 0
     for i in range(m):
         x = lst[i]
         pos[x] = i
@@ -313,28 +318,22 @@ def bracket_bits_nb(t, rnd, s, m, n_mdp):
                 upm[0, i >> 6] |= bit_nb(i)
             if uf2[x] == 1:
                 upm[1, i >> 6] |= bit_nb(i)
-    for c in range(2):   # absolute White / Black preferences outside the topscorer exemption
-        want = COL_WHITE if c == 0 else COL_BLACK
-        for w in range(nw):
-            ab[w] = 0
-        for i in range(m):
-            x = lst[i]
-            if strength[x] == 3 and pref[x] == want and top[x] == 0:
-                ab[i >> 6] |= bit_nb(i)
-        for i in range(m):
-            x = lst[i]
-            if c == 0:       # all positions of the bracket but i
-                for w in range(nw):
-                    hi = m - (w << 6)
-                    cm[i, w] = full if hi >= 64 else (bit_nb(hi) - np.uint64(1))
-                cm[i, i >> 6] &= ~bit_nb(i)
-                for r in range(rnd):
-                    y = opp[x, r]
-                    if y >= 0 and met[x, y] != 0 and pos[y] < m and lst[pos[y]] == y:
-                        cm[i, pos[y] >> 6] &= ~bit_nb(pos[y])
-            if strength[x] == 3 and pref[x] == want and top[x] == 0:
-                for w in range(nw):
-                    cm[i, w] &= ~ab[w]
+        if strength[x] == 3 and top[x] == 0 and c < 2:
+            ab[c, i >> 6] |= bit_nb(i)
+    for i in range(m):
+        x = lst[i]
+        for w in range(nw):          # all positions of the bracket but i
+            hi = m - (w << 6)
+            cm[i, w] = full if hi >= 64 else (bit_nb(hi) - np.uint64(1))
+        cm[i, i >> 6] &= ~bit_nb(i)
+        for r in range(rnd):
+            y = opp[x, r]
+            if y >= 0 and met[x, y] != 0 and pos[y] < m and lst[pos[y]] == y:
+                cm[i, pos[y] >> 6] &= ~bit_nb(pos[y])
+        if strength[x] == 3 and top[x] == 0 and pref[x] != COL_NONE:
+            c = 0 if pref[x] == COL_WHITE else 1
+            for w in range(nw):
+                cm[i, w] &= ~ab[c, w]
 
 
 @ijit
@@ -618,6 +617,41 @@ def colours_nb(t, rnd, s, pair_pts, x, y, init):
     return y, x
 
 
+@ijit
+def ranking_order_nb(s, pair_pts, n):
+    """s.order[:n]: the players by pairing score (``pair_pts``) desc, then pairing number asc.
+    A counting sort over the scores (s.bstart as its counts) when they span at most n values,
+    which a Swiss's half points do unless the field is smaller than the rounds; an insertion
+    sort otherwise."""
+    order, cnt = s.order, s.bstart
+    hi = pair_pts[0]
+    lo = pair_pts[0]
+    for i in range(n):
+        hi = max(hi, pair_pts[i])
+        lo = min(lo, pair_pts[i])
+    if hi - lo < n:
+        for v in range(hi - lo + 2):
+            cnt[v] = 0
+        for i in range(n):
+            cnt[hi - pair_pts[i] + 1] += 1
+        for v in range(1, hi - lo + 2):
+            cnt[v] += cnt[v - 1]      # cnt[k]: the first position of score hi - k
+        for i in range(n):
+            k = hi - pair_pts[i]
+            order[cnt[k]] = i
+            cnt[k] += 1
+        return
+    for i in range(n):
+        order[i] = i
+    for i in range(1, n):
+        x = order[i]
+        j = i - 1
+        while j >= 0 and ranks_before_nb(s, pair_pts, x, order[j]):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+
+
 @jit
 def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     """Pair round ``rnd`` (0-based) from the crosstable ``t`` over rounds before it.
@@ -642,17 +676,8 @@ def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     lst, mdp, state, bstart, bnb, top = s.lst, s.mdp, s.state, s.bstart, s.bnb, s.top
     for i in range(n):
         top[i] = 1 if (rnd == n_rounds - 1 and pair_pts[i] > n_rounds) else 0
-    # the ranking order: pairing score desc, pairing number asc (insertion sort)
+    ranking_order_nb(s, pair_pts, n)
     order = s.order
-    for i in range(n):
-        order[i] = i
-    for i in range(1, n):
-        x = order[i]
-        j = i - 1
-        while j >= 0 and ranks_before_nb(s, pair_pts, x, order[j]):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
     merge_from = n       # brackets starting at or after this position pair as one
     nboards = 0
     nm = 0
