@@ -146,6 +146,10 @@ SIM_OPEN: TourSim = 2
 (EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS, EV_BL,
  EV_TS) = range(13)
 N_EV_COLS = 13
+# columns of the tour plan's what-if places (int64 [k, N_FX_COLS]): the listed player (index
+# into the event's field), then the inclusive bounds of his first place (lo) and last place (hi)
+FX_I, FX_LO_MIN, FX_LO_MAX, FX_HI_MIN, FX_HI_MAX = range(5)
+N_FX_COLS = 5
 TOUR_C_TIEBREAK, TOUR_C_LOTS = 0, 1
 KO_C_Q_TIEBREAK, KO_C_Q_LOTS = 0, 1          # knock-out series counters
 KO_COUNTER_NAMES = (Q_TIEBREAK, Q_LOTS)

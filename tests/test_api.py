@@ -125,6 +125,16 @@ def test_swing_and_whocan_declared_in_every_format():
     df = _round_trip(sw)
     assert set(df["item.players"]) == {" – ".join(x.players) for x in sw.matches}
     assert sw.to_json() == gp19.swing_json("event4-qf", sims=512)
+    tour = simcycle.load("acp-tour-2004-05")
+    sw = tour.swing("event3", sims=512)
+    assert sw.places and sw.matches is msgspec.UNSET and not sw.extra
+    x = sw.places[0]
+    assert isinstance(x, api.SwingPlace) and len(x.outcomes) == 3 and not x.extra
+    assert all(isinstance(o, api.SwingOutcome) and o.fix and not o.extra for o in x.outcomes)
+    assert all(isinstance(p, api.SwingPlayer) and not p.extra for p in x.swing)
+    assert sum(o.p for o in x.outcomes) == pytest.approx(1.0)
+    df = _round_trip(sw)
+    assert set(df["item.player"]) == {x.player for x in sw.places}
     for name, at in (("grand-prix-2019", "event4-qf"), ("acp-tour-2004-05", "event3")):
         w = simcycle.load(name).whocan(at)
         assert not w.extra and w.points

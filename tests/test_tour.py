@@ -357,11 +357,16 @@ def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
         s = load_scenario(write(tmp_path, "lots.toml", text))[1]
         assert s.shared_places == "lots"
     plan = TOUR.compile(s, model, CompileOptions(at=at, offsets=offsets))
-    n = 700
-    k = plan.run_batch(11, 5, n)
-    t = twin.run(plan, 11, 5, n)
+    same_as_twin(plan, 11, 5, 700)
+
+
+def same_as_twin(plan, seed, first, n):
+    """The kernel's tallies of replicas first..first+n-1 equal the twin's (returned)."""
+    k = plan.run_batch(seed, first, n)
+    t = twin.run(plan, seed, first, n)
     for key in ("place", "qualify", "points", "points_sq", "counters"):
         assert np.array_equal(k[key], t[key]), key
+    return k
 
 
 def test_kernel_equals_twin_with_byes_and_places(tmp_path, model):
@@ -580,10 +585,10 @@ def test_shipped_scenario_loads_as_before(scn):
 
 # -- optional commands: declared features only ----------------------------------------------------
 def test_features_declared_and_refused_in_one_line():
-    assert TOUR.features == frozenset({"whocan"})      # whocan: tests/test_whocan_paths.py
+    # whocan: tests/test_whocan_paths.py; swing and --fix: below
+    assert TOUR.features == frozenset({"whocan", "swing", "fix"})
     r = CliRunner()
-    for args in (["swing", str(ACP)],
-                 ["simulate", str(ACP), "--exact"], ["simulate", str(ACP), "--hot-elo"]):
+    for args in (["simulate", str(ACP), "--exact"], ["simulate", str(ACP), "--hot-elo"]):
         out = r.invoke(cli, args)
         assert out.exit_code == 2, (args, out.output)
         lines = out.output.strip().splitlines()
@@ -625,3 +630,203 @@ set = {{ "tour.best_n" = 3 }}
     out = CliRunner().invoke(cli, ["experiment", str(exp), "--sims", "500"])
     assert out.exit_code == 0, out.output
     assert "best 3" in out.output and "favourite (highest rated) wins, %" in out.output
+
+
+# -- what-if places (--fix, formats/tour/whatif.py) ------------------------------------------------
+# At "latest" the shipped season has played events 1-3; event 4 ("Illustrative Round Robin II
+# (organisers declined)") is next: a single round robin of Alder, Birch, Cedar, Dogwood (not a
+# member), Elm and Fir; event 8 is a knock-out of 16.
+def _fix(scn, *texts, at=None):
+    fixed: dict = {}
+    for t in texts:
+        fixed.update(TOUR.parse_fix(scn, t, at, "--fix", fixed))
+    return fixed
+
+
+def test_fix_parsed_as_places(scn):
+    alder, birch = (scn.names.index(n) for n in ("Alder", "Birch"))
+    assert _fix(scn, "event4: Alder 1") == {(3, alder): (1, 1, 1, 1)}
+    assert _fix(scn, "Alder 2-3") == {(3, alder): (2, 2, 3, 3)}      # the next event he plays
+    assert _fix(scn, "illustrative round robin ii (organisers declined): birch 2 to 3") == {(3, birch): (2, 3, 2, 6)}
+    # a played event with the place it had: nothing to assume (Cedar won event 1)
+    assert _fix(scn, "event1: Cedar 1") == {}
+    assert TOUR.describe_fix(scn, _fix(scn, "event4: Alder 1", "event4: Birch 2 to 3")) == [
+        "Illustrative Round Robin II (organisers declined): Alder finishes 1st",
+        "Illustrative Round Robin II (organisers declined): Birch finishes 2nd to 3rd "
+        "(alone or shared)"]
+
+
+@pytest.mark.parametrize("fixes, words", [
+    (["event4: Nobody 1"], "no player"),
+    (["event4: Oak 1"], "Oak does not play"),
+    (["event1: Alder 1"], "already played: Alder finished 2nd-3rd"),     # the file's results
+    (["event4: Alder 7"], "a place from 1 to 6"),
+    (["event4: Alder first"], "PLACE"),
+    (["Illustrative Round Robin II: Alder 1"], "more than one event starts so"),   # and III
+    (["event8: Alder 3"], "a knock-out of 16 places its players 1, 2, 3-4, 5-8, 9-16"),
+    (["event4: Alder 1", "event4: Alder 2"], "contradicts an earlier what-if"),
+    (["event4: Alder 1", "event4: Birch 1"], "more players than places at 1st"),
+    (["event4: Alder 1-2", "event4: Birch 2-3"], "contradicts an earlier what-if"),
+    # each alone possible, together not: seeds 1 and 4 of a knock-out of 16 in the same half
+    (["event8: Alder 1", "event8: Fir 2"], "never happened in 20,000 plays"),
+])
+def test_bad_fix_exits_2_in_one_line(fixes, words):
+    args = ["simulate", str(ACP), "--sims", "1000", "--no-progress"]
+    for f in fixes:
+        args += ["--fix", f]
+    out = CliRunner().invoke(cli, args)
+    lines = out.output.strip().splitlines()
+    assert out.exit_code == 2, out.output
+    assert len(lines) == 1 and "--fix" in lines[0] and words in lines[0], lines
+    assert "Traceback" not in out.output
+
+
+def _event_places(plan, seed, n):
+    """Each replica's (lo, hi) of the next event's listed players, from the kernel."""
+    from simcycle.formats.tour.needs_nb import season_places_nb
+    ev = plan.remaining[0]
+    lo = np.zeros((n, len(ev.field)), np.int64)
+    hi = np.zeros_like(lo)
+    final = np.zeros((n, plan.args.base_top.shape[0]), np.int64)
+    season_places_nb(np.uint64(seed), np.int64(0), np.int64(n), plan.args, lo, hi, final)
+    return lo, hi
+
+
+@pytest.mark.parametrize("fixes, offsets", [(["event4: Alder 1"], False),
+                                            (["event4: Fir 2-3", "event4: Birch 4 to 6"], True),
+                                            (["event8: Juniper 5-8"], False)])
+def test_fix_kernel_equals_twin_and_holds(scn, model, fixes, offsets):
+    fixed = _fix(scn, *fixes)
+    plan = TOUR.compile(scn, model, CompileOptions(offsets=offsets, fixed=fixed))
+    n = 600
+    k = same_as_twin(plan, 11, 5, n)
+    # the fixed places hold in every replica (kernel), and in the twin's record
+    for (e, p), (a, b, c, d) in fixed.items():
+        row = [ev.name for ev in plan.remaining].index(scn.events[e].name)
+        i = scn.events[e].field.index(p)
+        if row == 0:
+            lo, hi = _event_places(plan, 11, 2048)
+            assert ((lo[:, i] >= a) & (lo[:, i] <= b) & (hi[:, i] >= c) & (hi[:, i] <= d)).all()
+        for r in range(50):
+            rec: list = []
+            twin.replica(plan.args, 11, r, rec)
+            lo_t, hi_t, _ = rec[row][i]
+            assert a <= lo_t <= b and c <= hi_t <= d
+    # without what-ifs the run is the one before (the replayed event draws from a side stream)
+    base = TOUR.compile(scn, model, CompileOptions(offsets=offsets))
+    assert not np.array_equal(base.run_batch(11, 5, n)["place"], k["place"])
+    assert np.array_equal(base.run_batch(11, 5, n)["place"], twin.run(base, 11, 5, n)["place"])
+
+
+def test_fix_from_the_cli(scn):
+    args = ["simulate", str(ACP), "--sims", "2048", "--no-progress", "--json",
+            "--fix", "event4: Alder 1"]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    d = json.loads(out.output)
+    assert d["assumed"] == ["Illustrative Round Robin II (organisers declined): Alder finishes 1st"]
+    # the same numbers as the plan with the same what-if (driver seed 1)
+    plan = TOUR.compile(scn, load_model(), CompileOptions(fixed=_fix(scn, "event4: Alder 1")))
+    res = driver.run(plan, 2048, 1, progress=False)
+    alder = next(p for p in d["players"] if p["name"] == "Alder")
+    i = list(plan.info.names).index("Alder")
+    assert alder["p_first"] == pytest.approx(res.tallies["place"][i, 0] / res.sims)
+
+
+# -- swing (formats/tour/swing.py): each member's place in the next event --------------------------
+SW_SIMS = 8192           # 16 chunks of 512 (kernels.config.CHUNK)
+SW_SEED = 5
+
+
+@pytest.fixture(scope="module")
+def sw(scn, model):
+    return TOUR.swing(scn, model, None, sims=SW_SIMS, seed=SW_SEED)
+
+
+def _chunks(scn, model, fixed):
+    """P(1st) and P(qualify) per chunk [16, members] of the run under ``fixed``, computed
+    here from the plan's own chunk rows (``Plan.run_chunks``)."""
+    from simcycle.kernels.config import CHUNK
+    plan = TOUR.compile(scn, model, CompileOptions(fixed=fixed))
+    t = plan.run_chunks(SW_SEED, 0, SW_SIMS).out
+    return list(plan.info.names), t.place[:, :, 0] / CHUNK, t.qualify / CHUNK
+
+
+def test_swing_branches_partition_the_next_event(sw, scn):
+    assert sw["next_event"] == "Illustrative Round Robin II (organisers declined)"
+    assert sw["sims"] == SW_SIMS
+    # the five members of event 4 (Dogwood is not a member), three branches each (a field of
+    # 6: 1st, 2nd to 3rd, 4th to 6th)
+    assert sorted(x["player"] for x in sw["places"]) == ["Alder", "Birch", "Cedar", "Elm", "Fir"]
+    for x in sw["places"]:
+        assert [o["result"] for o in x["outcomes"]] == [
+            "finishes 1st (alone or shared)", "finishes 2nd to 3rd (alone or shared)",
+            "finishes 4th to 6th (alone or shared)"]
+        ps = [o["p"] for o in x["outcomes"]]
+        assert abs(sum(ps) - 1) < 1e-12 and min(ps) > 0
+
+
+def test_swing_mixes_back_to_now_within_its_standard_error(sw, scn, model):
+    """Law of total probability: the branches' odds weighted by their shares give the odds
+    before the event.  Shares and branch runs come from the same replicas as the base run, so
+    the check is per chunk: D_j = sum_b share_b f_b[j] - base[j], SE = sd(D) / sqrt(16); 4 SE
+    allowed (plus the shares' own binomial noise, 1 / sqrt(sims))."""
+    names, f0, q0 = _chunks(scn, model, {})
+    now = {p["name"]: p for p in sw["now"]}
+    for x in sw["places"]:
+        ps = [o["p"] for o in x["outcomes"]]
+        runs = [_chunks(scn, model, _fix(scn, o["fix"])) for o in x["outcomes"]]
+        for t, (base, what) in enumerate(((f0, "p_first"), (q0, "p_qualify"))):
+            mix = sum(p * r[1 + t] for p, r in zip(ps, runs))
+            d = mix - base
+            se = d.std(0, ddof=1) / np.sqrt(d.shape[0])
+            tol = 4 * se + 1 / np.sqrt(SW_SIMS) * 0.5
+            assert (np.abs(d.mean(0)) <= tol).all(), (x["player"], what)
+            for i, name in enumerate(names):
+                assert now[name][what] == pytest.approx(base[:, i].mean(), abs=1e-12)
+
+
+def test_swing_fix_reproduces_the_branch_and_noise_flags_match_a_paired_se(sw, scn, model):
+    """Fixing a branch's stated result (its ``fix``) gives the branch's numbers exactly (the
+    same seed and replicas); each difference from now, its SE and its "within noise" flag
+    equal the paired-difference SE computed here from the chunk rows."""
+    names, f0, q0 = _chunks(scn, model, {})
+    for x in sw["places"][:2]:           # the two members whose place swings most
+        rows = {p["name"]: p for p in x["swing"]}
+        for j, o in enumerate(x["outcomes"]):
+            _, fb, qb = _chunks(scn, model, _fix(scn, o["fix"]))
+            for i, name in enumerate(names):
+                r = rows[name]
+                for what, b, base in (("first", fb, f0), ("qualify", qb, q0)):
+                    assert r[f"p_{what}"][j] == pytest.approx(b[:, i].mean(), abs=1e-12)
+                    d = b[:, i] - base[:, i]
+                    se = d.std(ddof=1) / np.sqrt(d.shape[0])
+                    assert r[f"d_{what}"][j] == pytest.approx(d.mean(), abs=1e-12)
+                    assert r[f"se_d_{what}"][j] == pytest.approx(se, abs=1e-12)
+                    assert r[f"noise_d_{what}"][j] == (abs(d.mean()) <= 2 * se)
+        # the fixed player's own place in the event is certain under each branch
+        p = scn.names.index(x["player"])
+        i = scn.events[3].field.index(p)
+        for o in x["outcomes"]:
+            plan = TOUR.compile(scn, model, CompileOptions(fixed=_fix(scn, o["fix"])))
+            lo, _ = _event_places(plan, SW_SEED, 1024)
+            (a, b, _, _), = _fix(scn, o["fix"]).values()
+            assert ((lo[:, i] >= a) & (lo[:, i] <= b)).all()
+
+
+def test_swing_from_the_cli_and_the_api():
+    r = CliRunner()
+    out = r.invoke(cli, ["swing", str(ACP), "--sims", "2048", "--all-sims", "--json"])
+    assert out.exit_code == 0, out.output
+    d = json.loads(out.output)
+    assert d["places"] and d["sims"] == 2048
+    import simcycle
+    sw = simcycle.load(str(ACP)).swing(sims=2048, target_se=None)
+    assert [x.player for x in sw.places] == [x["player"] for x in d["places"]]
+    assert sw.places[0].outcomes[0].fix.startswith("event4: ")
+    out = r.invoke(cli, ["swing", str(ACP), "--sims", "2048", "--all-sims"])
+    assert out.exit_code == 0, out.output
+    assert "what each member's place in Illustrative Round Robin II" in out.output
+    assert "(1) finishes 1st (alone or shared):" in out.output
+    out = r.invoke(cli, ["swing", str(ACP), "--sims", "2048", "--fix", "event4: Alder 9"])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1

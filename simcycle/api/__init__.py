@@ -19,12 +19,14 @@ if TYPE_CHECKING:   # what a type checker sees; at run time the names come lazil
     from .model import EloModel, Game, GameModel, verify_probabilities
     from .results import (Chance, Experiment, History, HistoryRow, ModelInfo, Odds, PathStep,
                           PlayerOdds, Simulation, Standings, StandingRow, Swing, SwingGame,
-                          SwingMatch, SwingNow, SwingOutcome, SwingPlayer, Whocan, WhocanRow)
+                          SwingMatch, SwingNow, SwingOutcome, SwingPlace, SwingPlayer, Whocan,
+                          WhocanRow)
 
 __all__ = ["Event", "load", "experiment", "simulation", "Game", "GameModel", "EloModel",
            "verify_probabilities", "Simulation", "PlayerOdds", "ModelInfo", "Chance",
            "Standings", "StandingRow", "Odds", "Swing", "SwingGame", "SwingMatch",
-           "SwingNow", "SwingOutcome", "SwingPlayer", "Whocan", "WhocanRow", "PathStep",
+           "SwingNow", "SwingOutcome", "SwingPlace", "SwingPlayer", "Whocan", "WhocanRow",
+           "PathStep",
            "History", "HistoryRow", "Experiment"]
 
 _MODULES = ("engine", "model", "results")   # where the names of ``__all__`` are defined

@@ -22,7 +22,7 @@ from msgspec import Struct
 
 __all__ = ["Result", "ModelInfo", "Chance", "PlayerOdds", "Simulation", "StandingRow",
            "Standings", "GameOdds", "Odds", "SwingNow", "SwingPlayer", "SwingOutcome", "SwingGame",
-           "SwingMatch", "Swing", "PathStep",
+           "SwingMatch", "SwingPlace", "Swing", "PathStep",
            "WhocanRow", "Whocan", "HistoryRow", "History", "VariantResult", "Experiment"]
 
 _LISTS = (list, tuple)
@@ -343,10 +343,12 @@ class SwingPlayer(Record, kw_only=True):
 
 
 class SwingOutcome(Record, kw_only=True):
-    """One possible result of the game or match examined, and its probability."""
+    """One possible result of the game or match examined, and its probability; ``fix``: the
+    ``--fix`` that states it, where one what-if does (a tour's place branches)."""
 
     result: str
     p: float
+    fix: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class SwingGame(Record, kw_only=True):
@@ -399,9 +401,24 @@ class SwingMatch(Record, kw_only=True):
         return self.swing
 
 
+class SwingPlace(SwingMatch, kw_only=True):
+    """A tour member's place in the next event: its branches (``outcomes``, each with the
+    share of the replicas in it and the ``--fix`` that states it) and every member's swing;
+    a :class:`SwingMatch` whose ``round`` and ``players`` are unset."""
+
+    round: str | msgspec.UnsetType = msgspec.UNSET
+    players: list[str] | msgspec.UnsetType = msgspec.UNSET
+    player: str
+
+    @property
+    def title(self) -> str:
+        return f"{self.event}: {self.player}'s place"
+
+
 class Swing(Result, kw_only=True):
-    """``swing``: each game (``games``) or knock-out match (``matches``) of the next round,
-    every player's odds after each of its results (common random numbers)."""
+    """``swing``: each game (``games``) or knock-out match (``matches``) of the next round, or
+    each tour member's place in the next event (``places``), every player's odds after each
+    of its results (common random numbers)."""
 
     at: str
     sims: int
@@ -414,14 +431,17 @@ class Swing(Result, kw_only=True):
     now: list[SwingNow]
     games: list[SwingGame] | msgspec.UnsetType = msgspec.UNSET
     matches: list[SwingMatch] | msgspec.UnsetType = msgspec.UNSET
+    places: list[SwingPlace] | msgspec.UnsetType = msgspec.UNSET
+    next_event: str | msgspec.UnsetType = msgspec.UNSET    # a tour: the event examined
     assumed: list[str] | msgspec.UnsetType = msgspec.UNSET
     _nested: ClassVar[dict] = {"now": (SwingNow, "list"), "games": (SwingGame, "list"),
-                               "matches": (SwingMatch, "list")}
+                               "matches": (SwingMatch, "list"),
+                               "places": (SwingPlace, "list")}
 
     @property
-    def items(self) -> list[SwingGame | SwingMatch]:
-        """The games and matches examined, in the order they swing (most first)."""
-        return [*(self.games or []), *(self.matches or [])]
+    def items(self) -> list[SwingGame | SwingMatch | SwingPlace]:
+        """The games, matches or places examined, in the order they swing (most first)."""
+        return [*(self.games or []), *(self.matches or []), *(self.places or [])]
 
     def rows(self) -> list[dict]:
         """One row per (game or match, player): the item's facts and the player's swing."""
@@ -445,7 +465,8 @@ class Swing(Result, kw_only=True):
             raise TypeError(f"this frame holds a {meta['type']}, not a {cls.__name__}")
         d = copy.deepcopy(meta["result"])
         recs = iter(df.to_dict("records"))
-        for item in [*(d.get("games") or []), *(d.get("matches") or [])]:
+        for item in [*(d.get("games") or []), *(d.get("matches") or []),
+                     *(d.get("places") or [])]:
             rows = item["players"] if "white" in item else item["swing"]
             for i, like in enumerate(rows):
                 rows[i] = _unflat(next(recs), like)

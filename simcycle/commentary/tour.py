@@ -4,7 +4,7 @@ their odds.
 A tour's next "round" is its next event, and a player's result in it is a place (shared or
 not), not one of three game results, so the branches come from conditioning rather than from
 forcing: the rest of the season is simulated replica by replica (``formats/tour/needs_nb.py``,
-the tour kernel's own draws; the tour takes no what-if results), and each replica is filed by
+the tour kernel's own draws; ``needs`` takes no what-if places here), and each replica is filed by
 the player's place in the next event (or, for a member not playing it, by who wins it).  A
 branch's probability is the share of replicas in it, and the player's P(1st) / P(qualify)
 inside it the share of those replicas in which they finish first / in the qualifying places,
@@ -21,13 +21,10 @@ import numpy as np
 from ..errors import ScenarioError
 from ..kernels.config import CHUNK
 from ..formats.tour.rules import UNIT, event_place_points, share_points
+from ..formats.tour.whatif import ordinal
 from .branches import MERGE, Branch, ItemOdds, NeedsReport, PlayerNeeds
 
 SHARED = "shared"          # the winner's code when first place is shared
-
-
-def ordinal(k: int) -> str:
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def place_code(lo: int, hi: int) -> str:
@@ -189,8 +186,9 @@ def _outsider_cells(winner, field, first, qual):
 
 def needs(fmt, scn, model, at, *, fixed=None, sims: int = 16_384, seed: int = 1) -> NeedsReport:
     if fixed:
-        raise ScenarioError("the tour takes no what-if results", file=scn.file,
-                            key="scenario.format", value="tour")
+        raise ScenarioError("needs takes no what-if places for a tour (it files simulated "
+                            "seasons by the next event's result; swing forces them)",
+                            file=scn.file, key="--fix", value="tour")
     plan, ev, lo, hi, final = simulate(scn, model, at, sims, seed)
     n = lo.shape[0]
     nq = plan.args.n_qual

@@ -2,8 +2,9 @@
 
 Reads the same :class:`~simcycle.formats.tour.nb.TourArgs` (``plan.args``) and draws from
 ``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor, real
-players only), the remaining events in date order, then lots among the members level on every
-tiebreak.  Written for clarity from the rules (the ACP Tour 2004-2005 regulations,
+players only), the remaining events in date order (an event with what-if places replayed from
+a side stream until they hold, as ``nb.play_fixed_event_nb``), then lots among the members
+level on every tiebreak.  Written for clarity from the rules (the ACP Tour 2004-2005 regulations,
 ``formats/tour/rules.py``); the tests run both on the same (seed, replica) streams and
 expect identical tallies.
 """
@@ -15,8 +16,9 @@ import numpy as np
 from ..enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
                      EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK)
 from ..formats.tour.rules import counted, share_points, tiebreak_key
+from ..formats.tour.whatif import MAX_PLAYS, SIDE_KEY
 from .games import draw_offsets, game, match, shuffled
-from .rng import Stream
+from .rng import Stream, mix64
 
 SCORE = {0: 2, 1: 1, 2: 0}   # half points of a game from the player's side (win, draw, loss)
 
@@ -130,6 +132,32 @@ class Season:
         return [(lo, hi, share_points(pp, lo, hi)) for lo, hi in places]
 
 
+def holds(rows, places) -> bool:
+    """Whether the places keep every what-if row (listed player, lo and hi bounds)."""
+    return all(b0 <= places[i][0] <= b1 and b2 <= places[i][1] <= b3
+               for i, b0, b1, b2, b3 in (map(int, r) for r in rows))
+
+
+def fixed_event(season, e):
+    """Event row e under its what-ifs: the first play from the replica's stream, replays from
+    the side stream (seeded from the replica's stream after the first play) until the places
+    keep them; the replica's stream then goes on from where the first play left it."""
+    a = season.a
+    rows = a.fixes[a.fix_start[e]: a.fix_start[e + 1]]
+    places = season.event(e)
+    if len(rows):
+        main = season.stream
+        side = Stream(0, 0)
+        side.state = mix64(main.state ^ SIDE_KEY)
+        season.stream = side
+        n = 1
+        while n < MAX_PLAYS and not holds(rows, places):
+            places = season.event(e)
+            n += 1
+        season.stream = main
+    return places
+
+
 def ratings(a, stream):
     """[player][class] ratings of one replica: offsets drawn player-major, class-minor, for the
     real players only."""
@@ -174,7 +202,7 @@ def replica(a, seed: int, r: int, events: list | None = None):
     res = [[int(x) for x in a.base_top[m][: a.base_cnt[m]]] for m in range(nm)]
     for e in range(a.ev.shape[0]):
         fs = int(a.ev[e, EV_FS])
-        places = season.event(e)
+        places = fixed_event(season, e)
         if events is not None:
             events.append(places)
         for i, (_, _, pts) in enumerate(places):

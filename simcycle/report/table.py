@@ -428,6 +428,8 @@ def swing_head(sw) -> str:
         what = f"what round {sw.round} swings"
         scenario = (f"{sw.scenario} (event {sw.event}, group round)"
                     if sw.event is not msgspec.UNSET else sw.scenario)
+    elif sw.places:
+        what, scenario = f"what each member's place in {sw.next_event} swings", sw.scenario
     else:
         what, scenario = "what the next matches swing", sw.scenario
     tgt = (f", stopped at a swing SE below {100 * sw.target_se:.2g} points"

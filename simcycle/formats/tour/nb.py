@@ -7,7 +7,8 @@ Units: ACP points in hundredths (int64).  Games come from the shared blocks of
 tour has one rating list for the season), orders from ``kernels/rank_nb.py``, tallies from
 ``kernels/tally_nb.py``.  The plain-Python twin is ``simcycle.reference.tour``; both draw the
 same numbers in the same order: offsets (player-major, class-minor, real players only), then
-the remaining events in date order -- a round robin's games pair by pair (i < j, cycle by
+the remaining events in date order (an event with what-if places replayed from a side stream
+until they hold, ``play_fixed_event_nb``) -- a round robin's games pair by pair (i < j, cycle by
 cycle; colours by lot in a single round robin), an open's games player by player and round by
 round, a knock-out's matches round by round in bracket-slot order -- with lots for level
 scores (``shared_places = "lots"``) after each event, top group first; then lots among members
@@ -20,16 +21,19 @@ import numpy as np
 from numba import prange
 
 from ...enums import (BLACK_WINS, BR_COLS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP,
-                      EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, SIM_KO, SIM_RR, TOUR_C_LOTS,
-                      TOUR_C_TIEBREAK, WHITE_WINS)
+                      EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, FX_HI_MAX, FX_HI_MIN, FX_I,
+                      FX_LO_MAX, FX_LO_MIN, SIM_KO, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK,
+                      WHITE_WINS)
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, game_nb, result_of_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
-from ...kernels.rng_nb import normal_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import mix64_nb, normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
+from .whatif import MAX_PLAYS, SIDE_KEY
 
 SEG = 0   # the one rating segment
+SIDE = np.uint64(SIDE_KEY)   # ``whatif.SIDE_KEY`` typed for the kernel
 
 
 class TourArgs(NamedTuple):
@@ -66,6 +70,11 @@ class TourArgs(NamedTuple):
                  (Reading shared_places = "lots"), else they share the places covered
     max_field    int: the largest listed field (scratch size)
     max_bracket  int: the largest knock-out bracket, at least 2 (scratch size)
+    fix_start    int64 [events + 1]: event row e's what-ifs are rows fix_start[e] ..
+                 fix_start[e+1]-1 of ``fixes`` (all equal: no what-if)
+    fixes        int64 [k, N_FX_COLS]: what-if places, event by event: the listed player
+                 (index into the event's field) and the bounds his first place (lo) and last
+                 place (hi) must keep, columns ``enums.FX_*`` (``play_fixed_event_nb``)
     """
 
     params: np.ndarray
@@ -88,6 +97,8 @@ class TourArgs(NamedTuple):
     share_lots: bool
     max_field: int
     max_bracket: int
+    fix_start: np.ndarray
+    fixes: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -110,6 +121,7 @@ class Scratch(NamedTuple):
     rec: np.ndarray       # int64 [max_bracket-1, BR_COLS]: the walk's record
     exit_rd: np.ndarray   # int64 [max_bracket]: the walk's exit rounds by position
     cnt: np.ndarray       # int64 [max_bracket + 1]: players out in each round
+    side: np.ndarray      # uint64 [1]: the side stream of a replayed event (what-ifs)
 
 
 @ijit
@@ -123,7 +135,7 @@ def scratch_nb(a):
                    np.zeros((1, a.max_bracket), np.int64), np.zeros((1, mm), np.int64),
                    np.zeros((1, mm, 2), np.int64), np.zeros((1, mm, 0), np.int64),
                    np.zeros((mm, BR_COLS), np.int64), np.zeros(a.max_bracket, np.int64),
-                   np.zeros(a.max_bracket + 1, np.int64))
+                   np.zeros(a.max_bracket + 1, np.int64), np.zeros(1, np.uint64))
 
 
 # -- one event ----------------------------------------------------------------------------------
@@ -299,6 +311,52 @@ def play_event_nb(a, g, e, s, st):
     event_points_nb(a, e, s)
 
 
+@ijit
+def fixes_hold_nb(a, e, s):
+    """Whether the places just played (s.lo, s.hi) keep every what-if of event row e."""
+    for k in range(a.fix_start[e], a.fix_start[e + 1]):
+        i = a.fixes[k, FX_I]
+        if (s.lo[i] < a.fixes[k, FX_LO_MIN] or s.lo[i] > a.fixes[k, FX_LO_MAX]
+                or s.hi[i] < a.fixes[k, FX_HI_MIN] or s.hi[i] > a.fixes[k, FX_HI_MAX]):
+            return False
+    return True
+
+
+@ijit
+def play_fixed_event_nb(a, g, e, s, st):
+    """Play event row e (``play_event_nb``) under its what-ifs: by rejection, the first play
+    from the replica's stream ``st``, any replay from a side stream (``s.side``, seeded from
+    ``st`` just after the first play), until the places keep every what-if (at most
+    ``MAX_PLAYS`` plays).  The accepted places are a draw from the event given the what-ifs,
+    and ``st`` leaves the event where it would without them: the events after it draw the
+    same numbers as in a run without what-ifs (common random numbers for ``swing``).  With
+    no what-if for e: ``play_event_nb`` alone."""
+    play_event_nb(a, g, e, s, st)
+    if a.fix_start[e + 1] > a.fix_start[e]:
+        s.side[0] = mix64_nb(st[0] ^ SIDE)
+        n = 1
+        while n < MAX_PLAYS and not fixes_hold_nb(a, e, s):
+            play_event_nb(a, g, e, s, s.side)
+            n += 1
+
+
+@jit
+def fix_hits_nb(seed, nrep, e, a):
+    """How many of nrep plays of event row e alone (replica r draws from stream (seed, r),
+    no offsets drawn: the plan's ratings, from its threshold table or, when ``a.live``, from
+    the model) keep its what-ifs."""
+    g = Games(a.params, a.rt, a.thr, a.live, False)
+    st = np.empty(1, np.uint64)
+    s = scratch_nb(a)
+    hits = 0
+    for r in range(nrep):
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
+        play_event_nb(a, g, e, s, st)
+        if fixes_hold_nb(a, e, s):
+            hits += 1
+    return hits
+
+
 # -- the season's table ----------------------------------------------------------------------------
 @ijit
 def insert_nb(top, cnt, m, x, nbest):
@@ -403,7 +461,7 @@ def season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work
         for k in range(nbest):
             top[m, k] = a.base_top[m, k]
     for e in range(a.ev.shape[0]):
-        play_event_nb(a, g, e, s, st)
+        play_fixed_event_nb(a, g, e, s, st)
         fs = a.ev[e, EV_FS]
         if e == 0 and ev_lo.shape[0] > 0:
             for i in range(a.ev[e, EV_FL]):

@@ -1,19 +1,20 @@
-"""Compile a tour scenario at a checkpoint into the arrays of ``nb.simulate_nb``; the odds of
-each event still to play (``nb.event_odds_nb``)."""
+"""Compile a tour scenario at a checkpoint into the arrays of ``nb.simulate_nb``, what-if
+places included (``whatif.py``); the odds of each event still to play
+(``nb.event_odds_nb``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
-                      EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, RATING_CLASSES, SIM_KO, SIM_OPEN,
-                      SIM_RR)
+                      EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, N_FX_COLS, RATING_CLASSES, SIM_KO,
+                      SIM_OPEN, SIM_RR)
 from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import bracket_size, seeding_order
-from .nb import TourArgs, event_odds_nb, simulate_nb
+from .nb import TourArgs, event_odds_nb, fix_hits_nb, simulate_nb
 from .rules import (COUNTER_NAMES, UNIT, counted, event_info, event_place_points, played,
                     results_so_far, tables_label)
 from .scenario import Event, Tour
@@ -106,8 +107,29 @@ def rating_table(scn: Tour, model, remaining: list[Event]) -> np.ndarray:
     return model.rating_table(ratings)[None]
 
 
-def kernel_args(scn: Tour, model, done: list[bool], remaining: list[Event], live: bool):
-    """(:class:`~.nb.TourArgs`, facts per member for the reports)."""
+def fix_arrays(scn: Tour, remaining: list[Event], fixed) -> dict:
+    """``TourArgs.fix_start`` and ``fixes`` from what-ifs {(event, player): bounds}
+    (``whatif.py``); refused when one names an event that is not still to play."""
+    rows: list[list[int]] = []
+    start = [0]
+    rem = {scn.events.index(ev): e for e, ev in enumerate(remaining)}
+    for k, p in fixed:
+        if k not in rem:
+            from .whatif import describe
+            raise ScenarioError("already played at this checkpoint", file=scn.file,
+                                key="--fix", value=describe(scn, {(k, p): fixed[k, p]})[0])
+    for e, ev in enumerate(remaining):
+        k = scn.events.index(ev)
+        rows += [[ev.field.index(p), *b] for (k2, p), b in sorted(fixed.items()) if k2 == k]
+        start.append(len(rows))
+    return {"fix_start": np.array(start, np.int64),
+            "fixes": np.array(rows, np.int64).reshape(len(rows), N_FX_COLS)}
+
+
+def kernel_args(scn: Tour, model, done: list[bool], remaining: list[Event], live: bool,
+                fixed=None):
+    """(:class:`~.nb.TourArgs`, facts per member for the reports); ``fixed``: what-if places
+    (``whatif.py``)."""
     n = len(scn.players)
     members = scn.members
     rt = rating_table(scn, model, remaining)
@@ -126,18 +148,41 @@ def kernel_args(scn: Tour, model, done: list[bool], remaining: list[Event], live
         n_qual=min(scn.qualifying_places, len(members)),
         share_lots=scn.shared_places == "lots",
         max_field=max([len(ev.field) for ev in scn.events] + [2]),
-        max_bracket=max([2, *brackets]), **table.arrays())
+        max_bracket=max([2, *brackets]), **table.arrays(),
+        **fix_arrays(scn, remaining, fixed or {}))
     return args, extra
+
+
+# plays of an event alone that must see its what-ifs hold at least once (seed FIX_CHECK_SEED)
+FIX_CHECK_SIMS = 20_000
+FIX_CHECK_SEED = 1
+
+
+def check_fixes(scn: Tour, remaining: list[Event], args: TourArgs, fixed) -> None:
+    """Refuse, in one line, the what-ifs of an event that never held in ``FIX_CHECK_SIMS``
+    plays of it alone (places no play can give together, or too rare to simulate by replaying
+    the event: ``nb.play_fixed_event_nb``)."""
+    from .whatif import describe
+
+    for e, ev in enumerate(remaining):
+        if args.fix_start[e + 1] == args.fix_start[e]:
+            continue
+        if fix_hits_nb(np.uint64(FIX_CHECK_SEED), np.int64(FIX_CHECK_SIMS), np.int64(e),
+                       args) == 0:
+            k = scn.events.index(ev)
+            said = describe(scn, {key: b for key, b in fixed.items() if key[0] == k})
+            raise ScenarioError(f"never happened in {FIX_CHECK_SIMS:,} plays of the event: "
+                                "impossible together, or too rare to simulate",
+                                file=scn.file, key="--fix", value="; ".join(said))
 
 
 class TourPlan(Plan):
     def __init__(self, scn: Tour, model, opts: CompileOptions):
-        if opts.fixed:
-            raise ScenarioError("the tour takes no what-if results", file=scn.file,
-                                key="scenario.format", value="tour")
         done = played(scn, opts.at)
         self.remaining = [ev for k, ev in enumerate(scn.events) if not done[k]]
-        self.args, extra = kernel_args(scn, model, done, self.remaining, bool(opts.offsets))
+        self.args, extra = kernel_args(scn, model, done, self.remaining, bool(opts.offsets),
+                                       opts.fixed)
+        check_fixes(scn, self.remaining, self.args, opts.fixed)
         members = scn.members
         self.info = PlanInfo(
             names=tuple(scn.players[m].name for m in members),

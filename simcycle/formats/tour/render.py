@@ -1,10 +1,10 @@
-"""Text of the tour reports: standings, odds and whocan."""
+"""Text of the tour reports: standings, odds, swing and whocan."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, rank_text, to_text
+from ...report.table import Column, Table, rank_text, swing_tables, to_text
 from ...report.table import whocan_tables as targets_tables
 from ..knockout_series.render import says_lines
 
@@ -120,3 +120,10 @@ def whocan_tables(w: Whocan) -> Table | list[Table]:
 def whocan(d: dict) -> str:
     from ...api.results import Whocan
     return to_text(whocan_tables(Whocan.from_json(d)))
+
+
+def swing(d: dict) -> str:
+    """Each member's place in the next event: its branches with their shares, and every
+    member's odds under each (the shared swing tables)."""
+    from ...api.results import Swing
+    return to_text(swing_tables(Swing.from_json(d)))
