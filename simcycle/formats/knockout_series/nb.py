@@ -227,8 +227,11 @@ def scratch_nb(a):
 # it cost 11.5 % of GP 2019's throughput, called once per replica 2 % (CPU time of whole
 # processes, 600,000 series from start, 1 thread, alternating with the commit before,
 # benchmarks/README.md); inside, each event's bracket goes through the one walk
-# (``kernels.bracket_nb.walk_nb``, inlined; it costs about 13 %, "one bracket walk" in
-# benchmarks/README.md), then its points, money and log are read off the walk's record.
+# (``kernels.bracket_nb.walk_nb``, inlined), then its points, money and log are read off the
+# walk's record.  That second pass, not the walk, is what the walk cost: without it the kernel
+# ran below the commit before the walk; with the winner and the bonus taken by branches it
+# cost 1.20x that commit's kernel CPU, by arithmetic 1.10x ("One bracket walk: where GP 2019's
+# extra time goes" in benchmarks/README.md).
 @jit
 def replica_nb(a, g, st, s):
     """The knock-out-series stage: ONE replica of the rest of the series from the plan's
@@ -284,12 +287,11 @@ def replica_nb(a, g, st, s):
                 dn = a.pos[e, rec[f, BR_DN]]
                 cu = rec[f, BR_CU]
                 cl = rec[f, BR_CL]
-                if rec[f, BR_WIN] == 0:
-                    w = up
-                    l_ = dn
-                else:
-                    w = dn
-                    l_ = up
+                # the winner, the loser and the bonus by arithmetic, not branches: read back
+                # from the record, away from the match that decided them, the winner's side
+                # and the deciding step are coin flips to the branch predictor
+                w = up + rec[f, BR_WIN] * (dn - up)
+                l_ = up + dn - w
                 la[nm] = up
                 lb[nm] = dn
                 lca[nm] = cu
@@ -302,8 +304,8 @@ def replica_nb(a, g, st, s):
                 if il >= 0:
                     cls[il] += cl
                 iw = a.plan_index[w]
-                if rec[f, BR_STEP] == 0 and iw >= 0:
-                    pts[iw] += a.bonus
+                if iw >= 0:
+                    pts[iw] += a.bonus * np.int64(rec[f, BR_STEP] == 0)
                 ix = a.plan_index[l_]
                 if ix >= 0:
                     pts[ix] += a.place_pts[back]
