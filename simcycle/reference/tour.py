@@ -3,7 +3,7 @@
 Reads the same :class:`~simcycle.formats.tour.nb.TourArgs` (``plan.args``) and draws from
 ``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor, real
 players only), the remaining events in date order (an event with what-if places replayed from
-a side stream until they hold, as ``nb.play_fixed_event_nb``), then lots among the members
+a side stream until they hold, as ``nb.replay_fixed_event_nb``), then lots among the members
 level on every tiebreak.  Written for clarity from the rules (the ACP Tour 2004-2005 regulations,
 ``formats/tour/rules.py``); the tests run both on the same (seed, replica) streams and
 expect identical tallies.

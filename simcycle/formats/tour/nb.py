@@ -8,7 +8,7 @@ tour has one rating list for the season), orders from ``kernels/rank_nb.py``, ta
 ``kernels/tally_nb.py``.  The plain-Python twin is ``simcycle.reference.tour``; both draw the
 same numbers in the same order: offsets (player-major, class-minor, real players only), then
 the remaining events in date order (an event with what-if places replayed from a side stream
-until they hold, ``play_fixed_event_nb``) -- a round robin's games pair by pair (i < j, cycle by
+until they hold, ``replay_fixed_event_nb``) -- a round robin's games pair by pair (i < j, cycle by
 cycle; colours by lot in a single round robin), an open's games player by player and round by
 round, a knock-out's matches round by round in bracket-slot order -- with lots for level
 scores (``shared_places = "lots"``) after each event, top group first; then lots among members
@@ -74,7 +74,7 @@ class TourArgs(NamedTuple):
                  fix_start[e+1]-1 of ``fixes`` (all equal: no what-if)
     fixes        int64 [k, N_FX_COLS]: what-if places, event by event: the listed player
                  (index into the event's field) and the bounds his first place (lo) and last
-                 place (hi) must keep, columns ``enums.FX_*`` (``play_fixed_event_nb``)
+                 place (hi) must keep, columns ``enums.FX_*`` (``replay_fixed_event_nb``)
     """
 
     params: np.ndarray
@@ -322,22 +322,20 @@ def fixes_hold_nb(a, e, s):
     return True
 
 
-@ijit
-def play_fixed_event_nb(a, g, e, s, st):
-    """Play event row e (``play_event_nb``) under its what-ifs: by rejection, the first play
-    from the replica's stream ``st``, any replay from a side stream (``s.side``, seeded from
-    ``st`` just after the first play), until the places keep every what-if (at most
-    ``MAX_PLAYS`` plays).  The accepted places are a draw from the event given the what-ifs,
-    and ``st`` leaves the event where it would without them: the events after it draw the
-    same numbers as in a run without what-ifs (common random numbers for ``swing``).  With
-    no what-if for e: ``play_event_nb`` alone."""
-    play_event_nb(a, g, e, s, st)
-    if a.fix_start[e + 1] > a.fix_start[e]:
-        s.side[0] = mix64_nb(st[0] ^ SIDE)
-        n = 1
-        while n < MAX_PLAYS and not fixes_hold_nb(a, e, s):
-            play_event_nb(a, g, e, s, s.side)
-            n += 1
+@jit
+def replay_fixed_event_nb(a, g, e, s, st):
+    """Event row e just played from the replica's stream ``st`` (``play_event_nb``), under its
+    what-ifs: while the places break one, play it again from a side stream (``s.side``, seeded
+    from ``st`` as the first play left it), at most ``MAX_PLAYS`` plays in all.  By rejection the
+    accepted places are a draw from the event given the what-ifs, and ``st`` stays where the
+    first play left it: the events after e draw the same numbers as in a run without what-ifs
+    (common random numbers for ``swing``).  Called only for an event with what-ifs, and not
+    inlined, so the season step of a run without them is the same code as before."""
+    s.side[0] = mix64_nb(st[0] ^ SIDE)
+    n = 1
+    while n < MAX_PLAYS and not fixes_hold_nb(a, e, s):
+        play_event_nb(a, g, e, s, s.side)
+        n += 1
 
 
 @jit
@@ -461,7 +459,9 @@ def season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work
         for k in range(nbest):
             top[m, k] = a.base_top[m, k]
     for e in range(a.ev.shape[0]):
-        play_fixed_event_nb(a, g, e, s, st)
+        play_event_nb(a, g, e, s, st)
+        if a.fix_start[e + 1] > a.fix_start[e]:
+            replay_fixed_event_nb(a, g, e, s, st)
         fs = a.ev[e, EV_FS]
         if e == 0 and ev_lo.shape[0] > 0:
             for i in range(a.ev[e, EV_FL]):

@@ -161,7 +161,7 @@ FIX_CHECK_SEED = 1
 def check_fixes(scn: Tour, remaining: list[Event], args: TourArgs, fixed) -> None:
     """Refuse, in one line, the what-ifs of an event that never held in ``FIX_CHECK_SIMS``
     plays of it alone (places no play can give together, or too rare to simulate by replaying
-    the event: ``nb.play_fixed_event_nb``)."""
+    the event: ``nb.replay_fixed_event_nb``)."""
     from .whatif import describe
 
     for e, ev in enumerate(remaining):

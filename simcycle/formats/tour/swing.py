@@ -4,7 +4,7 @@ A tour's next "round" is its next event.  For every member listed in it, the pos
 are cut into three branches by his first place covered (alone or shared): 1st, 2nd to the
 middle of the field, and below (``branches``; fewer in a field of three or less).  A branch is
 one what-if (``whatif.py``: "EVENT: PLAYER a to b"), simulated by replaying the event until it
-holds (``nb.play_fixed_event_nb``), so each run is the season given the branch; the runs share
+holds (``nb.replay_fixed_event_nb``), so each run is the season given the branch; the runs share
 their random numbers with the base run after the event (``formats/shared/swing.py``: paired
 chunk standard errors, ``--target-se``, "within noise" at two standard errors).  A branch's
 probability is its share of the base run's own replicas (``needs_nb.season_places_nb``, the

@@ -13,7 +13,7 @@ that lists the player):
 - ``PLAYER 2 to 3``: a first place from 2nd to 3rd, alone or shared with anyone below:
   ``(2, 3, 2, n)`` for a field of n (``swing``'s branches are spelled so).
 
-The plan plays an event with what-ifs by rejection (``nb.play_fixed_event_nb``), so the rest
+The plan plays an event with what-ifs by rejection (``nb.replay_fixed_event_nb``), so the rest
 of the event follows the model given them.
 """
 
@@ -31,7 +31,7 @@ from .scenario import Event, Tour
 _FIX = re.compile(r"^(?:(?P<event>[^:]+):\s*)?(?P<who>.+?)\s+"
                   r"(?:(?P<a>\d+)\s+to\s+(?P<b>\d+)|(?P<lo>\d+)(?:\s*-\s*(?P<hi>\d+))?)\s*$",
                   re.I)
-# the side stream of an event replayed for its what-ifs (``nb.play_fixed_event_nb`` and the
+# the side stream of an event replayed for its what-ifs (``nb.replay_fixed_event_nb`` and the
 # twin) starts at mix64(state ^ SIDE_KEY), the replica's state just after the event's first play
 SIDE_KEY = 0x5851F42D4C957F2D
 # plays of an event with what-ifs at most: the plan refuses what-ifs never seen in
