@@ -452,3 +452,120 @@ def test_what_ifs_go_to_their_part():
                                     "--at", "gp-event3-sf", "--sims", "10", "--fix", fix])
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
     assert "--fix" in bad.output and "'gp: ...'" in bad.output
+
+
+# ---- swing: the part in progress's games and matches, on the cycle's own tallies -----------
+# The runs are paired (common random numbers): each chunk of 512 replicas (kernels.config.CHUNK)
+# uses the same random streams under every result, so a difference's SE is the spread of its
+# chunk differences over sqrt(chunks) (formats/shared/swing.py); recomputed here from the chunk
+# rows of plans compiled with the outcome's what-ifs.
+CYCLE_2022 = ROOT / "scenarios" / "cycle-2022.toml"
+SWING_SIMS = 4096          # 8 chunks
+
+
+def swing_json(scenario, at, sims=SWING_SIMS, seed=5, *extra):
+    r = CliRunner().invoke(main, ["swing", str(scenario), "--at", at, "--sims", str(sims),
+                                  "--seed", str(seed), "--all-sims", "--json", *extra])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def chunk_rows(fmt, scn, model, at, mix, sims, seed):
+    """P(win the final) and P(in it) per chunk [chunks, players] under a mixture of what-ifs."""
+    from simcycle.kernels.config import CHUNK
+    f = q = 0.0
+    for fixed, w in mix:
+        t = fmt.compile(scn, model, CompileOptions(at=at, fixed=fixed)).run_chunks(
+            seed, 0, sims).out
+        f, q = f + w * t.place[:, :, 0] / CHUNK, q + w * t.qualify / CHUNK
+    return f, q
+
+
+@pytest.mark.parametrize("at, field", [("gp-event2-round3", "games"),
+                                       ("gp-event2-groups", "matches")])
+def test_cycle_swing_shares_and_noise_from_chunk_rows(model, at, field):
+    fmt, scn = load_scenario(CYCLE_2022)
+    ex = fmt.swing_items(scn, model, at)
+    d = swing_json(CYCLE_2022, at)
+    assert d["part"] == "gp" and d["qualifying_places"] == 8 and d[field]
+    for it in ex.items:
+        # every result's mixture of what-ifs is a whole branch, keyed (part 0, the GP's key)
+        for mix in it.outcomes:
+            assert sum(w for _, w in mix) == pytest.approx(1.0, abs=1e-12)
+            assert all(k[0] == 0 for fx, _ in mix for k in fx)
+    for item in d[field]:
+        shares = ([item["p_white"], item["p_draw"], item["p_black"]] if field == "games"
+                  else [o["p"] for o in item["outcomes"]])
+        assert sum(shares) == pytest.approx(1.0, abs=1e-12) and min(shares) >= 0
+    # the most swinging item: every flag against a paired SE computed here from chunk rows
+    item = d[field][0]
+    title = ((item["white"], item["black"]) if field == "games" else tuple(item["players"]))
+    it = next(i for i in ex.items if (tuple(i.head["players"]) if field == "matches" else
+                                      (i.head["white"], i.head["black"])) == title)
+    runs = [chunk_rows(fmt, scn, model, at, mix, SWING_SIMS, 5) for mix in it.outcomes]
+    base = chunk_rows(fmt, scn, model, at, [({}, 1.0)], SWING_SIMS, 5)
+    names = list(fmt.compile(scn, model, CompileOptions(at=at)).info.names)
+    k = base[0].shape[0]
+    checked = 0
+    for p in (item["players"] if field == "games" else item["swing"]):
+        i = names.index(p["name"])
+        for t, what in enumerate(("first", "qualify")):
+            xs = [r[t][:, i] for r in runs]
+            ps = [float(x.mean()) for x in xs]
+            got = list(p[f"p_{what}"].values()) if field == "games" else p[f"p_{what}"]
+            assert got == pytest.approx(ps, abs=1e-12)
+            hi, lo = int(np.argmax(ps)), int(np.argmin(ps))
+            se = float(np.std(xs[hi] - xs[lo], ddof=1) / np.sqrt(k)) if hi != lo else 0.0
+            assert p[f"swing_{what}"] == pytest.approx(ps[hi] - ps[lo], abs=1e-12)
+            assert p[f"se_swing_{what}"] == pytest.approx(se, abs=1e-12)
+            assert p[f"noise_{what}"] == (abs(ps[hi] - ps[lo]) <= 2 * se)
+            for r, x in enumerate(xs):
+                b = base[t][:, i]
+                se_d = float(np.std(x - b, ddof=1) / np.sqrt(k))
+                assert p[f"noise_d_{what}"][r] == (abs(x.mean() - b.mean()) <= 2 * se_d)
+            checked += p[f"swing_{what}"] > 0
+    assert checked > 0          # something moves: the flags were not all 0 ± 0
+
+
+def test_cycle_swing_branch_is_the_fixed_run():
+    """A group game's "1-0" column is the cycle simulated with that game fixed (--fix in the
+    Grand Prix's own words), replica for replica."""
+    at = "gp-event2-round3"
+    d = swing_json(CYCLE_2022, at)
+    g = d["games"][0]
+    for res, lab in (("1-0", "1-0"), ("1/2-1/2", "1/2-1/2"), ("0-1", "0-1")):
+        fix = f"gp: Belgrade: r{g['round']} {g['white']} - {g['black']} {res}"
+        r = CliRunner().invoke(main, ["simulate", str(CYCLE_2022), "--at", at, "--sims",
+                                      str(d["sims"]), "--seed", "5", "--json", "--fix", fix])
+        assert r.exit_code == 0, r.output
+        fixed = {p["name"]: p for p in json.loads(r.output)["players"]}
+        for p in g["players"]:
+            assert p["p_first"][lab] == pytest.approx(fixed[p["name"]]["p_first"], abs=1e-12)
+            assert p["p_qualify"][lab] == pytest.approx(fixed[p["name"]]["p_qualify"],
+                                                        abs=1e-12)
+
+
+def test_cycle_swing_in_the_final_is_the_candidates_swing():
+    """After the Grand Prix the field is the real one: the cycle's swing of P(win) is the
+    Candidates' swing of P(1st) at the same round, within 3 SE (independent runs)."""
+    cyc = swing_json(CYCLE_2022, "candidates-round12", 8192)
+    cand = swing_json(ROOT / "scenarios" / "candidates-2022.toml", "round12", 8192, 6)
+    assert cyc["part"] == "candidates" and cyc["round"] == cand["round"] == 13
+    games = {(g["white"], g["black"]): g for g in cand["games"]}
+    assert {(g["white"], g["black"]) for g in cyc["games"]} == set(games)
+    checked = 0
+    for g in cyc["games"]:
+        other = {p["name"]: p for p in games[(g["white"], g["black"])]["players"]}
+        assert g["p_white"] == pytest.approx(games[(g["white"], g["black"])]["p_white"])
+        for p in g["players"]:
+            if p["name"] not in other:        # not in the final: never wins it
+                assert max(p["p_first"].values()) == 0.0
+                continue
+            c = other[p["name"]]
+            for r, lab in enumerate(cyc["results"]):      # SEs are lists in result order
+                se = np.hypot(p["se_p_first"][r], c["se_p_first"][r])
+                assert abs(p["p_first"][lab] - c["p_first"][lab]) <= 3 * se + 1e-12, (
+                    p["name"], lab)
+                checked += 1
+            assert p["p_qualify"] == {lab: 1.0 for lab in cyc["results"]}
+    assert checked >= 3 * 8

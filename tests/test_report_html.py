@@ -68,6 +68,11 @@ def test_report_of_every_shipped_scenario(tmp_path, scenario):
         assert "Illustrative Round Robin II (organisers declined): Cedar&#x27;s place" in (
             _section(page, "swing"))
         assert "Cedar" in page.split('<section id="whocan">')[1].split("</section>")[0]
+    if "cycle-2020" in scenario:       # the Candidates 2020 still to play: its round 1 swings
+        sw = _section(page, "swing")
+        assert "has no swing analysis" not in sw and "Fabiano Caruana" in sw
+    if "cycle-2022" in scenario:       # every part complete
+        assert "nothing left to play in any part" in _section(page, "swing")
     if "candidates-2022" in scenario:  # complete: nothing left to swing, the winner clinched
         assert "nothing left to play" in page
         assert re.search(r"clinched</td><td class=l>Ian Nepomniachtchi", page)

@@ -425,6 +425,7 @@ class Swing(Result, kw_only=True):
     seed: int
     target_se: float | None = None
     qualifying_places: int
+    part: str | msgspec.UnsetType = msgspec.UNSET        # a cycle: its part in progress
     round: int | msgspec.UnsetType = msgspec.UNSET       # games: the round examined
     event: int | msgspec.UnsetType = msgspec.UNSET       # group games: the event
     results: list[str] | msgspec.UnsetType = msgspec.UNSET

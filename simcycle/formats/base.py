@@ -180,9 +180,34 @@ class Format(ABC):
               offsets: bool = False, round_no: int | None = None,
               fixed: Mapping[Any, Any] | None = None, target_se: float | None = None) -> dict:
         """What each game or match of the next round swings (``formats/shared/swing.py``):
-        at most ``sims`` replicas per result, fewer once every swing's paired standard error
-        is below ``target_se``."""
+        every player's P(1st) and P(qualify) under each result of each game or match
+        :meth:`swing_items` lists, on common random numbers, each difference with its paired
+        SE; at most ``sims`` replicas per result, fewer once every swing's paired standard
+        error is below ``target_se``.  ``fixed`` (what-ifs) holds for every run."""
+        from .shared import swing as swing_
+
+        self.require(SWING, scn)
+        fixed = dict(fixed or {})
+        ex = self.swing_items(scn, model, at, round_no, fixed)
+        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
+                            seed=seed, target_se=target_se,
+                            compile_=self.swing_compile(scn, model, at, offsets, fixed))
+        return swing_.report(scn, at, ex, run, seed=seed, target_se=target_se)
+
+    def swing_items(self, scn: Any, model: "OutcomeModel", at: str | None,
+                    round_no: int | None = None, fixed: Mapping[Any, Any] | None = None) -> Any:
+        """What ``swing`` examines at ``at`` (a ``formats.shared.swing.Examined``): the games
+        or matches of the next round (or of ``round_no``) not assumed in ``fixed``, each
+        possible result a mixture of what-ifs in the format's own keys.  A cycle swings its
+        part in progress through it."""
         raise self._unsupported(SWING, scn)
+
+    def swing_compile(self, scn: Any, model: "OutcomeModel", at: str | None, offsets: bool,
+                      fixed: Mapping[Any, Any]) -> Any:
+        """fixed -> Plan for swing's runs (``formats.shared.swing.Runner``'s ``compile_``), or
+        None: an ordinary ``compile``.  A format overrides it to keep the random streams
+        aligned across results (the round robin forces a game while drawing its number)."""
+        return None
 
     def render_swing(self, d: dict) -> str:
         raise self._unsupported(SWING, None)

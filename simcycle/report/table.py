@@ -424,14 +424,16 @@ SHOWN_SWING = 0.005      # a player a swing table lists moves by half a percenta
 
 def swing_head(sw) -> str:
     """The first line of a swing report: what is examined and how precisely."""
+    inside = [sw.part] if sw.part is not msgspec.UNSET else []     # a cycle's part
     if sw.games:
         what = f"what round {sw.round} swings"
-        scenario = (f"{sw.scenario} (event {sw.event}, group round)"
-                    if sw.event is not msgspec.UNSET else sw.scenario)
+        if sw.event is not msgspec.UNSET:
+            inside.append(f"event {sw.event}, group round")
     elif sw.places:
-        what, scenario = f"what each member's place in {sw.next_event} swings", sw.scenario
+        what = f"what each member's place in {sw.next_event} swings"
     else:
-        what, scenario = "what the next matches swing", sw.scenario
+        what = "what the next matches swing"
+    scenario = sw.scenario + (f" ({': '.join(inside)})" if inside else "")
     tgt = (f", stopped at a swing SE below {100 * sw.target_se:.2g} points"
            if sw.target_se else "")
     return (f"{scenario}  at {sw.at}: {what} ({sw.sims:,} simulations per result at most, "

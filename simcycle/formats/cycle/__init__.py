@@ -2,7 +2,8 @@
 
 Files: ``schema.py`` (the file layout), ``scenario.py`` (the parts read from their own files,
 the seats' chains resolved, cross-checks), ``rules.py`` (checkpoints, the seat allocation in
-plain Python), ``whocan.py`` (can X still reach the final),
+plain Python), ``whocan.py`` (can X still reach the final), swing through the part in
+progress's own ``swing_items``,
 ``plan.py`` -> ``nb.py`` (the events' and the final's per-replica stages, the
 allocation), ``render.py`` (text).  docs/format-cycle.md documents the keys.
 """
@@ -10,14 +11,14 @@ allocation), ``render.py`` (text).  docs/format-cycle.md documents the keys.
 from __future__ import annotations
 
 from ...errors import ScenarioError
-from ..base import FIX, HOT_ELO, WHOCAN, CompileOptions, Format
+from ..base import FIX, HOT_ELO, SWING, WHOCAN, CompileOptions, Format
 from . import render, rules
 from .scenario import Cycle, load
 
 
 class CycleFormat(Format):
     name = "cycle"
-    features = frozenset({HOT_ELO, FIX, WHOCAN})
+    features = frozenset({HOT_ELO, FIX, SWING, WHOCAN})
     default_kind = "round-robin"
 
     def load(self, raw: dict, file: str) -> Cycle:
@@ -55,6 +56,38 @@ class CycleFormat(Format):
         each unfinished event's exact whocan; no kernel is compiled."""
         from .whocan import whocan
         return whocan(scn, self.check_at(scn, at), budget, fixed)
+
+    def swing_items(self, scn: Cycle, model, at, round_no=None, fixed=None):
+        """What ``swing`` examines: the next round's games or matches of the part in progress
+        (a Grand Prix event's group games or knock-out matches, the final's games), from that
+        part's own ``swing_items`` (its format's words, its model), each what-if keyed (part
+        index, its key) as ``parse_fix`` keys them; ``where`` starts with the part's id.  The
+        swing's "qualify" is a seat in the final, its "first" winning the final (the cycle's
+        own tallies).  The part in progress is the one ``at`` names, or the next part when
+        that one is over (at "latest": the first part with something left to play)."""
+        from ..shared.swing import Examined
+
+        at = self.check_at(scn, at)
+        parts = (*scn.events, scn.final)
+        ev_at, fin_at = rules.part_at(scn, at)
+        ats = (*ev_at, fin_at)
+        fixed = dict(fixed or {})
+        for k, (part, a) in enumerate(zip(parts, ats)):
+            part.fmt.require(SWING, part.scn)
+            mine = {pk: v for (i, pk), v in fixed.items() if i == k}
+            over = a is None or a == part.fmt.checkpoints(part.scn)[-1]
+            try:
+                ex = part.fmt.swing_items(part.scn, model.for_kind(part.scn.kind), a,
+                                          round_no, mine)
+            except ScenarioError:
+                if over:                # nothing left in it: the next part
+                    continue
+                raise
+            ex = ex.keyed(lambda pk, k=k: (k, pk))
+            return Examined({"part": part.id, **ex.where}, ex.items, len(scn.seats),
+                            ex.results)
+        raise ScenarioError("nothing left to play in any part at this checkpoint",
+                            file=scn.file, key="--at", value=at or "latest")
 
     def compile(self, scn: Cycle, model, opts: CompileOptions):
         from .plan import CyclePlan
@@ -98,6 +131,9 @@ class CycleFormat(Format):
 
     def render_whocan(self, d: dict) -> str:
         return render.whocan(d)
+
+    def render_swing(self, d: dict) -> str:
+        return render.swing(d)
 
 
 FORMAT = CycleFormat()

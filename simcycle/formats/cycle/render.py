@@ -1,10 +1,11 @@
-"""Text of the cycle's reports: the seats and their chains (standings), the parts (odds)."""
+"""Text of the cycle's reports: the seats and their chains (standings), the parts (odds),
+what the part in progress swings (the shared swing tables), whocan."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...report.table import Column, Table, to_text, wrapped_words
+from ...report.table import Column, Table, swing_tables, to_text, wrapped_words
 
 if TYPE_CHECKING:   # the typed results (imported when a renderer runs)
     from ...api.results import Odds, Standings
@@ -54,6 +55,16 @@ def odds_tables(od: Odds) -> Table | list[Table]:
 def odds(d: dict) -> str:
     from ...api.results import Odds
     return to_text(odds_tables(Odds.from_json(d)))
+
+
+def swing(d: dict) -> str:
+    """The shared swing tables; "qualify" is a seat in the final, "1st" winning it."""
+    from ...api.results import Swing
+    sw = Swing.from_json(d)
+    return to_text(swing_tables(sw, intro=[
+        f"qualify: taking one of the final's {sw.qualifying_places} seats; 1st: winning the "
+        f"final.  The games or matches are those of the part in progress ({sw.part}), named "
+        "as in its own file."]))
 
 
 def whocan(d: dict) -> str:

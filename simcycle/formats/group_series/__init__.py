@@ -81,53 +81,39 @@ class GroupSeriesFormat(Format):
         return GroupSeriesPlan(scn, model, opts)
 
     # ---- swing ----------------------------------------------------------------------------
-    def swing(self, scn: GroupSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None, target_se=None) -> dict:
-        """What each group game of the next round (or of group round ``round_no``) swings:
-        every player's P(1st) and P(qualify) if the game ends 1-0, 1/2-1/2 or 0-1, on common
-        random numbers.  After the group stage: the next knock-out matches.  ``fixed``
-        (what-ifs) holds for every run."""
-        from ..shared import swing as swing_
+    def swing_items(self, scn: GroupSeries, model, at, round_no=None, fixed=None):
+        """What ``swing`` examines: the group games of the next round (or of group round
+        ``round_no``), each under 1-0, 1/2-1/2 and 0-1 (keys (event, group, game index) ->
+        result code); after the group stage the next knock-out matches
+        (``_knockout_items``)."""
+        from ..shared.swing import Examined, Item
 
         fixed = dict(fixed or {})
         target = _next_group_round(scn, at, round_no, fixed)
         if target is None and round_no is None:
-            return self._swing_knockout(scn, model, at, sims=sims, seed=seed, offsets=offsets,
-                                        fixed=fixed, target_se=target_se)
+            return self._knockout_items(scn, model, at, fixed)
         if target is None or not target[1]:
             raise ScenarioError("no group game of that round is left to play at this "
                                 "checkpoint", file=scn.file, key="--round", value=round_no)
         e, games, rn = target
         cname = scn.controls["classical"]
         ratings = rules.event_ratings(scn, e)
-        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
-                            seed=seed, target_se=target_se)
         groups = rules.state(scn, at)[e].groups
-        out = []
+        items = []
         for g, j, rd, w, b in games:
             probs = model.wdl(cname, model.rating(ratings[w], cname),
                               model.rating(ratings[b], cname))
-            players = run.rows([[({(e, g, j): code}, 1.0)] for code in range(3)])
-            for p in players:
-                p["p_first"] = dict(zip(RESULTS, p["p_first"]))
-                p["p_qualify"] = dict(zip(RESULTS, p["p_qualify"]))
-            out.append({"event": e + 1, "group": groups[g].name, "round": rd,
-                        "white": scn.players[w].name, "black": scn.players[b].name,
-                        "p_white": probs[0], "p_draw": probs[1], "p_black": probs[2],
-                        "players": players})
-        out.sort(key=lambda x: -swing_.weight(x["players"]))
-        now = run.now()
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "event": e + 1,
-                "round": rn, "sims": run.sims, "seed": seed, "target_se": target_se,
-                "qualifying_places": scn.qualifying_places, "now": now,
-                "games": out}
+            items.append(Item({"event": e + 1, "group": groups[g].name, "round": rd,
+                               "white": scn.players[w].name, "black": scn.players[b].name,
+                               "p_white": probs[0], "p_draw": probs[1], "p_black": probs[2]},
+                              [[({(e, g, j): code}, 1.0)] for code in range(3)], RESULTS))
+        return Examined({"event": e + 1, "round": rn}, items, scn.qualifying_places)
 
-    def _swing_knockout(self, scn, model, at, *, sims, seed, offsets, fixed,
-                        target_se=None) -> dict:
+    def _knockout_items(self, scn, model, at, fixed):
         """The next knock-out matches whose players are known (once the what-ifs ``fixed``
         are assumed), each under its six results (either player winning 2-0 or 1.5-0.5 in
         the classical games, or on tiebreaks after 1-1)."""
-        from ..shared import swing as swing_
+        from ..shared.swing import Examined, Item
 
         todo = _next_matches(scn, at, fixed)
         if todo is None:
@@ -137,21 +123,15 @@ class GroupSeriesFormat(Format):
                                 file=scn.file, key="--at", value=at or "latest")
         e, matches = todo
         ratings = rules.event_ratings(scn, e)
-        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
-                            seed=seed, target_se=target_se)
-        out = []
+        items = []
         for m_i, lead, other in matches:
             outcomes = _match_outcomes(scn, model, e, m_i, ratings[lead], ratings[other],
                                        scn.players[lead].name, scn.players[other].name)
-            rows = run.rows([list(mix) for _, _, mix in outcomes])
-            out.append({"event": scn.events[e].name, "round": KO_ROUNDS[m_i],
-                        "players": [scn.players[lead].name, scn.players[other].name],
-                        "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
-                        "swing": rows})
-        now = run.now()
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": run.sims,
-                "seed": seed, "target_se": target_se, "qualifying_places": scn.qualifying_places,
-                "now": now, "matches": out}
+            items.append(Item({"event": scn.events[e].name, "round": KO_ROUNDS[m_i],
+                               "players": [scn.players[lead].name, scn.players[other].name],
+                               "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes]},
+                              [list(mix) for _, _, mix in outcomes]))
+        return Examined({}, items, scn.qualifying_places)
 
     # ---- whocan ---------------------------------------------------------------------------
     def whocan(self, scn: GroupSeries, at, budget=None, draws: str = "rule",

@@ -58,38 +58,28 @@ class KnockoutSeriesFormat(Format):
         self.check_options(scn, opts)
         return KnockoutSeriesPlan(scn, model, opts)
 
-    def swing(self, scn: KnockoutSeries, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None, target_se=None) -> dict:
-        """What each of the next matches swings: every player's P(1st) and P(qualify) under
-        each of its six results (either player winning 2-0 or 1.5-0.5 in the classical games,
-        or on tiebreaks after 1-1), on common random numbers.  ``CompileOptions.fixed`` keys:
-        (event, round, slot) -> a complete ``Match``; ``fixed`` (what-ifs) holds for every
-        run."""
-        from ..shared import swing as swing_
+    def swing_items(self, scn: KnockoutSeries, model, at, round_no=None, fixed=None):
+        """What ``swing`` examines: the next matches whose players are known, each under its
+        six results (either player winning 2-0 or 1.5-0.5 in the classical games, or on
+        tiebreaks after 1-1); keys (event, round, slot) -> a complete ``Match``."""
+        from ..shared.swing import Examined, Item
 
         if round_no is not None:
             raise ScenarioError("--round is for round robins; knock-out series swing the next "
                                 "matches", key="--round", value=round_no)
-        fixed = dict(fixed or {})
-        todo = rules.open_matches(scn, at, fixed)
+        todo = rules.open_matches(scn, at, dict(fixed or {}))
         if not todo:
             raise ScenarioError("no match left to play at this checkpoint", file=scn.file,
                                 key="--at", value=at or "latest")
-        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
-                            seed=seed, target_se=target_se)
-        out = []
+        items = []
         for e, r, j, up, lo in todo:
             outcomes = _six_results(scn, model, e, r, j, up, lo)
-            players = run.rows([[({(e, r, j): o[2]}, 1.0)] for o in outcomes])
             ev = scn.events[e]
-            out.append({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
-                        "players": [scn.players[up].name, scn.players[lo].name],
-                        "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes],
-                        "swing": players})
-        now = run.now()
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "sims": run.sims,
-                "seed": seed, "target_se": target_se, "qualifying_places": scn.qualifying_places,
-                "now": now, "matches": out}
+            items.append(Item({"event": ev.name, "round": round_name(r, rules.n_rounds(ev.size)),
+                               "players": [scn.players[up].name, scn.players[lo].name],
+                               "outcomes": [{"result": o[0], "p": o[1]} for o in outcomes]},
+                              [[({(e, r, j): o[2]}, 1.0)] for o in outcomes]))
+        return Examined({}, items, scn.qualifying_places)
 
     def whocan(self, scn: KnockoutSeries, at, budget=None, heuristics: bool = True,
                fixed=None) -> dict:

@@ -72,17 +72,13 @@ class RoundRobinFormat(Format):
         from .exact import exact_round_robin
         return exact_round_robin(scn, model, self.check_at(scn, at), fixed=fixed)
 
-    def swing(self, scn: RoundRobin, model, at, *, sims, seed, offsets=False,
-              round_no=None, fixed=None, target_se=None) -> dict:
-        """What each game of the next round (or of ``round_no``) swings: every player's
-        P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or 0-1, on common random numbers (the
-        game's result forced while its random number is still drawn, so every other game
-        sees the same numbers in every run), each difference with its paired SE."""
-        from ..shared import swing as swing_
+    def swing_items(self, scn: RoundRobin, model, at, round_no=None, fixed=None):
+        """What ``swing`` examines: the games of the next round (or of ``round_no``) still to
+        play, each under 1-0, 1/2-1/2 and 0-1 (keys (round, White, Black) -> result code)."""
+        from ..shared.swing import Examined, Item
         from .exact import game_probabilities
 
-        fixed = dict(fixed or {})
-        _, remaining = rules.split_games(scn, at, fixed)
+        _, remaining = rules.split_games(scn, at, dict(fixed or {}))
         if not remaining:
             raise ScenarioError("nothing left to play at this checkpoint", file=scn.file,
                                 key="--at", value=at or "latest")
@@ -91,25 +87,18 @@ class RoundRobinFormat(Format):
         if not games:
             raise ScenarioError("no game of that round is still to play", file=scn.file,
                                 key="--round", value=rn)
-        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
-                            seed=seed, target_se=target_se,
-                            compile_=aligned_compile(self, scn, model, at, offsets, fixed))
-        out_games = []
-        for g, (pw, pd, pb) in zip(games, game_probabilities(scn, model, games)):
-            outcomes = [[({(g.round, g.white, g.black): code}, 1.0)] for code in range(3)]
-            players = run.rows(outcomes)
-            for p in players:
-                p["p_first"] = dict(zip(RESULT_LABELS, p["p_first"]))
-                p["p_qualify"] = dict(zip(RESULT_LABELS, p["p_qualify"]))
-            out_games.append({"round": g.round, "white": scn.players[g.white].name,
-                              "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
-                              "p_black": pb, "players": players})
-        out_games.sort(key=lambda x: -swing_.weight(x["players"]))
-        now = run.now()
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": rn,
-                "sims": run.sims, "seed": seed, "target_se": target_se,
-                "qualifying_places": scn.qualifying_places, "results": list(RESULT_LABELS),
-                "now": now, "games": out_games}
+        items = [Item({"round": g.round, "white": scn.players[g.white].name,
+                       "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
+                       "p_black": pb},
+                      [[({(g.round, g.white, g.black): code}, 1.0)] for code in range(3)],
+                      RESULT_LABELS)
+                 for g, (pw, pd, pb) in zip(games, game_probabilities(scn, model, games))]
+        return Examined({"round": rn}, items, scn.qualifying_places, RESULT_LABELS)
+
+    def swing_compile(self, scn: RoundRobin, model, at, offsets, fixed):
+        """The game's result forced while its random number is still drawn
+        (``aligned_compile``), so every other game sees the same numbers in every run."""
+        return aligned_compile(self, scn, model, at, offsets, dict(fixed))
 
     def whocan(self, scn: RoundRobin, at, budget=None, fixed=None) -> dict:
         """Who can still finish first or qualify.  With at most ``ENUMERATE_GAMES`` games

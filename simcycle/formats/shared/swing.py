@@ -16,6 +16,7 @@ depends only on (seed, cap, target), never on time or threads.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -139,6 +140,81 @@ class Runner:
                         k + max(k // 4, 1)), self.cap)
         out.sort(key=lambda x: -(x.swing_first + x.swing_qualify))
         return [p.to_json() for p in out]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One game or match a swing examines, before it is run.
+
+    head      its facts in the JSON, in order (a game: round, White, Black, the result
+              probabilities; a knock-out match: event, round, players, outcomes)
+    outcomes  each possible result as a mixture of what-ifs in the format's own keys
+    labels    a game's result labels ("1-0", "1/2-1/2", "0-1"): its players' P(1st) and
+              P(qualify) are keyed by them; () for a match (lists in outcome order)
+    """
+
+    head: dict
+    outcomes: list[Outcome]
+    labels: tuple[str, ...] = ()
+
+    @property
+    def field(self) -> str:
+        """The ``Swing`` field the item goes to."""
+        return "games" if self.labels else "matches"
+
+
+@dataclass(frozen=True)
+class Examined:
+    """What a format's swing examines at a checkpoint (``Format.swing_items``).
+
+    where    the JSON keys that say which round (round robin: round; group games: event and
+             round; a cycle: its part first); none for knock-out matches
+    items    the games or matches, each with its outcomes
+    places   the qualifying places ("qualify" in the swing; a cycle: the final's seats)
+    results  a round robin's result labels, listed in the JSON (None: not listed)
+    """
+
+    where: dict
+    items: list[Item]
+    places: int
+    results: tuple[str, ...] | None = None
+
+    def keyed(self, key: Callable[[Any], Any]) -> "Examined":
+        """The same games or matches with every what-if key mapped by ``key`` (a cycle's
+        (part index, the part's key))."""
+        items = [Item(it.head, [[({key(k): v for k, v in fx.items()}, w) for fx, w in mix]
+                                for mix in it.outcomes], it.labels) for it in self.items]
+        return Examined(self.where, items, self.places, self.results)
+
+
+def tabulate(run: Runner, ex: Examined) -> dict[str, list[dict]]:
+    """Every item of ``ex`` run on ``run`` as its JSON ({"games": [...]} or {"matches":
+    [...]}): a game's players keyed by result and the games in the order they swing (most
+    first); matches in playing order."""
+    out: dict[str, list[dict]] = {}
+    for it in ex.items:
+        rows_ = run.rows(it.outcomes)
+        if it.labels:
+            for p in rows_:
+                p["p_first"] = dict(zip(it.labels, p["p_first"]))
+                p["p_qualify"] = dict(zip(it.labels, p["p_qualify"]))
+        out.setdefault(it.field, []).append(
+            {**it.head, ("players" if it.labels else "swing"): rows_})
+    if "games" in out:
+        out["games"].sort(key=lambda x: -weight(x["players"]))
+    return out
+
+
+def report(scn, at, ex: Examined, run: Runner, *, seed: int, target_se: float | None) -> dict:
+    """A swing's JSON (``api.results.Swing``): the checkpoint, where (a cycle's part in
+    progress, the round), the run's size, every player now, the games or matches."""
+    items = tabulate(run, ex)
+    now = run.now()
+    return {"scenario": scn.name, "file": scn.file, "at": at or "latest",
+            **ex.where, "sims": run.sims,
+            "seed": seed, "target_se": target_se, "qualifying_places": ex.places,
+            **({"results": list(ex.results)} if ex.results is not None else {}),
+            "now": now, **items}
 
 
 def _table(names, base, runs) -> list[SwingPlayer]:

@@ -130,13 +130,11 @@ class SwissFormat(Format):
         from .results import render_results
         return render_results(d)
 
-    def swing(self, scn: Swiss, model, at, *, sims, seed, offsets=False, round_no=None,
-              fixed=None, target_se=None) -> dict:
-        """What each of the top ``SWING_BOARDS`` boards of the next round (published
-        pairings only) swings: every player's P(1st) and P(qualify) if it ends 1-0, 1/2-1/2 or
-        0-1, on common random numbers (a board's number is drawn whatever its result), each
-        difference with its paired SE."""
-        from ..shared import swing as swing_
+    def swing_items(self, scn: Swiss, model, at, round_no=None, fixed=None):
+        """What ``swing`` examines: the top ``SWING_BOARDS`` boards of the next round
+        (published pairings only), each under 1-0, 1/2-1/2 and 0-1 (keys (round, White, Black)
+        -> result code; a board's number is drawn whatever its result)."""
+        from ..shared.swing import Examined, Item
         fixed = dict(fixed or {})
         nxt = rules.last_round(scn, at) + 1
         if round_no is not None and round_no != nxt:
@@ -148,25 +146,17 @@ class SwissFormat(Format):
             raise ScenarioError(f"round {nxt} is not paired yet" if nxt <= scn.n_rounds
                                 else "the event is over", file=scn.file, key="--at",
                                 value=at or "latest")
-        run = swing_.Runner(self, scn, model, at, offsets=offsets, fixed=fixed, sims=sims,
-                            seed=seed, target_se=target_se)
         labels = ("1-0", "1/2-1/2", "0-1")
-        out = []
+        items = []
         for g in boards:
             pw, pd, pb = model.wdl(scn.control, scn.players[g.white].rating,
                                    scn.players[g.black].rating)
-            players = run.rows([[({(g.round, g.white, g.black): c}, 1.0)] for c in range(3)])
-            for p in players:
-                p["p_first"] = dict(zip(labels, p["p_first"]))
-                p["p_qualify"] = dict(zip(labels, p["p_qualify"]))
-            out.append({"round": g.round, "white": scn.players[g.white].name,
-                        "black": scn.players[g.black].name, "p_white": pw, "p_draw": pd,
-                        "p_black": pb, "players": players})
-        out.sort(key=lambda x: -swing_.weight(x["players"]))
-        return {"scenario": scn.name, "file": scn.file, "at": at or "latest", "round": nxt,
-                "sims": run.sims, "seed": seed, "target_se": target_se,
-                "qualifying_places": scn.qualifying_places, "results": list(labels),
-                "now": run.now(), "games": out}
+            items.append(Item({"round": g.round, "white": scn.players[g.white].name,
+                               "black": scn.players[g.black].name, "p_white": pw,
+                               "p_draw": pd, "p_black": pb},
+                              [[({(g.round, g.white, g.black): c}, 1.0)] for c in range(3)],
+                              labels))
+        return Examined({"round": nxt}, items, scn.qualifying_places, labels)
 
     render_swing = render_from("swing")
     render_standings = render_from("standings")
