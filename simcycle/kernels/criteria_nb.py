@@ -26,7 +26,7 @@ used:
 The plain-Python twin is ``simcycle.reference.criteria``; adding a criterion is one function
 here, one there, one code in ``enums.py`` and one row of ``criteria.TABLE``.  The Swiss and the
 round robin (whose scenario names map to these codes: ``enums.RR_CRITERIA``) rank by them,
-splitting a level group in one place (:func:`split_segment_nb`).
+splitting the level groups by a criterion in one place (:func:`criterion_pass_nb`).
 """
 
 from typing import NamedTuple
@@ -312,59 +312,83 @@ def progressive_nb(t, rounds, i, group, k):
 
 
 @ijit
-def fill_nb(f, t, rounds, order, p, k, group, val):
-    """val[i] = f(t, rounds, i, group, k) for the players i = order[p:p+k]."""
-    for a in range(k):
-        val[order[p + a]] = f(t, rounds, order[p + a], group, k)
+def any_level_nb(brk, p, n):
+    """Whether two players of order[p:n] are level (a group there has two or more).  Callers
+    test it before :func:`criterion_pass_nb`, whose array arguments cost reference counts
+    even when no group needs the criterion."""
+    for i in range(p + 1, n):
+        if brk[i] == 0:
+            return True
+    return False
 
 
 @ijit
-def group_values_nb(code, t, rounds, order, p, k, group, val):
-    """val[i] = criterion ``code``'s value (``enums.TBS_*``; lots or unknown: 0) for each of
-    the players i = order[p:p+k], level so far; group[:k] holds them (direct encounter reads
-    it, its condition checked once for the group).  The one place a code names its value
-    function.  One loop per criterion, the code tested once a group: testing it for every
-    player kept each inlined criterion's array references in the loop (the Candidates'
-    ranking about 1.5x slower: benchmarks/README.md, 2026-12-03)."""
+def pass_by_nb(f, t, rounds, order, brk, val, group, p, n, every, encounter):
+    """Apply the value function ``f`` to the players order[p:n] group by group (the groups
+    ``brk`` marks): val[i] = f(t, rounds, i, group, k) with group[:k] the players level with
+    i, then each group of two or more ordered by it (higher first, stable) and split where
+    the values differ.  ``every``: also the players alone in their group (``values_nb``
+    reads their values); else only groups of two or more are evaluated.  ``encounter``: the
+    group's values are 0 unless every pair of it has met (direct encounter's condition,
+    checked once a group)."""
+    while p < n:
+        e = segment_end_nb(brk, p, n)
+        k = e - p
+        if k > 1 or every:
+            for a in range(k):
+                group[a] = order[p + a]
+            if encounter and not all_met_nb(t, rounds, group, k):
+                for a in range(k):
+                    val[group[a]] = 0
+            else:
+                for a in range(k):
+                    val[group[a]] = f(t, rounds, group[a], group, k)
+                if k > 1:
+                    sort_segment_nb(order, brk, val, p, e)
+        p = e
+
+
+@ijit
+def criterion_pass_nb(code, t, rounds, order, brk, val, group, p, n, every):
+    """Apply criterion ``code`` (``enums.TBS_*``, not lots; unknown: every value 0, no split)
+    to the players order[p:n], level so far group by group (``brk``): each group ordered by
+    its values (higher first, stable) and split where they differ (:func:`pass_by_nb`).
+    The one place a code names its value function.  The code is tested once a pass, not
+    once a group: an inlined function whose array arguments span the whole dispatch pays a
+    reference-count increment and decrement (atomic) per array each time it runs, which
+    once a group was most of the ranking's cost (benchmarks/README.md, 2026-12-05)."""
     if code == TBS_DIRECT_ENCOUNTER:
-        met = all_met_nb(t, rounds, group, k)
-        for a in range(k):
-            i = order[p + a]
-            val[i] = points_against_nb(t, rounds, i, group, k) if met else np.int64(0)
+        pass_by_nb(points_against_nb, t, rounds, order, brk, val, group, p, n, every, True)
     elif code == TBS_SONNEBORN_BERGER:
-        fill_nb(sonneborn_berger_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(sonneborn_berger_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_WINS:
-        fill_nb(wins_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(wins_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_BUCHHOLZ:
-        fill_nb(buchholz_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(buchholz_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_BUCHHOLZ_C1:
-        fill_nb(buchholz_cut1_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(buchholz_cut1_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_ARO_C1:
-        fill_nb(aro_cut1_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(aro_cut1_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_ARO:
-        fill_nb(aro_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(aro_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_WON:
-        fill_nb(won_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(won_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_BLACK_GAMES:
-        fill_nb(black_games_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(black_games_nb, t, rounds, order, brk, val, group, p, n, every, False)
     elif code == TBS_PROGRESSIVE:
-        fill_nb(progressive_nb, t, rounds, order, p, k, group, val)
+        pass_by_nb(progressive_nb, t, rounds, order, brk, val, group, p, n, every, False)
     else:
-        for a in range(k):
-            val[order[p + a]] = 0
+        for a in range(p, n):
+            val[order[a]] = 0
 
 
 @ijit
 def split_segment_nb(code, t, rounds, order, brk, val, group, p, e):
     """Order the players order[p:e], level so far, by criterion ``code`` (not lots; higher
-    first, stable) and split them where its values differ (brk).  The one place every ranker
-    (the Swiss's, the round robin's, whocan's) applies a criterion; ``group`` and ``val`` are
-    work arrays (group[:e-p] gets the players level, the group direct encounter reads)."""
-    k = e - p
-    for a in range(k):
-        group[a] = order[p + a]
-    group_values_nb(code, t, rounds, order, p, k, group, val)
-    sort_segment_nb(order, brk, val, p, e)
+    first, stable) and split them where its values differ (brk): :func:`criterion_pass_nb`
+    over the one group.  ``group`` and ``val`` are work arrays (group[:e-p] gets the players
+    level, the group direct encounter reads)."""
+    criterion_pass_nb(code, t, rounds, order, brk, val, group, p, e, False)
 
 
 @jit
@@ -379,17 +403,16 @@ def rank_criteria_nb(t, rounds, criteria, order, brk, val, group, work, st, lots
     sort_segment_nb(order, brk, t.pts, 0, n)
     for c in range(criteria.shape[0] + 1):
         code = criteria[c] if c < criteria.shape[0] else TBS_LOTS
-        if code == TBS_LOTS and not lots:
-            continue
-        p = 0
-        while p < n:
-            e = segment_end_nb(brk, p, n)
-            if e - p > 1:
-                if code == TBS_LOTS:
+        if code != TBS_LOTS:
+            if any_level_nb(brk, 0, n):
+                criterion_pass_nb(code, t, rounds, order, brk, val, group, 0, n, False)
+        elif lots:
+            p = 0
+            while p < n:
+                e = segment_end_nb(brk, p, n)
+                if e - p > 1:
                     lots_segment_nb(order, brk, work, p, e, st)
-                else:
-                    split_segment_nb(code, t, rounds, order, brk, val, group, p, e)
-            p = e
+                p = e
 
 
 @jit
@@ -403,16 +426,6 @@ def values_nb(t, rounds, criteria, order, brk, group, out):
     sort_segment_nb(order, brk, t.pts, 0, n)
     val = np.empty(n, np.int64)
     for c in range(criteria.shape[0]):
-        code = criteria[c]
-        p = 0
-        while p < n:
-            e = segment_end_nb(brk, p, n)
-            k = e - p
-            for a in range(k):
-                group[a] = order[p + a]
-            group_values_nb(code, t, rounds, order, p, k, group, val)
-            for a in range(k):
-                out[order[p + a], c] = val[order[p + a]]
-            if k > 1 and code != TBS_LOTS:
-                sort_segment_nb(order, brk, val, p, e)
-            p = e
+        criterion_pass_nb(criteria[c], t, rounds, order, brk, val, group, 0, n, True)
+        for i in range(n):
+            out[i, c] = val[i]

@@ -20,7 +20,7 @@ from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_
                       PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
                       RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS, WHITE_WINS)
 from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.criteria_nb import Crosstable, split_segment_nb
+from ...kernels.criteria_nb import Crosstable, any_level_nb, criterion_pass_nb
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
                                 round_robin_nb, sudden_death_knockout_nb, terms_nb)
 from ...kernels.prizes_nb import share_by_points_nb
@@ -163,17 +163,18 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
 
 
 @ijit
-def rank_nb(a, g, t, n, order, brk, val, group, cand, score, work, st, flags):
-    """Fill order[:n] with the final ranking: points, then ``a.criteria`` step by step
+def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order, brk, val, group,
+            cand, score, work, st, flags):
+    """Fill order[:n] with the final ranking: points, then ``criteria`` step by step
     (strict: lots settle what the rules leave level); ``t`` the event's
     :class:`~simcycle.kernels.criteria_nb.Crosstable`, which every C.07 criterion reads
-    (``criteria_nb.split_segment_nb``)."""
+    (``criteria_nb.criterion_pass_nb``, once a criterion)."""
     start_order_nb(order, brk, n)
     sort_segment_nb(order, brk, t.pts, 0, n)
-    if 0 < a.n_qual < n and brk[a.n_qual] == 0:   # level on points across the last place
+    if 0 < n_qual < n and brk[n_qual] == 0:   # level on points across the last place
         flags[RR_C_Q_TIEBREAK] = 1
-    for c in range(a.criteria.shape[0]):
-        crit = a.criteria[c]
+    for c in range(criteria.shape[0]):
+        crit = criteria[c]
         if crit == TB_PLAYOFF:
             e = segment_end_nb(brk, 0, n)
             if e > 1:
@@ -181,25 +182,26 @@ def rank_nb(a, g, t, n, order, brk, val, group, cand, score, work, st, flags):
                 w = -1
                 for i in range(e):
                     cand[i] = order[i]
-                    if order[i] == a.forced_first:
-                        w = a.forced_first
+                    if order[i] == forced_first:
+                        w = forced_first
                 if w < 0:
-                    w = playoff_nb(g, a.playoff_seg, a.stages, cand, e, score, work, st, flags)
-                    if a.n_qual == 1 and flags[RR_C_LOTS] == 1:
+                    w = playoff_nb(g, playoff_seg, stages, cand, e, score, work, st, flags)
+                    if n_qual == 1 and flags[RR_C_LOTS] == 1:
                         flags[RR_C_Q_LOTS] = 1
                 move_to_front_nb(order, brk, w)
+            continue
+        if crit != TBS_LOTS:
+            if any_level_nb(brk, 0, n):
+                criterion_pass_nb(crit, t, t.res.shape[1], order, brk, val, group, 0, n, False)
             continue
         k = 0
         while k < n:
             e = segment_end_nb(brk, k, n)
             if e - k > 1:
-                if crit == TBS_LOTS:
-                    flags[RR_C_LOTS] = 1
-                    if k < a.n_qual < e:
-                        flags[RR_C_Q_LOTS] = 1
-                    lots_segment_nb(order, brk, work, k, e, st)
-                else:
-                    split_segment_nb(crit, t, t.res.shape[1], order, brk, val, group, k, e)
+                flags[RR_C_LOTS] = 1
+                if k < n_qual < e:
+                    flags[RR_C_Q_LOTS] = 1
+                lots_segment_nb(order, brk, work, k, e, st)
             k = e
 
 
@@ -255,7 +257,7 @@ class Scratch(NamedTuple):
     order: np.ndarray    # int64 [n]: the final order, best first (the result)
     brk: np.ndarray      # int64 [n]: group starts in ``order`` (rank_nb)
     val: np.ndarray      # int64 [n]: a criterion's values
-    group: np.ndarray    # int64 [n]: the players level (``criteria_nb.split_segment_nb``)
+    group: np.ndarray    # int64 [n]: the players level (``criteria_nb.criterion_pass_nb``)
     cand: np.ndarray     # int64 [n]: players in the play-off
     score: np.ndarray    # int64 [n]: play-off scores
     work: np.ndarray     # int64 [n]: lots
@@ -318,21 +320,31 @@ def replica_nb(a, g, rt0, st, terms, s):
             for i in range(n):
                 for k in range(3):
                     rt[q, i, k] = rt0[q, i, k]
-    for k in range(s.flags.shape[0]):
-        s.flags[k] = 0
+    flags = s.flags
+    for k in range(flags.shape[0]):
+        flags[k] = 0
+    base_pts = a.base_pts
     for i in range(n):      # s.res holds the games played already (``Scratch.res``)
-        pts[i] = a.base_pts[i]
+        pts[i] = base_pts[i]
+    # the schedule's arrays taken into locals once: a tuple's field read inside the loop is a
+    # reference-count increment and decrement (atomic) every game
+    gw = a.gw
+    gb = a.gb
+    gsw = a.gsw
+    gsb = a.gsb
     if not a.live:      # the fast path: thresholds from the plan's table
+        gthr = a.gthr
         for q in range(m):
-            play_nb(pts, res, a.gw[q], a.gb[q], a.gsw[q], a.gsb[q],
-                    result_of_nb(u01_nb(st), a.gthr[q, 0], a.gthr[q, 1]))
+            play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
+                    result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
     else:
+        gseg = a.gseg
         for q in range(m):
-            w = a.gw[q]
-            b = a.gb[q]
-            cw = a.gsw[q]
-            cb = a.gsb[q]
-            sg = a.gseg[q]
+            w = gw[q]
+            b = gb[q]
+            cw = gsw[q]
+            cb = gsb[q]
+            sg = gseg[q]
             tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls], rt[sg, b, cls])
             td += tw
             out_ = result_of_nb(u01_nb(st), tw, td)
@@ -344,7 +356,8 @@ def replica_nb(a, g, rt0, st, terms, s):
                     rt[sq, b, cls] -= dlt
             play_nb(pts, res, w, b, cw, cb, out_)
     t = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
-    rank_nb(a, g, t, n, s.order, s.brk, s.val, s.group, s.cand, s.score, s.work, st, s.flags)
+    rank_nb(a.criteria, a.stages, a.n_qual, a.forced_first, a.playoff_seg, g, t, n, s.order, s.brk,
+            s.val, s.group, s.cand, s.score, s.work, st, s.flags)
     prizes_nb(a, n, s.order, pts, s.prize)
 
 
@@ -413,12 +426,8 @@ def place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi)
                     top = e
                     after = c + 1
             continue
-        k = top
-        while k < n:
-            e = segment_end_nb(brk, k, n)
-            if e - k > 1:
-                split_segment_nb(crit, t, width, order, brk, val, group, k, e)
-            k = e
+        if any_level_nb(brk, top, n):
+            criterion_pass_nb(crit, t, width, order, brk, val, group, top, n, False)
     k = top
     while k < n:
         e = segment_end_nb(brk, k, n)
@@ -448,12 +457,8 @@ def place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi)
                 crit = steps[c]
                 if crit == TBS_LOTS or crit == TB_PLAYOFF:
                     break
-                k = 0
-                while k < m:
-                    e = segment_end_nb(sbrk, k, m)
-                    if e - k > 1:
-                        split_segment_nb(crit, t, width, sub, sbrk, val, group, k, e)
-                    k = e
+                if any_level_nb(sbrk, 0, m):
+                    criterion_pass_nb(crit, t, width, sub, sbrk, val, group, 0, m, False)
             k = 0
             while k < m:
                 e = segment_end_nb(sbrk, k, m)
