@@ -144,6 +144,16 @@ def _within(run, limit: int | None, zero: bool):
     return None
 
 
+# HiGHS's cut handling for every whocan program (deterministic work settings, not time): a
+# cut pool of at most 30 cuts (default 10,000) and cuts leaving the LP after 5 rounds unused
+# (default 10).  At the Grand Prix 2022's slowest checkpoints the root cut rounds were most of
+# the time (benchmarks/README.md, "whocan under a CPU-second: a smaller HiGHS cut pool",
+# 2026-12-05): event1-round4 1.36 -> 0.81 CPU-s as a whole command; the status, via and
+# at-worst of all 6,416 rows at the 133 shipped checkpoints unchanged, 21 printed paths
+# other optima of the same programs.
+HIGHS_CUTS = {"mip_pool_soft_limit": 30, "mip_lp_age_limit": 5}
+
+
 def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int | None):
     """Solve the integer program min c.x, lo <= A x <= hi, lb <= x <= ub (A from triplets
     without duplicates) with HiGHS (``highspy``; imported here: it is not needed where whocan
@@ -152,7 +162,7 @@ def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int 
     when HiGHS has one; ``nodes`` HiGHS's node count when it returns a point, else 0 (the
     caller counts at least one: a proof that no point exists costs one unit, as before
     whocan called HiGHS directly); ``count`` HiGHS's node count in every case.  The matrix
-    goes in by columns, row indices sorted, logging off."""
+    goes in by columns, row indices sorted, logging off, the cut settings ``HIGHS_CUTS``."""
     from highspy import _core as h
 
     n, m = len(lb), len(lo)
@@ -180,6 +190,8 @@ def _highs(c, lb, ub, rows, cols, vals, lo, hi, presolve: bool, node_limit: int 
     opts.presolve = "on" if presolve else "off"
     if node_limit is not None:
         opts.mip_max_nodes = int(node_limit)
+    for key, value in HIGHS_CUTS.items():
+        setattr(opts, key, value)
     highs.passOptions(opts)
     highs.passModel(lp)
     highs.run()
