@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import ScenarioError
 from ..kernels.config import CHUNK
 from ..formats.tour.rules import UNIT, event_place_points, share_points
-from ..formats.tour.whatif import ordinal
+from ..report import ordinal
 from .branches import MERGE, Branch, ItemOdds, NeedsReport, PlayerNeeds
 
 SHARED = "shared"          # the winner's code when first place is shared

@@ -71,6 +71,11 @@ CERTAIN = 1e-12     # within this of 0 or 1 a probability is certain: an exact s
                     # a simulated share k/n with n below 10^12 only when it is 0 or 1
 
 
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
 def percent(p: float) -> str:
     """A probability in a table, in per cent: 0 and 100 only when it happened in no / every
     run (or, exact, is impossible / certain, up to ``CERTAIN``); below 0.05 % "<0.1", above

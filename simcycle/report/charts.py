@@ -24,7 +24,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from ..errors import ScenarioError  # noqa: E402
-from . import CERTAIN, percent  # noqa: E402
+from . import CERTAIN, ordinal, percent  # noqa: E402
 
 matplotlib.rcParams["svg.hashsalt"] = "simcycle"
 matplotlib.rcParams["svg.fonttype"] = "none"     # text stays text (searchable, crisp)
@@ -260,11 +260,11 @@ def _place_bars(ax, ys: list, p_place: list, k: int, colour, dark: bool) -> None
     widths = [pp[k] for pp in p_place]
     lefts = [sum(pp[:k]) for pp in p_place]
     ax.barh(ys, widths, left=lefts, color=colour, edgecolor="white", lw=0.5,
-            height=0.78, label=_ordinal(k + 1))
+            height=0.78, label=ordinal(k + 1))
     size = 7.5 if len(ys) > 14 else 8.5
     for y, w, left in zip(ys, widths, lefts):
         if w >= 0.07:
-            ax.text(left + w / 2, y, f"{_ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
+            ax.text(left + w / 2, y, f"{ordinal(k + 1)}\n{100 * w:.0f}%", ha="center",
                     va="center", fontsize=size, color="white" if dark else "#1a1a1a")
 
 
@@ -300,10 +300,6 @@ def _place_colourbar(fig, ax, colours: list, n: int, q: int):
     cb.set_ticks([1, *range(5, n_places + 1, 5)])
     cb.set_label("place (green: qualifying)" if q else "place", fontsize=9)
     cb.ax.tick_params(labelsize=8)
-
-
-def _ordinal(k: int) -> str:
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def place_chart(d: dict, path) -> str:

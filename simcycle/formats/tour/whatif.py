@@ -23,6 +23,7 @@ import re
 
 from ...enums import SIM_KO
 from ...errors import ScenarioError
+from ...report import ordinal
 from ..shared.brackets import bracket_size
 from ..shared.whatif import find_events, find_player
 from .rules import played
@@ -40,10 +41,6 @@ SIDE_KEY = 0x5851F42D4C957F2D
 MAX_PLAYS = 1_000_000
 SHAPE = ('a tour what-if is "[EVENT:] PLAYER PLACE" with PLACE a final place (1), shared places '
          '(2-3) or a range of first places (2 to 3)')
-
-
-def ordinal(k: int) -> str:
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def spec_text(b: tuple, n: int) -> str:
