@@ -170,3 +170,16 @@ def test_every_format_every_result_through_one_table_model(name, at, swing, whoc
         assert len(rows) == sum(len(v) for v in w.targets.values())
         assert {(r["name"], r["status"]) for r in rows} == {
             (x.name, x.status) for v in w.targets.values() for x in v}
+
+
+def test_place_columns_of_a_large_field_say_21st_22nd_23rd():
+    """The place columns of a 116-player Swiss: 21st, 22nd, 23rd (not "21th"), 111th-113th,
+    as English writes them; the same labels as the charts (``report.ordinal``)."""
+    sim = simcycle.load("grand-swiss-2025").simulate(at="round8", sims=200, seed=1)
+    labels = [c.label for c in simulation_table(sim, places=116).columns
+              if c.key.startswith("p_place_")]
+    assert labels[:4] == ["1st", "2nd", "3rd", "4th"]
+    assert labels[10:13] == ["11th", "12th", "13th"]
+    assert labels[20:23] == ["21st", "22nd", "23rd"]
+    assert labels[110:113] == ["111th", "112th", "113th"]
+    assert labels[100:102] == ["101st", "102nd"]

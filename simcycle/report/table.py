@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from . import ordinal
+
 Kind = Literal["text", "pct", "num", "int", "money"]
 
 
@@ -247,7 +249,7 @@ def simulation_csv_table(d: dict) -> Table:
     keys = ["name", "expected_points", "se_expected_points", "p_first", "se_p_first",
             "p_qualify", "se_p_qualify", "expected_prize", "se_expected_prize"]
     cols = [Column(key=k, label=k, kind="text" if k == "name" else "num") for k in keys]
-    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct")
+    cols += [Column(key=f"p_place_{k + 1}", label=ordinal(k + 1), kind="pct")
              for k in range(nplace)]
     rows = [{**{k: p[k] for k in keys}, **{f"p_place_{k + 1}": x
                                            for k, x in enumerate(p["p_place"])}}
@@ -314,7 +316,7 @@ def _sim_columns(sim, points: str, prize: bool, places: int) -> list[Column]:
     if prize:
         cols.append(Column(key="expected_prize", label=f"exp. prize {sim.currency or ''}".strip(),
                            kind="money", wide=True))
-    cols += [Column(key=f"p_place_{k + 1}", label=_ordinal(k + 1), kind="pct", wide=True)
+    cols += [Column(key=f"p_place_{k + 1}", label=ordinal(k + 1), kind="pct", wide=True)
              for k in range(min(places, nplace))]
     if sim.sims is None:       # exact probabilities: no standard errors
         cols = [msgspec.structs.replace(c, se=None) for c in cols]
@@ -324,10 +326,6 @@ def _sim_columns(sim, points: str, prize: bool, places: int) -> list[Column]:
 _SIM_KEYS = ("name", "expected_points", "se_expected_points", "p_first", "se_p_first",
              "p_qualify", "se_p_qualify", "expected_prize")    # a player's row, then places
 _QUALIFY_LEGEND = {0: "", 1: "; one place qualifies, so first place is the qualifying place"}
-
-
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
 NAMES = {"sb": "SB", "ahead_by": "ahead by", "p_white": "1-0 %", "p_draw": "draw %",
