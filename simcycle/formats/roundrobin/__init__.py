@@ -54,10 +54,9 @@ class RoundRobinFormat(Format):
     def parse_fix(self, scn: RoundRobin, text: str, at, key: str, earlier=None) -> dict:
         """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a game of the
         schedule, not played at ``at`` or played with that very result."""
-        from ..shared.whatif import parse_game, pick_game
+        from ..shared.whatif import alias_index, parse_game, pick_game
 
-        idx = {a.casefold(): i for i, p in enumerate(scn.players)
-               for a in (p.name, *p.aliases)}
+        idx = alias_index(scn.players)
         rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
         last = rules.last_round(scn, at)
         hits = [(g.round, g.white, g.black, g.result if 0 <= g.result and g.round <= last else -1,

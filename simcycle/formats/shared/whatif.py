@@ -16,6 +16,12 @@ _ROUND = re.compile(r"^\s*(?:r|round\s*)(\d+)\s+", re.I)
 _SEP = re.compile(r"\s*-\s*|\s+(?:v|vs|v\.|vs\.)\s+", re.I)
 
 
+def alias_index(players) -> dict[str, int]:
+    """Every name and alias of ``players`` (each with ``name`` and ``aliases``), case-folded,
+    to the player's index: the table :func:`find_player` and :func:`parse_game` look names up in."""
+    return {a.strip().casefold(): i for i, p in enumerate(players) for a in (p.name, *p.aliases)}
+
+
 def find_player(names: list[str], aliases: dict[str, int], text: str) -> int | None:
     """A player by name or alias (case-insensitive), else by a part of the name that only one
     player's name contains (a surname)."""

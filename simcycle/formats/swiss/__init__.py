@@ -86,10 +86,9 @@ class SwissFormat(Format):
         """``[rN] White - Black RESULT`` -> {(round, white, black): result}: a board of the
         round after ``at`` (the only one paired before it is played: later rounds' pairings
         depend on its results), a game over the board, with these colours."""
-        from ..shared.whatif import parse_game
+        from ..shared.whatif import alias_index, parse_game
 
-        idx = {a.casefold(): i for i, p in enumerate(scn.players)
-               for a in (p.name, *p.aliases)}
+        idx = alias_index(scn.players)
         rnd, w, b, res = parse_game(text, scn.names, idx, key, scn.file)
         nxt = rules.last_round(scn, at) + 1
         names = scn.names

@@ -25,7 +25,7 @@ from ...enums import SIM_KO
 from ...errors import ScenarioError
 from ...report import ordinal
 from ..shared.brackets import bracket_size
-from ..shared.whatif import find_events, find_player
+from ..shared.whatif import alias_index, find_events, find_player
 from .rules import played
 from .scenario import Event, Tour
 
@@ -83,8 +83,7 @@ def parse(scn: Tour, text: str, at, key: str, earlier: dict) -> dict:
     m = _FIX.match(text.strip())
     if not m:
         raise ScenarioError(SHAPE, file=scn.file, key=key, value=text)
-    aliases = {a.casefold(): i for i, p in enumerate(scn.players)
-               for a in (p.name, *getattr(p, "aliases", ()))}
+    aliases = alias_index(scn.players)
     p = find_player([pl.name for pl in scn.players], aliases, m.group("who"))
     if p is None:
         raise ScenarioError("no player of the scenario in this what-if (a name or a part of "
