@@ -281,3 +281,22 @@ def test_page_escapes_every_name(tmp_path):
     finally:
         drv.quit()
         srv.stop()
+
+
+def test_a_cycle_page_shows_the_swing_of_its_part_in_progress():
+    """A cycle's odds list no games to click, but its swing (the part in progress's next round,
+    in P(a seat in the final) and P(win it)) is on the page, the text ``simcycle swing`` prints
+    for the same sims and seed; after the last game there is nothing to swing and no section."""
+    from starlette.testclient import TestClient
+
+    from simcycle.serve import Live, make_app
+    live = Live("cycle-2022", at="candidates-round12", sims=512, history_sims=512,
+                swing_sims=1024)
+    s = TestClient(make_app(live)).get("/api/state").json()
+    assert s["choices"] == []
+    alone = cli("swing", "cycle-2022", "--at", "candidates-round12", "--sims", "1024",
+                "--seed", str(live.seed))
+    assert alone.exit_code == 0 and s["swing"] == alone.output.rstrip("\n")
+    assert "part in progress (candidates)" in s["swing"]
+    end = Live("cycle-2022", at="candidates-round14", sims=512, history_sims=512, swing_sims=1024)
+    assert TestClient(make_app(end)).get("/api/state").json()["swing"] is None

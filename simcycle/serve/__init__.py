@@ -108,7 +108,7 @@ class Live:
         state["scores"] = None if "none" in sc else scores_text(sc)
         self._scores = None if "none" in sc else sc
         from ..formats.base import SWING, WHOCAN
-        if SWING in fmt.features and state["choices"]:
+        if SWING in fmt.features and _next_round_swings(fmt, scn, ev.model(), at):
             try:
                 state["swing"] = fmt.render_swing(ev.swing_json(at, sims=self.swing_sims,
                                                                 seed=self.seed))
@@ -171,6 +171,15 @@ class Live:
 def _names(scn) -> list[str]:
     from ..report.history import scn_names
     return list(scn_names(scn))
+
+
+def _next_round_swings(fmt, scn, model, at) -> bool:
+    """Whether the format's swing has games or matches to examine at ``at`` (a cycle: those of
+    its part in progress, though its odds list no games to click)."""
+    try:
+        return bool(fmt.swing_items(scn, model, at).items)
+    except SimcycleError:
+        return False
 
 
 def choices(odds: dict) -> list[dict]:
