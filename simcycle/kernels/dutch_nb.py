@@ -47,6 +47,8 @@ from .config import ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
 FLOAT2_TRIES = 1      # the same for floats repeated from two rounds before (0)
+PER_FLOAT = 2 * FLOAT2_TRIES + 2                         # attempts per repeated-float budget
+N_ATTEMPTS = FLOAT_TRIES * PER_FLOAT + 2 * FLOAT2_TRIES + 1   # attempts at a colour budget
 STEP_CAP = 4000        # search steps per attempt (a budget of floaters and colour conflicts)
 FLOAT_CAP = 500        # the same for an attempt that also bounds the repeated floats
 FREE = -2
@@ -73,6 +75,8 @@ class PairScratch(NamedTuple):
     uf1     int64 [n]: 1 when the player floated up in the previous round
     df2     int64 [n]: the same as df1 for the round two before the one being paired
     uf2     int64 [n]: the same as uf1 for the round two before
+    sc1, sc2  int64 [n]: each player's score (half points) before the previous round and
+            before the round two before (``colour_state_nb``, for the floats)
     met     uint8 [n, n]: met[x, y] = 1 when x played y over the board before the round being
             paired (filled and cleared again by ``pair_round_nb``; zero between calls)
     bstart  int64 [n + 1]: the first position of each bracket paired in the round's pass
@@ -112,6 +116,8 @@ class PairScratch(NamedTuple):
     uf1: np.ndarray
     df2: np.ndarray
     uf2: np.ndarray
+    sc1: np.ndarray
+    sc2: np.ndarray
     met: np.ndarray
     bstart: np.ndarray
     bnb: np.ndarray
@@ -134,7 +140,7 @@ def pair_scratch(n: int) -> PairScratch:
     """Work arrays for ``pair_round_nb`` (plain Python; kernels build the same with
     ``pair_scratch_nb``)."""
     w = (n + 63) // 64
-    return PairScratch(*[np.zeros(n, np.int64) for _ in range(16)], np.zeros((n, n), np.uint8),
+    return PairScratch(*[np.zeros(n, np.int64) for _ in range(18)], np.zeros((n, n), np.uint8),
                        np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64),
                        *[np.zeros(n, np.int64) for _ in range(7)],
                        np.zeros((n, w), np.uint64), np.zeros(w, np.uint64),
@@ -150,7 +156,7 @@ def pair_scratch_nb(n):
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-                       z((n, n), np.uint8),
+                       z(n, np.int64), z(n, np.int64), z((n, n), np.uint8),
                        z(n + 1, np.int64), z(n + 1, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
                        z(n, np.int64), z(n, np.int64), z(n, np.int64),
@@ -161,16 +167,24 @@ def pair_scratch_nb(n):
 @jit
 def colour_state_nb(t, rnd, s):
     """Colour difference, preference and its strength of every player before round ``rnd``
-    (0-based) from the games played over the board (C.04.3 A.6)."""
+    (0-based) from the games played over the board (C.04.3 A.6), and the floats of the two
+    rounds before it (C.04.3 A.4): one pass over each player's row, which also keeps his
+    score before each of those two rounds (s.sc1, s.sc2) for the floats."""
     opp, res, kind, colour = t.opp, t.res, t.kind, t.colour
-    cd, pref, strength, nobye, df1, uf1 = s.cd, s.pref, s.strength, s.nobye, s.df1, s.uf1
+    cd, pref, strength, nobye, sc1, sc2 = s.cd, s.pref, s.strength, s.nobye, s.sc1, s.sc2
     n = opp.shape[0]
     for i in range(n):
         d = 0
         last = COL_NONE
         prev = COL_NONE
         nb = 0
+        p = 0
         for r in range(rnd):
+            if r == rnd - 2:
+                sc2[i] = p
+            if r == rnd - 1:
+                sc1[i] = p
+            p += res[i, r]
             kd = kind[i, r]
             if kd == RK_PLAYED:
                 c = colour[i, r]
@@ -193,18 +207,17 @@ def colour_state_nb(t, rnd, s):
         else:
             pref[i], strength[i] = COL_NONE, 0
         nobye[i] = nb
-    # floats of the previous round and of the round before it (C.04.3 A.4)
-    floats_nb(t, rnd - 1, df1, uf1)
-    floats_nb(t, rnd - 2, s.df2, s.uf2)
+    floats_nb(t, rnd - 1, sc1, s.df1, s.uf1)
+    floats_nb(t, rnd - 2, sc2, s.df2, s.uf2)
 
 
 @jit
-def floats_nb(t, r, df, uf):
+def floats_nb(t, r, sc, df, uf):
     """The floats of round ``r`` (0-based; none when r < 0), C.04.3 A.4 b: of two players with
-    different scores (before round r) who played each other, the higher receives a downfloat
-    (df[i] = 1), the lower an upfloat (uf[i] = 1); a player who did not play in round r, for
-    whatever reason (a bye, a forfeit), receives a downfloat."""
-    opp, res, kind = t.opp, t.res, t.kind
+    different scores before round r (``sc``, int64 [n]) who played each other, the higher
+    receives a downfloat (df[i] = 1), the lower an upfloat (uf[i] = 1); a player who did not
+    play in round r, for whatever reason (a bye, a forfeit), receives a downfloat."""
+    opp, kind = t.opp, t.kind
     n = opp.shape[0]
     for i in range(n):
         df[i] = 0
@@ -216,14 +229,9 @@ def floats_nb(t, r, df, uf):
             df[i] = 1
             continue
         o = opp[i, r]
-        a = 0
-        b = 0
-        for q in range(r):
-            a += res[i, q]
-            b += res[o, q]
-        if a > b:
+        if sc[i] > sc[o]:
             df[i] = 1
-        elif a < b:
+        elif sc[i] < sc[o]:
             uf[i] = 1
 
 
@@ -239,9 +247,11 @@ def mark_met_nb(t, rnd, met, v):
 
 
 @ijit
-def conflict_nb(pref, x, y):
-    """1 when the two cannot both get their colour preference (``pref``)."""
-    return 1 if pref[x] != COL_NONE and pref[x] == pref[y] else 0
+def conflict_nb(px, py):
+    """1 when two players of colour preferences px and py cannot both get theirs.  Scalars,
+    not the preference array: an inlined function taking an array costs a reference-count
+    increment and decrement (atomic) per call, here twice a search step (LLVM IR)."""
+    return np.int64((px != COL_NONE) & (px == py))
 
 
 @ijit
@@ -326,10 +336,12 @@ def bracket_bits_nb(t, rnd, s, m, n_mdp):
             hi = m - (w << 6)
             cm[i, w] = full if hi >= 64 else (bit_nb(hi) - np.uint64(1))
         cm[i, i >> 6] &= ~bit_nb(i)
-        for r in range(rnd):
+        for r in range(rnd):         # without branches: whether y is here is a coin flip
             y = opp[x, r]
-            if y >= 0 and met[x, y] != 0 and pos[y] < m and lst[pos[y]] == y:
-                cm[i, pos[y] >> 6] &= ~bit_nb(pos[y])
+            y = y if y >= 0 else x     # no opponent: met[x, x] is 0
+            q = pos[y]                 # stale when y is not here, but < n: lst[q] readable
+            hit = (met[x, y] != 0) & (q < m) & (lst[q] == y)
+            cm[i, q >> 6] &= ~(bit_nb(q) * np.uint64(hit))
         if strength[x] == 3 and top[x] == 0 and pref[x] != COL_NONE:
             c = 0 if pref[x] == COL_WHITE else 1
             for w in range(nw):
@@ -337,12 +349,19 @@ def bracket_bits_nb(t, rnd, s, m, n_mdp):
 
 
 @ijit
-def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
-    """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) with at most
-    ``nf`` floaters, ``vmax`` colour conflicts, ``fmax`` floats repeated from the previous
-    round (C.12-C.13: a floater who floated down last round, an MDP's opponent who floated
-    up) and ``gmax`` floats repeated from two rounds before (C.14-C.15, the same with
-    s.df2, s.uf2); True when found (s.state holds it).
+def search_nb(s, m, n_mdp, lower, last, big, f0, g0):
+    """Pair the bracket s.lst[:m] (its first n_mdp are moved-down players) under the budgets
+    in the order the quality criteria rank them (:func:`next_budget_nb`); True when paired
+    (s.state holds it).  ``lower``: there are players below to float to (else only the bye);
+    ``last``: the round's last bracket; ``big``: the larger of the bracket's counts of
+    players wanting White and wanting Black; f0, g0: the floats repeated from the previous
+    round and from two rounds before that no pairing avoids.
+
+    Each attempt is a depth-first search with at most ``nf`` floaters, ``vmax`` colour
+    conflicts, ``fmax`` floats repeated from the previous round (C.12-C.13: a floater who
+    floated down last round, an MDP's opponent who floated up) and ``gmax`` floats repeated
+    from two rounds before (C.14-C.15, the same with s.df2, s.uf2), stopped after
+    ``STEP_CAP`` steps (``FLOAT_CAP`` when it bounds repeated floats).
     ``exch``: S1 residents may also take S1 partners (exchanges), after every S2 partner;
     without it only transpositions of S2 are tried, except that in a heterogeneous bracket
     each pairing of the MDPs is tried with the remainder's transpositions, then with its
@@ -351,169 +370,223 @@ def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):
     Reads the position-indexed copies ``bracket_bits_nb`` made (s.ppref .. s.upm).  A step
     takes the next option of one position: the first candidate in option order that is free,
     compatible and within the budgets is the lowest bit of (free & compatible & allowed
-    classes), so the options tried are those of a scan candidate by candidate."""
+    classes), so the options tried are those of a scan candidate by candidate.
+    The attempts run in this one body, not one call each: the scratch's arrays are taken
+    into locals once a bracket (each take of an array costs a reference-count increment and
+    decrement, atomic; once an attempt they cost about a sixth of the pairing)."""
     # the scratch's arrays as locals: read once, not per step (each field read of the tuple
     # inside the loop costs a reference-count update)
     state, sx, sk, s2 = s.state, s.sx, s.sk, s.s2
     pp, pdf1, pdf2, puf1, puf2, pnob = s.ppref, s.pdf1, s.pdf2, s.puf1, s.puf2, s.pnobye
     cm, fm, cls, upm, al = s.cmp, s.free, s.cls, s.upm, s.allow
     nw = (m + 63) >> 6
-    cap = STEP_CAP if fmax >= m and gmax >= m else FLOAT_CAP
-    ex_now = exch        # exchanges allowed in the remainder now
-    bd = -1              # the depth of the remainder's first player (its S2 boundary)
-    for i in range(m):
-        state[i] = FREE
-    for w in range(nw):
-        fm[w] = 0
-    for i in range(m):
-        fm[i >> 6] |= bit_nb(i)
-    floats = 0
-    viol = 0
-    fl = 0
-    gl = 0
-    depth = 0
-    steps = 0
-    # free players wanting White / Black, and all free: the colour-conflict lower bound
-    wf = 0
-    bf = 0
-    for i in range(m):
-        wf += pp[i] == COL_WHITE
-        bf += pp[i] == COL_BLACK
-    rf = m
-    # push the first position
-    sx[0] = 0
-    sk[0] = 0
-    s2[0] = -1
-    while True:
-        steps += 1
-        if steps > cap:
-            return False
-        x = sx[depth]
-        # undo this depth's previous choice
-        if sk[depth] > 0:
-            c = state[x]
-            wf += pp[x] == COL_WHITE
-            bf += pp[x] == COL_BLACK
-            rf += 1
-            if c == FLOATED:
-                floats -= 1
-                fl -= pdf1[x]
-                gl -= pdf2[x]
-            elif c >= 0:
-                viol -= conflict_nb(pp, x, c)
-                if x < n_mdp and c >= n_mdp:
-                    fl -= puf1[c]
-                    gl -= puf2[c]
-                state[c] = FREE
-                fm[c >> 6] |= bit_nb(c)
-                wf += pp[c] == COL_WHITE
-                bf += pp[c] == COL_BLACK
-                rf += 1
-            state[x] = FREE
-            fm[x >> 6] |= bit_nb(x)
-        # the S2 boundary of the residents' phase
-        if x >= n_mdp and s2[depth] < 0:
-            nfree = 0
-            for j in range(x, m):
-                if state[j] == FREE:
-                    nfree += 1
-            p = nfree // 2
-            cnt = 0
-            b = m
-            for j in range(x, m):
-                if state[j] == FREE:
-                    if cnt == p:
-                        b = j
+    bye = last and not lower
+    nf, v, att = m % 2, colour_floor_nb(big, m, m % 2), 0
+    while nf >= 0:
+        if v <= m // 2:
+            vmax, fmax, gmax, exch = budget_nb(att, v, m, f0, g0)
+            cap = STEP_CAP if fmax >= m and gmax >= m else FLOAT_CAP
+            ex_now = exch        # exchanges allowed in the remainder now
+            bd = -1              # the depth of the remainder's first player (its S2 boundary)
+            for i in range(m):
+                state[i] = FREE
+            for w in range(nw):
+                fm[w] = 0
+            for i in range(m):
+                fm[i >> 6] |= bit_nb(i)
+            floats = 0
+            viol = 0
+            fl = 0
+            gl = 0
+            depth = 0
+            steps = 0
+            # free players wanting White / Black, and all free: the colour-conflict lower bound
+            wf = 0
+            bf = 0
+            for i in range(m):
+                wf += pp[i] == COL_WHITE
+                bf += pp[i] == COL_BLACK
+            rf = m
+            # push the first position
+            sx[0] = 0
+            sk[0] = 0
+            s2[0] = -1
+            while True:
+                steps += 1
+                if steps > cap:
+                    break
+                x = sx[depth]
+                # undo this depth's previous choice
+                if sk[depth] > 0:
+                    c = state[x]
+                    wf += pp[x] == COL_WHITE
+                    bf += pp[x] == COL_BLACK
+                    rf += 1
+                    if c == FLOATED:
+                        floats -= 1
+                        fl -= pdf1[x]
+                        gl -= pdf2[x]
+                    elif c >= 0:
+                        viol -= conflict_nb(pp[x], pp[c])
+                        if x < n_mdp and c >= n_mdp:
+                            fl -= puf1[c]
+                            gl -= puf2[c]
+                        state[c] = FREE
+                        fm[c >> 6] |= bit_nb(c)
+                        wf += pp[c] == COL_WHITE
+                        bf += pp[c] == COL_BLACK
+                        rf += 1
+                    state[x] = FREE
+                    fm[x >> 6] |= bit_nb(x)
+                # the S2 boundary of the residents' phase
+                if x >= n_mdp and s2[depth] < 0:
+                    nfree = 0
+                    for j in range(x, m):
+                        if state[j] == FREE:
+                            nfree += 1
+                    p = nfree // 2
+                    cnt = 0
+                    b = m
+                    for j in range(x, m):
+                        if state[j] == FREE:
+                            if cnt == p:
+                                b = j
+                                break
+                            cnt += 1
+                    s2[depth] = b
+                    bd = depth
+                # the option sequence of x: two ranges of positions, then floating
+                if x < n_mdp:
+                    a0, a1, b0, b1 = n_mdp, m, x + 1, n_mdp
+                elif x < s2[depth]:
+                    a0, a1, b0, b1 = s2[depth], m, x + 1, (s2[depth] if ex_now else x + 1)
+                else:
+                    a0, a1, b0, b1 = x + 1, (m if ex_now else x + 1), 0, 0
+                na = a1 - a0
+                nb = b1 - b0
+                k = sk[depth]
+                px = pp[x]
+                # the free players other than x, by preference
+                wx = wf - (px == COL_WHITE)
+                bx = bf - (px == COL_BLACK)
+                fr = nf - floats
+                # the partners' preference classes within the colour budget, and (an MDP meeting a
+                # resident) the residents whose upfloat would exceed a repeated-float budget
+                okw = viol + (px == COL_WHITE) + conflict_bound_nb(wx - 1, bx, rf - 2, fr) <= vmax
+                okb = viol + (px == COL_BLACK) + conflict_bound_nb(wx, bx - 1, rf - 2, fr) <= vmax
+                okn = viol + conflict_bound_nb(wx, bx, rf - 2, fr) <= vmax
+                no1 = x < n_mdp and fl + 1 > fmax
+                no2 = x < n_mdp and gl + 1 > gmax
+                zero = np.uint64(0)
+                for w in range(nw):
+                    a = ((cls[0, w] if okw else zero) | (cls[1, w] if okb else zero)
+                         | (cls[2, w] if okn else zero))
+                    if no1:
+                        a &= ~upm[0, w]
+                    if no2:
+                        a &= ~upm[1, w]
+                    al[w] = a & cm[x, w]
+                chosen = -1
+                if k < na:
+                    chosen = first_both_nb(fm, al, a0 + k, a1)
+                    if chosen >= 0:
+                        k = chosen - a0 + 1
+                if chosen < 0 and k < na + nb:
+                    chosen = first_both_nb(fm, al, b0 + (k - na if k > na else 0), b1)
+                    k = na + chosen - b0 + 1 if chosen >= 0 else na + nb
+                if chosen >= 0:
+                    pc = pp[chosen]
+                    viol += conflict_nb(pp[x], pp[chosen])
+                    if x < n_mdp and chosen >= n_mdp:
+                        fl += puf1[chosen]
+                        gl += puf2[chosen]
+                    state[x] = chosen
+                    state[chosen] = x
+                    fm[x >> 6] &= ~bit_nb(x)
+                    fm[chosen >> 6] &= ~bit_nb(chosen)
+                    sk[depth] = k
+                    wf = wx - (pc == COL_WHITE)
+                    bf = bx - (pc == COL_BLACK)
+                    rf -= 2
+                elif (k == na + nb and floats < nf and not (bye and pnob[x] == 1)
+                      and fl + pdf1[x] <= fmax and gl + pdf2[x] <= gmax
+                      and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
+                    state[x] = FLOATED
+                    fm[x >> 6] &= ~bit_nb(x)
+                    floats += 1
+                    fl += pdf1[x]
+                    gl += pdf2[x]
+                    sk[depth] = k + 1
+                    wf = wx
+                    bf = bx
+                    rf -= 1
+                else:
+                    sk[depth] = 0
+                    state[x] = FREE
+                    fm[x >> 6] |= bit_nb(x)
+                    if depth == bd and n_mdp > 0 and not exch:
+                        if not ex_now:
+                            ex_now = True        # this MDP-pairing's remainder: now with exchanges
+                            continue
+                        ex_now = False
+                    depth -= 1
+                    if depth < 0:
                         break
-                    cnt += 1
-            s2[depth] = b
-            bd = depth
-        # the option sequence of x: two ranges of positions, then floating
-        if x < n_mdp:
-            a0, a1, b0, b1 = n_mdp, m, x + 1, n_mdp
-        elif x < s2[depth]:
-            a0, a1, b0, b1 = s2[depth], m, x + 1, (s2[depth] if ex_now else x + 1)
-        else:
-            a0, a1, b0, b1 = x + 1, (m if ex_now else x + 1), 0, 0
-        na = a1 - a0
-        nb = b1 - b0
-        k = sk[depth]
-        px = pp[x]
-        # the free players other than x, by preference
-        wx = wf - (px == COL_WHITE)
-        bx = bf - (px == COL_BLACK)
-        fr = nf - floats
-        # the partners' preference classes within the colour budget, and (an MDP meeting a
-        # resident) the residents whose upfloat would exceed a repeated-float budget
-        okw = viol + (px == COL_WHITE) + conflict_bound_nb(wx - 1, bx, rf - 2, fr) <= vmax
-        okb = viol + (px == COL_BLACK) + conflict_bound_nb(wx, bx - 1, rf - 2, fr) <= vmax
-        okn = viol + conflict_bound_nb(wx, bx, rf - 2, fr) <= vmax
-        no1 = x < n_mdp and fl + 1 > fmax
-        no2 = x < n_mdp and gl + 1 > gmax
-        zero = np.uint64(0)
-        for w in range(nw):
-            a = ((cls[0, w] if okw else zero) | (cls[1, w] if okb else zero)
-                 | (cls[2, w] if okn else zero))
-            if no1:
-                a &= ~upm[0, w]
-            if no2:
-                a &= ~upm[1, w]
-            al[w] = a & cm[x, w]
-        chosen = -1
-        if k < na:
-            chosen = first_both_nb(fm, al, a0 + k, a1)
-            if chosen >= 0:
-                k = chosen - a0 + 1
-        if chosen < 0 and k < na + nb:
-            chosen = first_both_nb(fm, al, b0 + (k - na if k > na else 0), b1)
-            k = na + chosen - b0 + 1 if chosen >= 0 else na + nb
-        if chosen >= 0:
-            pc = pp[chosen]
-            viol += conflict_nb(pp, x, chosen)
-            if x < n_mdp and chosen >= n_mdp:
-                fl += puf1[chosen]
-                gl += puf2[chosen]
-            state[x] = chosen
-            state[chosen] = x
-            fm[x >> 6] &= ~bit_nb(x)
-            fm[chosen >> 6] &= ~bit_nb(chosen)
-            sk[depth] = k
-            wf = wx - (pc == COL_WHITE)
-            bf = bx - (pc == COL_BLACK)
-            rf -= 2
-        elif (k == na + nb and floats < nf and not (last and pnob[x] == 1)
-              and fl + pdf1[x] <= fmax and gl + pdf2[x] <= gmax
-              and viol + conflict_bound_nb(wx, bx, rf - 1, fr - 1) <= vmax):
-            state[x] = FLOATED
-            fm[x >> 6] &= ~bit_nb(x)
-            floats += 1
-            fl += pdf1[x]
-            gl += pdf2[x]
-            sk[depth] = k + 1
-            wf = wx
-            bf = bx
-            rf -= 1
-        else:
-            sk[depth] = 0
-            state[x] = FREE
-            fm[x >> 6] |= bit_nb(x)
-            if depth == bd and n_mdp > 0 and not exch:
-                if not ex_now:
-                    ex_now = True        # this MDP-pairing's remainder: now with exchanges
                     continue
-                ex_now = False
-            depth -= 1
-            if depth < 0:
-                return False
-            continue
-        # deeper: the next free position
-        nxt = first_both_nb(fm, fm, x + 1, m)
-        if nxt < 0:
-            return True
-        depth += 1
-        sx[depth] = nxt
-        sk[depth] = 0
-        s2[depth] = s2[depth - 1] if nxt >= n_mdp and s2[depth - 1] >= 0 else -1
+                # deeper: the next free position
+                nxt = first_both_nb(fm, fm, x + 1, m)
+                if nxt < 0:
+                    return True
+                depth += 1
+                sx[depth] = nxt
+                sk[depth] = 0
+                s2[depth] = s2[depth - 1] if nxt >= n_mdp and s2[depth - 1] >= 0 else -1
+        nf, v, att = next_budget_nb(nf, v, att, m, lower, big)
+    return False
+
+
+@ijit
+def colour_floor_nb(big, m, nf):
+    """The least colour conflicts of a bracket of m players with nf floaters, ``big`` of them
+    wanting the same colour (the first colour budget tried)."""
+    lo = (2 * big - m - nf + 1) // 2
+    return lo if lo > 0 else 0
+
+
+@ijit
+def budget_nb(att, v, m, f0, g0):
+    """(vmax, fmax, gmax, exch) of attempt ``att`` at colour budget v, in order (C.12-C.13
+    before C.14-C.15): each repeated-float budget f0 + f for f < FLOAT_TRIES, then any;
+    inside each, a budget of floats repeated from two rounds before g0 + g for
+    g < FLOAT2_TRIES, then any; each without then with exchanges (only with them when
+    neither is bounded); attempt N_ATTEMPTS, tried only when v is more than 2 above the
+    least (:func:`next_budget_nb`), is a looser colour budget at once (no bound at all)."""
+    if att >= N_ATTEMPTS:
+        return m, m, m, True
+    fi = att // PER_FLOAT
+    b = att - fi * PER_FLOAT
+    ff = f0 + fi if fi < FLOAT_TRIES else m
+    gi = b // 2
+    gg = g0 + gi if gi < FLOAT2_TRIES else m
+    return v, ff, gg, b % 2 == 1 or (ff >= m and gg >= m)
+
+
+@ijit
+def next_budget_nb(nf, v, att, m, lower, big):
+    """The attempt after (nf floaters, colour budget v, attempt att): the next attempt at v,
+    then v + 1 up to m // 2 (after a looser attempt, none), then nf + 2 floaters (only when
+    ``lower``: players below to float to) from its least colour budget; nf = -1 when none
+    is left.  (nf, v > m // 2, 0): no colour budget at nf, the caller goes on."""
+    if v <= m // 2:
+        looser = v > colour_floor_nb(big, m, nf) + 2
+        if att + 1 < N_ATTEMPTS + (1 if looser else 0):
+            return nf, v, att + 1
+        if not looser and v < m // 2:
+            return nf, v + 1, 0
+    nf += 2
+    if nf > (m if lower else m % 2):
+        return -1, 0, 0
+    return nf, colour_floor_nb(big, m, nf), 0
 
 
 @ijit
@@ -542,38 +615,7 @@ def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):
         if alone:
             f0 += pdf1[i]
             g0 += pdf2[i]
-    nf = m % 2
-    while nf <= (m if lower else m % 2):
-        lo = (2 * big - m - nf + 1) // 2
-        if lo < 0:
-            lo = 0
-        bye = last and not lower
-        for v in range(lo, m // 2 + 1):
-            # the budgets tried at v, in order (C.12-C.13 before C.14-C.15): each
-            # repeated-float budget f < FLOAT_TRIES, then any; inside each, a budget of floats
-            # repeated from two rounds before g < FLOAT2_TRIES, then any; each without then
-            # with exchanges (only with them when neither is bounded); then (v > lo + 2) a
-            # looser colour budget at once.  One call site, so that the search is inlined here
-            looser = v > lo + 2
-            per_f = 2 * FLOAT2_TRIES + 2
-            n_a = FLOAT_TRIES * per_f + 2 * FLOAT2_TRIES + 1
-            for a in range(n_a + (1 if looser else 0)):
-                vv = v
-                if a >= n_a:
-                    vv, ff, gg, ex = m, m, m, True
-                else:
-                    fi = a // per_f
-                    b = a - fi * per_f
-                    ff = f0 + fi if fi < FLOAT_TRIES else m
-                    gi = b // 2
-                    gg = g0 + gi if gi < FLOAT2_TRIES else m
-                    ex = b % 2 == 1 or (ff >= m and gg >= m)
-                if search_nb(s, m, n_mdp, nf, vv, ff, gg, bye, ex):
-                    return True
-            if looser:
-                break
-        nf += 2
-    return False
+    return search_nb(s, m, n_mdp, lower, last, big, f0, g0)
 
 
 @ijit
@@ -583,38 +625,51 @@ def ranks_before_nb(s, pair_pts, a, b):
 
 
 @ijit
-def colours_nb(t, rnd, s, pair_pts, x, y, init):
-    """(white, black) for the pair x, y (C.04.3 E.1-E.5)."""
+def colours_nb(t, rnd, s, pair_pts, init, m, out_w, out_b, nb):
+    """The boards of the bracket just paired (the pairs of s.state over s.lst[:m]), from
+    board ``nb`` of out_w, out_b on, each (white, black) by C.04.3 E.1-E.5; returns the
+    number of boards after them.  All the bracket's boards in one call: an inlined function
+    taking arrays costs a reference-count increment and decrement (atomic) per array and
+    call, which once a board was a third of the colours' time (LLVM IR)."""
     pref, strength, cd, colour, kind = s.pref, s.strength, s.cd, t.colour, t.kind
-    if not ranks_before_nb(s, pair_pts, x, y):
-        x, y = y, x
-    px, py = pref[x], pref[y]
-    if px != COL_NONE and py != COL_NONE and px != py:
-        cx = px
-    elif px != COL_NONE and py == COL_NONE:
-        cx = px
-    elif px == COL_NONE and py != COL_NONE:
-        cx = -py
-    elif px != COL_NONE:   # the same preference
-        sx_, sy_ = strength[x], strength[y]
-        if sx_ == 3 and sy_ == 3 and abs(cd[x]) != abs(cd[y]):
-            cx = px if abs(cd[x]) > abs(cd[y]) else -px
-        elif sx_ != sy_:
-            cx = px if sx_ > sy_ else -px
+    lst, state = s.lst, s.state
+    for i in range(m):
+        c = state[i]
+        if c <= i:           # floated, or paired with a position above
+            continue
+        x, y = lst[i], lst[c]
+        if pair_pts[y] > pair_pts[x] or (pair_pts[y] == pair_pts[x] and y < x):
+            x, y = y, x      # x: the higher ranked (pairing score, then pairing number)
+        px, py = pref[x], pref[y]
+        if px != COL_NONE and py != COL_NONE and px != py:
+            cx = px
+        elif px != COL_NONE and py == COL_NONE:
+            cx = px
+        elif px == COL_NONE and py != COL_NONE:
+            cx = -py
+        elif px != COL_NONE:   # the same preference
+            sx_, sy_ = strength[x], strength[y]
+            if sx_ == 3 and sy_ == 3 and abs(cd[x]) != abs(cd[y]):
+                cx = px if abs(cd[x]) > abs(cd[y]) else -px
+            elif sx_ != sy_:
+                cx = px if sx_ > sy_ else -px
+            else:
+                cx = COL_NONE
+                for r in range(rnd - 1, -1, -1):
+                    a, b = colour[x, r], colour[y, r]
+                    if (kind[x, r] == RK_PLAYED and kind[y, r] == RK_PLAYED and a != b):
+                        cx = b          # x takes y's colour of then: they alternate
+                        break
+                if cx == COL_NONE:
+                    cx = px
         else:
-            cx = COL_NONE
-            for r in range(rnd - 1, -1, -1):
-                a, b = colour[x, r], colour[y, r]
-                if (kind[x, r] == RK_PLAYED and kind[y, r] == RK_PLAYED and a != b):
-                    cx = b          # x takes y's colour of then: they alternate
-                    break
-            if cx == COL_NONE:
-                cx = px
-    else:
-        cx = init if x % 2 == 0 else -init
-    if cx == COL_WHITE:
-        return x, y
-    return y, x
+            cx = init if x % 2 == 0 else -init
+        if cx == COL_WHITE:
+            out_w[nb], out_b[nb] = x, y
+        else:
+            out_w[nb], out_b[nb] = y, x
+        nb += 1
+    return nb
 
 
 @ijit
@@ -736,15 +791,10 @@ def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
         nbk += 1
         nm = 0
         for i in range(m):
-            c = state[i]
-            if c == FLOATED:
+            if state[i] == FLOATED:
                 mdp[nm] = lst[i]
                 nm += 1
-            elif c > i:
-                w, b = colours_nb(t, rnd, s, pair_pts, lst[i], lst[c], init)
-                out_w[nboards] = w
-                out_b[nboards] = b
-                nboards += 1
+        nboards = colours_nb(t, rnd, s, pair_pts, init, m, out_w, out_b, nboards)
         p = e
     for i in range(nm):      # at most one: the bye
         out_w[nboards] = mdp[i]

@@ -8,7 +8,7 @@ pairing order), then the lots for what the tie-breaks leave level (groups from t
 The plain-Python twin is ``simcycle.reference.swiss``.  Rounds are paired by
 ``kernels.dutch_nb.pair_round_nb``; numba's cache of these functions is keyed by this file, so
 a change to the pairing kernel alone leaves a stale compiled copy here: edit this file with it.
-(Last edited with the pairing kernel for its position bit masks, 2026-12-05.)
+(Last edited with the pairing kernel for its reference counts, 2026-12-05.)
 """
 
 from typing import NamedTuple
