@@ -135,6 +135,12 @@ pjit = numba.njit(cache=CACHE, parallel=True, nogil=True)  # replica-parallel dr
 # prange loop, where a real call's reference-count updates on shared arrays contend between
 # threads.
 ijit = numba.njit(cache=CACHE, nogil=True, inline="always")
+# Without reference counting (numba's NRT off inside the function and what it inlines): for
+# kernels that allocate no array and return none, whose array arguments the caller keeps
+# alive.  Every take of an array (a tuple's field, an inlined helper's argument) otherwise
+# costs an atomic increment and decrement, which in the Swiss pairing's per-bracket code
+# LLVM's reference-count pruning leaves in place (benchmarks/README.md, 2026-12-05).
+bjit = numba.njit(cache=CACHE, nogil=True, _nrt=False)
 
 # Each kernel should compile once per command: a jitted function called with a literal
 # constant (``f(x, 3)``, ``f(x, False)``, a loop counter starting at ``0``) is compiled for

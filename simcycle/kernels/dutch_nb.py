@@ -43,7 +43,7 @@ import numpy as np
 from ..enums import COL_BLACK, COL_NONE, COL_WHITE, RK_FORFEIT_WIN, RK_PAB, RK_PLAYED
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .config import ijit, jit
+from .config import bjit, ijit, jit
 
 FLOAT_TRIES = 2       # repeated-float budgets tried (0, 1) before any number is allowed
 FLOAT2_TRIES = 1      # the same for floats repeated from two rounds before (0)
@@ -164,7 +164,7 @@ def pair_scratch_nb(n):
                        z((2, w), np.uint64), z((2, w), np.uint64), z(w, np.uint64))
 
 
-@jit
+@bjit
 def colour_state_nb(t, rnd, s):
     """Colour difference, preference and its strength of every player before round ``rnd``
     (0-based) from the games played over the board (C.04.3 A.6), and the floats of the two
@@ -211,7 +211,7 @@ def colour_state_nb(t, rnd, s):
     floats_nb(t, rnd - 2, sc2, s.df2, s.uf2)
 
 
-@jit
+@bjit
 def floats_nb(t, r, sc, df, uf):
     """The floats of round ``r`` (0-based; none when r < 0), C.04.3 A.4 b: of two players with
     different scores before round r (``sc``, int64 [n]) who played each other, the higher
@@ -235,7 +235,7 @@ def floats_nb(t, r, sc, df, uf):
             uf[i] = 1
 
 
-@jit
+@bjit
 def mark_met_nb(t, rnd, met, v):
     """met[x, y] = v for every game x played over the board against y before round rnd."""
     opp, kind = t.opp, t.kind
@@ -707,7 +707,7 @@ def ranking_order_nb(s, pair_pts, n):
         order[j + 1] = x
 
 
-@jit
+@bjit
 def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     """Pair round ``rnd`` (0-based) from the crosstable ``t`` over rounds before it.
 
@@ -723,7 +723,7 @@ def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     return k
 
 
-@jit
+@bjit
 def pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):
     """``pair_round_nb`` once s.met holds the games played."""
     n = t.opp.shape[0]

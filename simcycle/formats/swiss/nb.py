@@ -18,7 +18,7 @@ from numba import prange
 
 from ...enums import (BLACK_WINS, COL_BLACK, COL_WHITE, DRAW, RK_FORFEIT_LOSS, RK_FORFEIT_WIN,
                       RK_NONE, RK_PAB, RK_PLAYED, WHITE_WINS)
-from ...kernels.config import CHUNK, jit, pjit
+from ...kernels.config import CHUNK, bjit, jit, pjit
 from ...kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
 from ...kernels.dutch_nb import mark_met_nb, pair_marked_nb, pair_scratch_nb
 from ...kernels.game_nb import result_of_nb
@@ -103,7 +103,7 @@ def work_nb(n, R):
                 np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
-@jit
+@bjit
 def score_board_nb(t, r, w, b, res, kind):
     """Write one board of round r into the crosstable (a game or a forfeit won by w)."""
     t.opp[w, r] = b
@@ -126,7 +126,7 @@ def score_board_nb(t, r, w, b, res, kind):
         t.res[w, r], t.res[b, r] = 0, 2
 
 
-@jit
+@bjit
 def play_swiss_nb(a, rt_thr, w, ps, st, flags):
     """One replica of the rest of the event: pair and play rounds ``a.start`` .. R-1, then
     rank by points, ``a.criteria`` and lots.  ``rt_thr``: the game thresholds (a.gthr, or a
