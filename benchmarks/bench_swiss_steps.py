@@ -1,7 +1,7 @@
 """Not a timing: where the Swiss pairing kernel's search steps go.  Builds an instrumented copy
 of ``simcycle/kernels/dutch_nb.py`` (in a temporary folder; the package is not touched) whose
-``search_nb`` counts, per budget attempt of ``pair_bracket_nb`` (``a`` = 0 .. 11: the order in
-which the budgets are tried at one colour budget) and per kind of bracket (with or without
+``search_nb`` counts, per budget attempt (``att`` = 0 .. 11: the order in which the budgets
+are tried at one colour budget, ``dutch_nb.budget_nb``) and per kind of bracket (with or without
 moved-down players), the calls and steps that found a pairing, that proved there is none, and
 that stopped at their step bound; then re-pairs the round states of simulated Grand Swiss 2025
 events (``bench_swiss_same.play``) with it.
@@ -41,30 +41,34 @@ def instrumented(uncapped: bool):
     (calls, steps)]."""
     src = (ROOT / "simcycle" / "kernels" / "dutch_nb.py").read_text()
     src = _sub(src, "from ..enums", "from simcycle.enums")
-    src = _sub(src, "from .config import ijit, jit", "from simcycle.kernels.config import ijit\n"
-               "from numba import njit as jit")
+    src = _sub(src, "from .config import bjit, ijit, jit",
+               "from simcycle.kernels.config import bjit, ijit\nfrom numba import njit as jit")
     if uncapped:
         src = _sub(src, "STEP_CAP = 4000 ", f"STEP_CAP = {BIG} ")
         src = _sub(src, "FLOAT_CAP = 500 ", f"FLOAT_CAP = {BIG} ")
     for old, new in (("            cnt = 0\n", "            cnt_ = 0\n"),
                      ("if cnt == p:", "if cnt_ == p:"), ("cnt += 1", "cnt_ += 1")):
         src = _sub(src, old, new)        # the search's own counter, renamed
-    src = _sub(src, "def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch):",
-               "def search_nb(s, m, n_mdp, nf, vmax, fmax, gmax, last, exch, cnt, ai):")
-    rec = ("{i}h = 1 if n_mdp > 0 else 0\n{i}cnt[h, ai, {o}, 0] += 1\n{i}cnt[h, ai, {o}, 1] += steps\n"
-           "{i}if steps > 500 and {o} < 2:\n{i}    cnt[h, ai, 3 + {o}, 0] += 1\n"
-           "{i}    cnt[h, ai, 3 + {o}, 1] += steps\n")
-    src = _sub(src, "        if steps > cap:\n            return False",
-               "        if steps > cap:\n" + rec.format(i=" " * 12, o=2) + "            return False")
-    src = _sub(src, "            depth -= 1\n            if depth < 0:\n                return False",
-               "            depth -= 1\n            if depth < 0:\n" + rec.format(i=" " * 16, o=1)
-               + "                return False")
-    src = _sub(src, "        if nxt < 0:\n            return True",
-               "        if nxt < 0:\n" + rec.format(i=" " * 12, o=0) + "            return True")
+    src = _sub(src, "def search_nb(s, m, n_mdp, lower, last, big, f0, g0):",
+               "def search_nb(s, m, n_mdp, lower, last, big, f0, g0, cnt):")
+    rec = ("{i}h = 1 if n_mdp > 0 else 0\n{i}cnt[h, att, {o}, 0] += 1\n"
+           "{i}cnt[h, att, {o}, 1] += steps\n"
+           "{i}if steps > 500 and {o} < 2:\n{i}    cnt[h, att, 3 + {o}, 0] += 1\n"
+           "{i}    cnt[h, att, 3 + {o}, 1] += steps\n")
+    src = _sub(src, "                if steps > cap:\n                    break",
+               "                if steps > cap:\n" + rec.format(i=" " * 20, o=2)
+               + "                    break")
+    src = _sub(src, "                    depth -= 1\n                    if depth < 0:\n"
+               "                        break",
+               "                    depth -= 1\n                    if depth < 0:\n"
+               + rec.format(i=" " * 24, o=1) + "                        break")
+    src = _sub(src, "                if nxt < 0:\n                    return True",
+               "                if nxt < 0:\n" + rec.format(i=" " * 20, o=0)
+               + "                    return True")
     for old, new in (("def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last):",
                       "def pair_bracket_nb(t, rnd, s, m, n_mdp, lower, last, cnt):"),
-                     ("search_nb(s, m, n_mdp, nf, vv, ff, gg, bye, ex)",
-                      "search_nb(s, m, n_mdp, nf, vv, ff, gg, bye, ex, cnt, a)"),
+                     ("search_nb(s, m, n_mdp, lower, last, big, f0, g0)",
+                      "search_nb(s, m, n_mdp, lower, last, big, f0, g0, cnt)"),
                      ("def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b):",
                       "def pair_round_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b, cnt):"),
                      ("pair_marked_nb(t, rnd, n_rounds, pair_pts, init, s, out_w, out_b)",

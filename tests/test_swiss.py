@@ -219,6 +219,53 @@ def test_simulated_event_ranks_by_the_scenario_tiebreaks(gs):
     assert split_by_aro > 20
 
 
+def _budgets_nested(m, lower, big, f0, g0, float_tries, float2_tries):
+    """The pairing's budget attempts of a bracket written as the nested loops they were until
+    2026-12-05 (floaters, then colour budgets, then the attempts at each), for the test below:
+    (floaters, colour conflicts, repeated floats, from two rounds before, exchanges)."""
+    per_f = 2 * float2_tries + 2
+    n_a = float_tries * per_f + 2 * float2_tries + 1
+    out = []
+    nf = m % 2
+    while nf <= (m if lower else m % 2):
+        lo = max((2 * big - m - nf + 1) // 2, 0)
+        for v in range(lo, m // 2 + 1):
+            looser = v > lo + 2
+            for a in range(n_a + (1 if looser else 0)):
+                if a >= n_a:
+                    out.append((nf, m, m, m, True))
+                    continue
+                fi, b = divmod(a, per_f)
+                ff = f0 + fi if fi < float_tries else m
+                gg = g0 + b // 2 if b // 2 < float2_tries else m
+                out.append((nf, v, ff, gg, b % 2 == 1 or (ff >= m and gg >= m)))
+            if looser:
+                break
+        nf += 2
+    return out
+
+
+def test_search_tries_the_budgets_in_the_nested_order():
+    """``dutch_nb.search_nb`` walks its budget attempts with ``next_budget_nb`` and
+    ``budget_nb`` in one loop (its arrays taken once a bracket): the same attempts in the
+    same order as the nested loops, for every bracket size, colour split and float count."""
+    from simcycle.kernels import dutch_nb as dn
+    nxt, budget, floor = dn.next_budget_nb.py_func, dn.budget_nb.py_func, dn.colour_floor_nb
+    for m in range(1, 14):
+        for big in range(m + 1):
+            for lower in (False, True):
+                for f0, g0 in ((0, 0), (1, 0), (2, 1)):
+                    got = []
+                    nf, v, att = m % 2, floor.py_func(big, m, m % 2), 0
+                    while nf >= 0:
+                        if v <= m // 2:
+                            got.append((nf, *budget(att, v, m, f0, g0)))
+                        nf, v, att = nxt(nf, v, att, m, lower, big)
+                    want = _budgets_nested(m, lower, big, f0, g0, dn.FLOAT_TRIES,
+                                           dn.FLOAT2_TRIES)
+                    assert got == want, (m, big, lower, f0, g0)
+
+
 def test_fix_a_published_board():
     """--fix: a board of the round after the checkpoint is forced in every replica; other
     rounds, other pairs and the wrong colours are refused in one line."""
