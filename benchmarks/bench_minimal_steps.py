@@ -15,10 +15,12 @@ closure, so the pieces it leaves out are not in its code):
 3. ``+ prizes``: ``nb.prizes_nb``.
 4. ``+ every tally``: ``tally_nb`` (every place, qualifying, points and prize money with
    their squares) and the counters, stored per chunk, instead of P(first).
-5. ``+ simcycle's RNG and replica``: ``nb.replica_nb`` itself (``rng_nb``'s draws, the
-   ``Games`` record, the offsets / hot-Elo / parameter-draw checks) and ``tally_nb``: the
-   chunk loop of ``nb.chunk_nb``.
-Then ``simcycle``: the driver's ``run`` (the parallel kernel on one thread, batches).
+5. ``+ simcycle's RNG and replica``: ``nb.replica_nb`` itself, called once a replica as a
+   cycle calls the stage (``rng_nb``'s draws, the ``Games`` record, the offsets / hot-Elo /
+   parameter-draw checks), and ``tally_nb``.
+Then ``simcycle``: the driver's ``run`` (the parallel kernel on one thread, batches), whose
+chunk loop runs the stage over a chunk's replicas with its arrays read once a chunk
+(``nb.replicas_nb``), not once a replica as step 5 does.
 
 Steps 2 to 5 and simcycle draw the same numbers in the same order, so they give the same
 P(first) to the replica (checked exactly before timing), and every step the same points.
@@ -55,7 +57,7 @@ def make(step: int):
         n = a.base_pts.shape[0]
         m = a.gw.shape[0]
         g = Games(a.params, a.rt.copy(), a.thr, a.live, a.offsets)
-        s = nb.scratch_nb(n, a.base_res.shape[1], NFLAGS)
+        s = nb.scratch_nb(a, NFLAGS)
         terms = terms_nb(a.params, a.game_ci, a.offsets)
         st = np.empty(1, np.uint64)
         pts = s.pts
@@ -88,8 +90,9 @@ def make(step: int):
                     if step >= 2:
                         s.flags[:] = 0
                         t_ = Crosstable(a.opp, s.res, a.kind, a.colour, pts, pts, a.rating)
-                        nb.rank_nb(a, g, t_, n, s.order, s.brk, s.val, s.group, s.cand,
-                                   s.score, s.work, st, s.flags)
+                        nb.rank_nb(a.criteria, a.stages, a.n_qual, a.forced_first,
+                                   a.playoff_seg, g, t_, n, s.order, s.brk, s.val, s.group,
+                                   s.cand, s.score, s.work, st, s.flags)
                     else:
                         top = pts[0]
                         k = 1
@@ -105,7 +108,8 @@ def make(step: int):
                                     win = i
                         s.order[0] = win
                     if step >= 3:
-                        nb.prizes_nb(a, n, s.order, pts, s.prize)
+                        nb.prizes_nb(a.prize_split, a.place_prize, a.per_half, n, s.order, pts,
+                                    s.prize)
                 if step >= 4:
                     for p in range(n):
                         s.val[s.order[p]] = a.qualified[p]

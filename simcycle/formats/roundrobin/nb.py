@@ -162,13 +162,23 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
     return cand[0]
 
 
+@jit
+def criterion_nb(code, t, order, brk, val, group, n):
+    """Criterion ``code`` over the groups of order[:n] still level (a step of :func:`rank_nb`):
+    ``criteria_nb.criterion_pass_nb`` as a called function.  Inlined into the replica, its
+    eleven array arguments were counted (an atomic increment and decrement each) at every
+    step; a call passes them as they are (benchmarks/README.md, "The round-robin stage's
+    reference counts")."""
+    criterion_pass_nb(code, t, t.res.shape[1], order, brk, val, group, 0, n, False)
+
+
 @ijit
 def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order, brk, val, group,
             cand, score, work, st, flags):
     """Fill order[:n] with the final ranking: points, then ``criteria`` step by step
     (strict: lots settle what the rules leave level); ``t`` the event's
     :class:`~simcycle.kernels.criteria_nb.Crosstable`, which every C.07 criterion reads
-    (``criteria_nb.criterion_pass_nb``, once a criterion)."""
+    (:func:`criterion_nb`, once a criterion)."""
     start_order_nb(order, brk, n)
     sort_segment_nb(order, brk, t.pts, 0, n)
     if 0 < n_qual < n and brk[n_qual] == 0:   # level on points across the last place
@@ -192,7 +202,7 @@ def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order,
             continue
         if crit != TBS_LOTS:
             if any_level_nb(brk, 0, n):
-                criterion_pass_nb(crit, t, t.res.shape[1], order, brk, val, group, 0, n, False)
+                criterion_nb(crit, t, order, brk, val, group, n)
             continue
         k = 0
         while k < n:
@@ -206,15 +216,17 @@ def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order,
 
 
 @ijit
-def prizes_nb(a, n, order, pts, prize):
-    """Prize money of each player for the final ``order``."""
-    if a.prize_split == PRIZE_BY_ORDER:
+def prizes_nb(prize_split, place_prize, per_half, n, order, pts, prize):
+    """Prize money of each player for the final ``order``: ``place_prize`` by place
+    (``prize_split`` PRIZE_BY_ORDER) or shared by the players level on points
+    (PRIZE_BY_POINTS), and ``per_half`` for each half point."""
+    if prize_split == PRIZE_BY_ORDER:
         for p in range(n):
-            prize[order[p]] = a.place_prize[p]
+            prize[order[p]] = place_prize[p]
     else:
-        share_by_points_nb(a.place_prize, n, order, pts, prize, False)
+        share_by_points_nb(place_prize, n, order, pts, prize, False)
     for i in range(n):
-        prize[i] += a.per_half * np.float64(pts[i])
+        prize[i] += per_half * np.float64(pts[i])
 
 
 @ijit
@@ -278,6 +290,114 @@ def scratch_nb(a, n_flags):
 
 
 @ijit
+def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
+    """The round-robin stage, replicas lo .. hi-1 of the rest of the event from the plan's
+    state (:func:`replica_nb` is one of them; :func:`chunk_nb` a chunk's).
+
+    a, g, rt0, st, terms, s   as :func:`replica_nb`
+    seed, first, t   with ``t`` (a chunk's :class:`~simcycle.kernels.tally_nb.Tallies`)
+           replica r draws from ``rng_nb.replica_state_nb(seed, first + r)`` and is counted
+           into ``t`` (places, qualifying, points, prizes, counters); with ``t`` None the
+           one replica draws from ``st`` as given and leaves its results in ``s``
+
+    The arrays of ``a``, ``g`` and ``s`` are read into locals once, before the replicas:
+    numba counts a reference (an atomic increment and decrement) to every array an inlined
+    function binds, and the stage inlined into the chunk's loop bound its arguments' 37
+    arrays once a replica (benchmarks/README.md, "The round-robin stage's reference
+    counts")."""
+    n = a.base_pts.shape[0]
+    m = a.gw.shape[0]
+    rt = g.rt
+    ns = rt.shape[0]
+    live = a.live
+    offsets = a.offsets
+    hot_k = a.hot_k
+    hot = hot_k[0] != 0.0 or hot_k[1] != 0.0 or hot_k[2] != 0.0
+    cls = np.int64(a.params[a.game_ci, P_CLASS])
+    offset_sd = a.offset_sd
+    f = a.draw_factor
+    base_pts = a.base_pts
+    gw = a.gw
+    gb = a.gb
+    gsw = a.gsw
+    gsb = a.gsb
+    gseg = a.gseg
+    gthr = a.gthr
+    criteria = a.criteria
+    stages = a.stages
+    qualified = a.qualified
+    place_prize = a.place_prize
+    pts = s.pts
+    res = s.res
+    order = s.order
+    brk = s.brk
+    val = s.val
+    group = s.group
+    cand = s.cand
+    score = s.score
+    work = s.work
+    prize = s.prize
+    flags = s.flags
+    ct = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
+    for r in range(lo, hi):
+        if t is not None:
+            st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
+        nu0, level, ref, slope, edge = terms
+        if f.shape[0] > 0:     # the parameter draw: four normals, before the offsets
+            z0 = normal_nb(st)
+            z1 = normal_nb(st)
+            z2 = normal_nb(st)
+            z3 = normal_nb(st)
+            nu0 = nu0 * np.exp(f[0, 0] * z0 + f[0, 1] * z1 + f[0, 2] * z2 + f[0, 3] * z3)
+            edge = edge + (f[1, 0] * z0 + f[1, 1] * z1 + f[1, 2] * z2 + f[1, 3] * z3)
+            slope = slope + (f[2, 0] * z0 + f[2, 1] * z1 + f[2, 2] * z2 + f[2, 3] * z3)
+            level = level + (f[3, 0] * z0 + f[3, 1] * z1 + f[3, 2] * z2 + f[3, 3] * z3)
+        if offsets:
+            for i in range(n):
+                for k in range(3):
+                    x = normal_nb(st) * offset_sd[k]
+                    for q in range(ns):
+                        rt[q, i, k] = rt0[q, i, k] + x
+        elif hot:
+            for q in range(ns):
+                for i in range(n):
+                    for k in range(3):
+                        rt[q, i, k] = rt0[q, i, k]
+        for k in range(flags.shape[0]):
+            flags[k] = 0
+        for i in range(n):      # res holds the games played already (``Scratch.res``)
+            pts[i] = base_pts[i]
+        if not live:      # the fast path: thresholds from the plan's table
+            for q in range(m):
+                play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
+                        result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+        else:
+            for q in range(m):
+                w = gw[q]
+                b = gb[q]
+                sg = gseg[q]
+                tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls],
+                                     rt[sg, b, cls])
+                td += tw
+                out_ = result_of_nb(u01_nb(st), tw, td)
+                if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
+                    sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
+                    dlt = hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
+                    for sq in range(ns):
+                        rt[sq, w, cls] += dlt
+                        rt[sq, b, cls] -= dlt
+                play_nb(pts, res, w, b, gsw[q], gsb[q], out_)
+        rank_nb(criteria, stages, a.n_qual, a.forced_first, a.playoff_seg, g, ct, n, order, brk,
+                val, group, cand, score, work, st, flags)
+        prizes_nb(a.prize_split, place_prize, a.per_half, n, order, pts, prize)
+        if t is not None:
+            for p in range(n):
+                val[order[p]] = qualified[p]
+            tally_nb(t, order, n, val, pts, prize)
+            count_flags_nb(t, flags)
+
+
+@ijit
 def replica_nb(a, g, rt0, st, terms, s):
     """The round-robin stage: ONE replica of the rest of the event from the plan's state.
 
@@ -290,82 +410,13 @@ def replica_nb(a, g, rt0, st, terms, s):
     terms  ``game_nb.terms_nb`` of the event's game control (the live path's model terms)
     s      :class:`Scratch`: fills s.order (best first), s.pts, s.res, s.prize and s.flags
     """
-    n = a.base_pts.shape[0]
-    m = a.gw.shape[0]
-    rt = g.rt
-    ns = rt.shape[0]
-    hot = a.hot_k[0] != 0.0 or a.hot_k[1] != 0.0 or a.hot_k[2] != 0.0
-    cls = np.int64(a.params[a.game_ci, P_CLASS])
-    nu0, level, ref, slope, edge = terms
-    if a.draw_factor.shape[0] > 0:     # the parameter draw: four normals, before the offsets
-        z0 = normal_nb(st)
-        z1 = normal_nb(st)
-        z2 = normal_nb(st)
-        z3 = normal_nb(st)
-        f = a.draw_factor
-        nu0 = nu0 * np.exp(f[0, 0] * z0 + f[0, 1] * z1 + f[0, 2] * z2 + f[0, 3] * z3)
-        edge = edge + (f[1, 0] * z0 + f[1, 1] * z1 + f[1, 2] * z2 + f[1, 3] * z3)
-        slope = slope + (f[2, 0] * z0 + f[2, 1] * z1 + f[2, 2] * z2 + f[2, 3] * z3)
-        level = level + (f[3, 0] * z0 + f[3, 1] * z1 + f[3, 2] * z2 + f[3, 3] * z3)
-    pts = s.pts
-    res = s.res
-    if a.offsets:
-        for i in range(n):
-            for k in range(3):
-                x = normal_nb(st) * a.offset_sd[k]
-                for q in range(ns):
-                    rt[q, i, k] = rt0[q, i, k] + x
-    elif hot:
-        for q in range(ns):
-            for i in range(n):
-                for k in range(3):
-                    rt[q, i, k] = rt0[q, i, k]
-    flags = s.flags
-    for k in range(flags.shape[0]):
-        flags[k] = 0
-    base_pts = a.base_pts
-    for i in range(n):      # s.res holds the games played already (``Scratch.res``)
-        pts[i] = base_pts[i]
-    # the schedule's arrays as short local names (measured alone against reading the fields in
-    # the loop: no difference in speed; benchmarks/README.md, 2026-12-05 round-robin section)
-    gw = a.gw
-    gb = a.gb
-    gsw = a.gsw
-    gsb = a.gsb
-    if not a.live:      # the fast path: thresholds from the plan's table
-        gthr = a.gthr
-        for q in range(m):
-            play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
-                    result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
-    else:
-        gseg = a.gseg
-        for q in range(m):
-            w = gw[q]
-            b = gb[q]
-            cw = gsw[q]
-            cb = gsb[q]
-            sg = gseg[q]
-            tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls], rt[sg, b, cls])
-            td += tw
-            out_ = result_of_nb(u01_nb(st), tw, td)
-            if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
-                sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
-                dlt = a.hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
-                for sq in range(ns):
-                    rt[sq, w, cls] += dlt
-                    rt[sq, b, cls] -= dlt
-            play_nb(pts, res, w, b, cw, cb, out_)
-    t = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
-    rank_nb(a.criteria, a.stages, a.n_qual, a.forced_first, a.playoff_seg, g, t, n, s.order, s.brk,
-            s.val, s.group, s.cand, s.score, s.work, st, s.flags)
-    prizes_nb(a, n, s.order, pts, s.prize)
+    replicas_nb(a, g, rt0, st, terms, s, 0, 0, 0, 1, None)
 
 
 @jit
 def chunk_nb(c, lo, hi, seed, first, a, out):
-    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage
-    (:func:`replica_nb`), then the tallies."""
-    n = a.base_pts.shape[0]
+    """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage over
+    the chunk's replicas, each counted (:func:`replicas_nb`)."""
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
@@ -374,13 +425,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     # the live path's model terms, read once (re-reading them from ``params`` for every game
     # cost 8 % of the Candidates with offsets: benchmarks/README.md)
     terms = terms_nb(a.params, a.game_ci, a.offsets)
-    for r in range(lo, hi):
-        st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        replica_nb(a, g, a.rt, st, terms, s)
-        for p in range(n):
-            s.val[s.order[p]] = a.qualified[p]
-        tally_nb(t, s.order, n, s.val, s.pts, s.prize)
-        count_flags_nb(t, s.flags)
+    replicas_nb(a, g, a.rt, st, terms, s, seed, first, lo, hi, t)
     store_nb(t, out, c)
 
 
