@@ -19,7 +19,7 @@ from numba import prange
 from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN,
                       PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
                       RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS, WHITE_WINS)
-from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.criteria_nb import Crosstable, any_level_nb, criterion_pass_nb
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
                                 round_robin_nb, sudden_death_knockout_nb, terms_nb)
@@ -162,13 +162,13 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
     return cand[0]
 
 
-@jit
+@bjit
 def criterion_nb(code, t, order, brk, val, group, n):
     """Criterion ``code`` over the groups of order[:n] still level (a step of :func:`rank_nb`):
-    ``criteria_nb.criterion_pass_nb`` as a called function.  Inlined into the replica, its
-    eleven array arguments were counted (an atomic increment and decrement each) at every
-    step; a call passes them as they are (benchmarks/README.md, "The round-robin stage's
-    reference counts")."""
+    ``criteria_nb.criterion_pass_nb`` as a called function without reference counts (it
+    allocates nothing).  Inlined into the replica, its eleven array arguments were counted
+    (an atomic increment and decrement each) at every step (benchmarks/README.md, "The
+    round-robin stage's reference counts")."""
     criterion_pass_nb(code, t, t.res.shape[1], order, brk, val, group, 0, n, False)
 
 
@@ -413,10 +413,20 @@ def replica_nb(a, g, rt0, st, terms, s):
     replicas_nb(a, g, rt0, st, terms, s, 0, 0, 0, 1, None)
 
 
+@bjit
+def chunk_replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
+    """:func:`replicas_nb` (its arguments as there) compiled without reference counts: it
+    allocates nothing and :func:`chunk_nb`, which allocates the scratch and the tallies,
+    keeps every array alive.  With the counts, each inlined helper's array arguments cost an
+    atomic increment and decrement (``rank_nb``'s 19 every replica) that numba's pruning
+    leaves in place (benchmarks/README.md, "The round-robin stage's reference counts")."""
+    replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t)
+
+
 @jit
 def chunk_nb(c, lo, hi, seed, first, a, out):
     """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage over
-    the chunk's replicas, each counted (:func:`replicas_nb`)."""
+    the chunk's replicas, each counted (:func:`chunk_replicas_nb`)."""
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
@@ -425,7 +435,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     # the live path's model terms, read once (re-reading them from ``params`` for every game
     # cost 8 % of the Candidates with offsets: benchmarks/README.md)
     terms = terms_nb(a.params, a.game_ci, a.offsets)
-    replicas_nb(a, g, a.rt, st, terms, s, seed, first, lo, hi, t)
+    chunk_replicas_nb(a, g, a.rt, st, terms, s, seed, first, lo, hi, t)
     store_nb(t, out, c)
 
 
