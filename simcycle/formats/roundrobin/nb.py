@@ -397,7 +397,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
             count_flags_nb(t, flags)
 
 
-@ijit
+@bjit
 def replica_nb(a, g, rt0, st, terms, s):
     """The round-robin stage: ONE replica of the rest of the event from the plan's state.
 
@@ -409,6 +409,11 @@ def replica_nb(a, g, rt0, st, terms, s):
     st     uint64 [1]: the replica's SplitMix64 state, advanced in place
     terms  ``game_nb.terms_nb`` of the event's game control (the live path's model terms)
     s      :class:`Scratch`: fills s.order (best first), s.pts, s.res, s.prize and s.flags
+
+    A called function without reference counts (``bjit``: it allocates nothing; the caller
+    keeps the arrays alive), so a cycle's chain and ``scores``, which call it once a replica,
+    do not count its 37 arrays every replica (benchmarks/README.md, "The round-robin stage's
+    reference counts").
     """
     replicas_nb(a, g, rt0, st, terms, s, 0, 0, 0, 1, None)
 
