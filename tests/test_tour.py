@@ -360,6 +360,19 @@ def test_kernel_equals_twin(scn, model, tmp_path, at, offsets, share):
     same_as_twin(plan, 11, 5, 700)
 
 
+def test_knockouts_take_the_walks_fast_matches_only_without_offsets(scn, model):
+    """The shipped knock-outs (games and Armageddon steps) go through ``fmatch_nb`` without
+    offsets and through ``match_nb`` with them, so ``test_kernel_equals_twin`` checks both
+    against the twin's matches."""
+    from simcycle.enums import EV_FAST, EV_SYS, SIM_KO
+    for offsets, fast in ((False, 1), (True, 0)):
+        ev = TOUR.compile(scn, model, CompileOptions(at="start", offsets=offsets)).args.ev
+        ko = ev[ev[:, EV_SYS] == SIM_KO]
+        assert len(ko) == 2      # the rapid knock-out of 8 and the knock-out of 16
+        assert (ko[:, EV_FAST] == fast).all()
+        assert (ev[ev[:, EV_SYS] != SIM_KO, EV_FAST] == 0).all()
+
+
 def same_as_twin(plan, seed, first, n):
     """The kernel's tallies of replicas first..first+n-1 equal the twin's (returned)."""
     k = plan.run_batch(seed, first, n)

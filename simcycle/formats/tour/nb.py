@@ -20,10 +20,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (BLACK_WINS, BR_COLS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP,
-                      EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, FX_HI_MAX, FX_HI_MIN, FX_I,
-                      FX_LO_MAX, FX_LO_MIN, SIM_KO, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK,
-                      WHITE_WINS)
+from ...enums import (BLACK_WINS, BR_COLS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FAST, EV_FL, EV_FS,
+                      EV_OPP, EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, FX_HI_MAX,
+                      FX_HI_MIN, FX_I, FX_LO_MAX, FX_LO_MIN, SIM_KO, SIM_RR, TOUR_C_LOTS,
+                      TOUR_C_TIEBREAK, WHITE_WINS)
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.config import CHUNK, ijit, jit, pjit
 from ...kernels.game_nb import Games, game_nb, result_of_nb
@@ -53,7 +53,9 @@ class TourArgs(NamedTuple):
                  open's simulated opponent, EV_FS/EV_FL its listed field in ``field``, EV_PS its
                  points by place in ``pp``, EV_SS/EV_SL its match steps in ``steps``,
                  EV_BS/EV_BL its bracket in ``slots`` (EV_BL a power of two), EV_TS its first
-                 row of ``gthr`` (round robins and opens)
+                 row of ``gthr`` (round robins and opens), EV_FAST 1 when its matches go
+                 through the walk's fast path (``game_nb.fmatch_nb`` over ``thr``: no
+                 offsets, games and Armageddon steps only; the same draws as ``match_nb``)
     field        int64: each event's listed players (rows of ``rt``), starting-list order
     pp           int64: each event's ACP points (hundredths) by final place 1..field size
     steps        int64 [k, 3]: knock-out match steps (``enums.STEP_*``, control row, games)
@@ -261,7 +263,8 @@ def knockout_event_nb(a, g, e, s, st):
     # more)
     z = np.int64(SEG)
     walk_nb(g, z, steps, np.int64(0), s.bpl, size, s.kopen, s.kopen, s.kopen, s.kcls,
-            s.kopen, s.kfixed, False, st, s.alive, s.fixed, s.fixed, s.mout, s.rec, s.exit_rd)
+            s.kopen, s.kfixed, a.ev[e, EV_FAST] == 1, st, s.alive, s.fixed, s.fixed, s.mout,
+            s.rec, s.exit_rd)
     n_rounds = 0
     m = size
     while m > 1:

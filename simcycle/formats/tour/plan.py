@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
-                      EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, N_FX_COLS, RATING_CLASSES, SIM_KO,
-                      SIM_OPEN, SIM_RR)
+                      EV_FAST, EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, N_FX_COLS, RATING_CLASSES,
+                      SIM_KO, SIM_OPEN, SIM_RR, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
@@ -54,6 +54,10 @@ class EventRows:
             self.steps.append((kind, ci, games))
         if ev.sim == SIM_KO:
             row[EV_BS], row[EV_BL] = len(self.slots), bracket_size(len(ev.field))
+            # the walk's fast matches (``game_nb.fmatch_nb``: the same draws) over the plan's
+            # table: without offsets, and games and Armageddon steps only
+            row[EV_FAST] = int(self.thr.shape[0] > 0 and all(
+                kind in (STEP_GAMES, STEP_ARMAGEDDON) for kind, _, _ in ev.steps))
             self.slots.extend(s if s < len(ev.field) else -1 for s in seeding_order(row[EV_BL]))
         self.rows.append(row)
 
