@@ -139,7 +139,10 @@ ijit = numba.njit(cache=CACHE, nogil=True, inline="always")
 # kernels that allocate no array and return none, whose array arguments the caller keeps
 # alive.  Every take of an array (a tuple's field, an inlined helper's argument) otherwise
 # costs an atomic increment and decrement, which in the Swiss pairing's per-bracket code
-# LLVM's reference-count pruning leaves in place (benchmarks/README.md, 2026-12-05).
+# LLVM's reference-count pruning leaves in place (benchmarks/README.md, 2026-12-05).  The
+# knock-out series' stage and the group series' replica loop too: about 300 counts a GP 2019
+# series, about a tenth of its kernel's time (benchmarks/README.md, "The knock-out stage
+# without reference counts").
 bjit = numba.njit(cache=CACHE, nogil=True, _nrt=False)
 
 # Each kernel should compile once per command: a jitted function called with a literal

@@ -20,7 +20,7 @@ from numba import prange
 
 from ...enums import (BR_CL, BR_COLS, BR_CU, BR_DN, BR_STEP, BR_UP, BR_WIN, KO_C_Q_LOTS,
                       KO_C_Q_TIEBREAK, SER_EVENTS_WON, SER_H2H, SER_LOTS, SER_SECOND)
-from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.game_nb import Games
 from ...kernels.prizes_nb import share_by_points_nb
@@ -223,16 +223,19 @@ def scratch_nb(a):
                    np.empty(nmax, np.int64))
 
 
-# The stage is a function of its own (``jit``), not inlined: inlined over the scratch record
-# it cost 11.5 % of GP 2019's throughput, called once per replica 2 % (CPU time of whole
-# processes, 600,000 series from start, 1 thread, alternating with the commit before,
+# The stage is a function of its own, not inlined: inlined over the scratch record it cost
+# 11.5 % of GP 2019's throughput, called once per replica 2 % (CPU time of whole processes,
+# 600,000 series from start, 1 thread, alternating with the commit before,
 # benchmarks/README.md); inside, each event's bracket goes through the one walk
 # (``kernels.bracket_nb.walk_nb``, inlined), then its points, money and log are read off the
-# walk's record.  That second pass, not the walk, is what the walk cost: without it the kernel
-# ran below the commit before the walk; with the winner and the bonus taken by branches it
-# cost 1.20x that commit's kernel CPU, by arithmetic 1.10x ("One bracket walk: where GP 2019's
-# extra time goes" in benchmarks/README.md).
-@jit
+# walk's record (the winner, the loser and the bonus by arithmetic: by branches the pass cost
+# 1.20x the commit before the walk's kernel CPU, by arithmetic 1.10x).  It is compiled
+# without reference counts (``bjit``; it allocates nothing): with them it updated the counts
+# of the walk's arrays around every event and of its arguments' arrays at entry and exit,
+# about 300 atomic updates a series, and ran at 1.10x the commit before the walk; without,
+# about 0.93x ("One bracket walk: where GP 2019's extra time goes" and "The knock-out stage
+# without reference counts" in benchmarks/README.md).
+@bjit
 def replica_nb(a, g, st, s):
     """The knock-out-series stage: ONE replica of the rest of the series from the plan's
     state: every event's matches, the series table, the money.
