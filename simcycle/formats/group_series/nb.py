@@ -52,7 +52,7 @@ from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP
                       GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
                       WHITE_WINS, BLACK_WINS)
-from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, fmatch_nb, game_nb, match_nb,
                                 round_robin_nb, shuffle_nb)
 from ...kernels.rank_nb import pack_nb, sort_desc_nb
@@ -125,7 +125,7 @@ class GroupSeriesArgs(NamedTuple):
     n_qual: int
 
 
-@jit
+@bjit
 def two_player_nb(g, seg, steps, s0, pa, pb, st, mout, flags):
     """The two-player tiebreak procedure from step s0 (1 = rapid pair, 2 = blitz pair,
     3 = Armageddon) between players pa and pb: a colour lot (who is White in the first game
@@ -183,7 +183,7 @@ def rest_places_nb(score, gp6, out, first_place, wk):
         i = j
 
 
-@jit
+@bjit
 def three_level_nb(g, seg, steps, players, tied, gp6, places_mode, reduced_mode, st, out, wk,
                    flags):
     """Three level for first: a rapid round robin, then a blitz one (colours by lot inside),
@@ -289,7 +289,7 @@ def group_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mod
                          out, wk, flags)
 
 
-@jit
+@bjit
 def tie_places_nb(g, seg, steps, players, score, gp6, places_mode, reduced_mode, st, out, wk,
                   flags):
     """``group_places_nb`` when several are level for first: 2 level, the two-player
@@ -639,6 +639,30 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     st = np.empty(1, np.uint64)
     s = scratch_nb(npl, out.counters.shape[1])
     t = local_tallies_nb(out)
+    replicas_nb(lo, hi, seed, first, a, g, st, s, flat, t)
+    store_nb(t, out, c)
+
+
+# The chunk's replica loop and the tiebreak helpers it calls are compiled without reference
+# counts (``bjit``; they allocate nothing, ``chunk_nb`` allocates and keeps every array alive):
+# with them the inlined stage counted the plan's, the games' and the scratch's arrays around
+# every inlined event and helper, and the helpers their arguments at every call.  GP 2022 from
+# start, kernel CPU a series 5,810-6,320 ns -> 3,540-3,750 (bdabed7 5,610-6,350), output
+# byte-identical (benchmarks/README.md, "The knock-out stage without reference counts").
+@bjit
+def replicas_nb(lo, hi, seed, first, a, g, st, s, flat, t):
+    """Replicas lo .. hi-1 (offsets from ``first``) of one chunk: the stage, then the tallies.
+
+    lo, hi, first  int64: the chunk's replicas and the batch's first replica
+    seed           uint64: the run's seed (``rng_nb.replica_state_nb``)
+    a              :class:`GroupSeriesArgs`
+    g              :class:`~simcycle.kernels.game_nb.Games` over the chunk's copy of ``a.rt``
+    st             uint64 [1]: the replica's SplitMix64 state (set here per replica)
+    s              :class:`Scratch`
+    flat           ``a.thr`` as one flat view
+    t              :class:`~simcycle.kernels.tally_nb.Tallies`: the chunk's tallies, added to
+    """
+    npl = a.rt.shape[1]
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
         n = replica_nb(a, g, st, s, flat)
@@ -657,7 +681,6 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
             t.prize[p] += z
             t.prize_sq[p] += z * z
         count_flags_nb(t, s.flags)
-    store_nb(t, out, c)
 
 
 @pjit
