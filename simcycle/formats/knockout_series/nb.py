@@ -24,8 +24,8 @@ from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.game_nb import Games
 from ...kernels.prizes_nb import share_by_points_nb
-from ...kernels.rank_nb import (lots_segment_nb, pack_nb, segment_end_nb, sort_segment_nb,
-                                start_order_nb)
+from ...kernels.rank_nb import (lots_segment_nb, pack_nb, segment_end_nb, sort_all_nb,
+                                sort_segment_nb)
 from ...kernels.rng_nb import normal_nb, replica_state_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
@@ -109,7 +109,6 @@ def rank_series_nb(criteria, n_packed, key_base, plan_index, n, pts, won, second
     Takes the shared arrays it needs, not the whole ``KnockoutArgs`` (reference counts)."""
     # GP points and the leading plain-number criteria as one key: one stable sort on it
     # orders exactly as refining group by group with stable sorts
-    start_order_nb(order, brk, n)
     for i in range(n):
         lotted[i] = 0       # > 0: the group (its first position + 1) lots ordered him in
         key = np.int64(pts[i])
@@ -118,7 +117,7 @@ def rank_series_nb(criteria, n_packed, key_base, plan_index, n, pts, won, second
             v = won[i] if crit == SER_EVENTS_WON else (second[i] if crit == SER_SECOND else cls[i])
             key = pack_nb(key, v, key_base[ci])
         val[i] = key
-    sort_segment_nb(order, brk, val, 0, n)
+    sort_all_nb(order, brk, val, n)
     for ci in range(n_packed, criteria.shape[0]):
         crit = criteria[ci]
         k = 0
