@@ -206,6 +206,12 @@ SWISS_CRITERIA: dict[str, SwissCriterion] = {
 RRCriterion: TypeAlias = int
 TB_PLAYOFF: RRCriterion = N_SWISS_CRITERIA   # the play-off settles first place at this step
 
+# how the round-robin stage gives each remaining game its colours (``RoundRobinArgs.colours``;
+# by lot: the tour's single round robins, ``formats/tour``)
+RRColours: TypeAlias = int
+COLOURS_SCHEDULED: RRColours = 0   # as the schedule says (gw White, gb Black)
+COLOURS_BY_LOT: RRColours = 1      # a lot just before each game: gw White when u < 0.5, else gb
+
 RR_CRITERIA: dict[str, RRCriterion] = {
     "sonneborn-berger": TBS_SONNEBORN_BERGER,
     "wins": TBS_WINS,

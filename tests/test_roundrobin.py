@@ -13,6 +13,7 @@ import pytest
 
 from conftest import ROOT, SCENARIOS, write
 from simcycle import driver
+from simcycle.enums import COLOURS_BY_LOT
 from simcycle.formats.base import CompileOptions
 from simcycle.formats.roundrobin import FORMAT as RR
 from simcycle.formats.shared.schedules import berger_rounds
@@ -260,6 +261,34 @@ def test_hot_elo_kernel_equals_twin_and_moves_ratings(cand, model):
     assert (a["place"] != cold["place"]).any()
     with pytest.raises(Exception):
         RR.compile(cand, model, CompileOptions(at="round4", hot=True, offsets=True))
+
+
+def by_lot(plan):
+    """``plan`` with the stage's colours-by-lot rule (``enums.COLOURS_BY_LOT``, the tour's
+    single round robins): the table path's thresholds [m, 4], columns 2, 3 with gb White."""
+    a = plan.args
+    gthr = a.gthr
+    if not a.live:
+        back = a.thr[a.gseg, a.game_ci, a.gb, a.gw]
+        gthr = np.concatenate([a.gthr, back], axis=1)
+    plan.args = a._replace(colours=COLOURS_BY_LOT, gthr=gthr)
+    return plan
+
+
+@pytest.mark.parametrize("offsets", [False, True])
+def test_colours_by_lot_kernel_equals_twin(cand, model, offsets):
+    """The stage's colours-by-lot rule on both paths (the plan's table; the live model with
+    offsets): the kernel's tallies equal the twin's, and the lots change the replicas (one
+    more uniform a game, and Black's thresholds half the time)."""
+    at = "round9"
+    plan = by_lot(RR.compile(cand, model, CompileOptions(at=at, offsets=offsets)))
+    assert plan.args.live == offsets
+    a = plan.run_batch(11, 0, 2000)
+    b = twin.tallies(plan, 11, 0, 2000)
+    assert (a["place"] == b["place"]).all() and (a["counters"] == b["counters"]).all()
+    assert np.allclose(a["points"], b["points"], rtol=1e-12)
+    sched = RR.compile(cand, model, CompileOptions(at=at, offsets=offsets)).run_batch(11, 0, 2000)
+    assert (a["place"] != sched["place"]).any()
 
 
 def test_hot_elo_and_offsets_are_exclusive_in_the_cli():

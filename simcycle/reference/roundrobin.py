@@ -8,9 +8,9 @@ for first, lots of the groups still level, top group first).
 
 from __future__ import annotations
 
-from ..enums import (PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO,
-                     RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK, RR_C_STAGE2,
-                     RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS)
+from ..enums import (COLOURS_BY_LOT, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN,
+                     PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
+                     RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS)
 from ..formats.roundrobin.rules import SCORE
 from . import criteria, games
 from .prizes import shared_by_points
@@ -86,24 +86,30 @@ def _ratings(a, stream):
     return rt
 
 
+def terms(a, offsets: bool) -> list:
+    """The event's game terms (nu0, level, ref, slope, edge): the offsets' slope with
+    ``offsets`` (``game_nb.terms_nb``)."""
+    row = a.params[a.game_ci].tolist()
+    d0 = row[0]
+    return [2.0 * d0 / (1.0 - d0), row[3], row[8], row[7] if offsets else row[2], row[1]]
+
+
 def _drawn_terms(a, stream):
     """The event's game terms (nu0, level, ref, slope, edge) of one replica: the plan's, plus
     A z with the parameter draw on (four normals)."""
     import math
 
-    row = a.params[a.game_ci].tolist()
-    d0 = row[0]
-    terms = [2.0 * d0 / (1.0 - d0), row[3], row[8], row[7] if a.offsets else row[2], row[1]]
+    terms_ = terms(a, a.offsets)
     if a.draw_factor.shape[0]:
         z = [stream.normal() for _ in range(4)]
         f = a.draw_factor.tolist()
         dx = [f[i][0] * z[0] + f[i][1] * z[1] + f[i][2] * z[2] + f[i][3] * z[3]
               for i in range(4)]
-        terms[0] *= math.exp(dx[0])
-        terms[4] += dx[1]
-        terms[3] += dx[2]
-        terms[1] += dx[3]
-    return terms
+        terms_[0] *= math.exp(dx[0])
+        terms_[4] += dx[1]
+        terms_[3] += dx[2]
+        terms_[1] += dx[3]
+    return terms_
 
 
 def _davidson(terms, r_white, r_black):
@@ -117,9 +123,10 @@ def _davidson(terms, r_white, r_black):
     return s / norm, nu / norm
 
 
-def _play_games(a, rt, stream, terms):
+def _play_games(a, rt, stream, terms_):
     """The remaining games in plan order: (half points, the crosstable's results by column:
-    ``RoundRobinArgs.base_res``)."""
+    ``RoundRobinArgs.base_res``).  With colours by lot a lot before each game: the
+    schedule's White keeps White when it is below 0.5."""
     params = a.params.tolist()
     hot = bool(a.hot_k.any())
     pts = a.base_pts.tolist()
@@ -127,8 +134,11 @@ def _play_games(a, rt, stream, terms):
     cls = int(params[a.game_ci][4])
     for q in range(len(a.gw)):
         w, b, seg = int(a.gw[q]), int(a.gb[q]), int(a.gseg[q])
+        cw, cb = int(a.gsw[q]), int(a.gsb[q])
+        if a.colours == COLOURS_BY_LOT and stream.u01() >= 0.5:
+            w, b, cw, cb = b, w, cb, cw
         if a.live:
-            pw, pd = _davidson(terms, rt[seg][w][cls], rt[seg][b][cls])
+            pw, pd = _davidson(terms_, rt[seg][w][cls], rt[seg][b][cls])
             tw, td = pw, pw + pd
         else:
             tw, td = float(a.thr[seg, a.game_ci, w, b, 0]), float(a.thr[seg, a.game_ci, w, b, 1])
@@ -142,8 +152,8 @@ def _play_games(a, rt, stream, terms):
         sw, sb = SCORE[out]
         pts[w] += sw
         pts[b] += sb
-        res[w][int(a.gsw[q])] = sw
-        res[b][int(a.gsb[q])] = sb
+        res[w][cw] = sw
+        res[b][cb] = sb
     return pts, res
 
 
@@ -214,14 +224,21 @@ def _money(a, order, pts):
     return [m + float(a.per_half) * pts[i] for i, m in enumerate(money)]
 
 
+def stage(a, rt, stream, terms_, flags):
+    """The stage from its games on (after the parameter draw and the offsets): the remaining
+    games, then the ranking; (final order, half points).  A tour's round robin calls it
+    (``reference.tour``)."""
+    pts, res = _play_games(a, rt, stream, terms_)
+    return _rank(a, rt, pts, res, stream, flags), pts
+
+
 def one_replica(a, seed: int, replica: int):
     """Return (final order, half points, prize money, flags) of one simulated completion."""
     stream = Stream(seed, replica)
-    terms = _drawn_terms(a, stream)
+    terms_ = _drawn_terms(a, stream)
     rt = _ratings(a, stream)
-    pts, res = _play_games(a, rt, stream, terms)
     flags = [0] * 6
-    order = _rank(a, rt, pts, res, stream, flags)
+    order, pts = stage(a, rt, stream, terms_, flags)
     q = a.n_qual
     if 0 < q < len(pts) and pts[order[q - 1]] == pts[order[q]]:
         flags[RR_C_Q_TIEBREAK] = 1

@@ -165,7 +165,7 @@ def own_gthr_nb(fa, gthr):
         fa.base_pts, fa.base_res, fa.opp, fa.kind, fa.colour, fa.rating, fa.gw, fa.gb,
         fa.gsw, fa.gsb, fa.gseg, gthr, fa.game_ci,
         fa.criteria, fa.stages, fa.playoff_seg, fa.forced_first, fa.qualified, fa.n_qual,
-        fa.place_prize, fa.per_half, fa.prize_split)
+        fa.place_prize, fa.per_half, fa.prize_split, fa.colours)
 
 
 @ijit

@@ -16,9 +16,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (BLACK_WINS, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH, PO_ROUND_ROBIN,
-                      PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS, RR_C_Q_TIEBREAK,
-                      RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS, WHITE_WINS)
+from ...enums import (BLACK_WINS, COLOURS_BY_LOT, P_CLASS, PO_ARMAGEDDON, PO_LOTS, PO_MATCH,
+                      PO_ROUND_ROBIN, PO_SUDDEN_DEATH_KO, RR_C_LOTS, RR_C_PLAYOFF, RR_C_Q_LOTS,
+                      RR_C_Q_TIEBREAK, RR_C_STAGE2, RR_C_STAGE3, TB_PLAYOFF, TBS_LOTS, WHITE_WINS)
 from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.criteria_nb import Crosstable, any_level_nb, criterion_pass_nb
 from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, result_of_nb,
@@ -56,7 +56,8 @@ class RoundRobinArgs(NamedTuple):
     gsw, gsb     int64 [m]: the game's column in White's and in Black's row
     gseg         int64 [m]: rating segment of each remaining game
     gthr         float64 [m, 2]: each remaining game's thresholds read from ``thr`` once per
-                 plan (the hot loop reads them in order); empty when ``live``
+                 plan (the hot loop reads them in order); empty when ``live``.  With
+                 ``colours`` COLOURS_BY_LOT [m, 4]: columns 2, 3 the thresholds with gb White
     game_ci      int: control row of the event's games
     criteria     int64 [k]: ranking steps in order (``enums.RR_CRITERIA``: C.07 codes
                  ``enums.TBS_*`` and ``TB_PLAYOFF``); always ends with TBS_LOTS
@@ -69,6 +70,9 @@ class RoundRobinArgs(NamedTuple):
     place_prize  float64 [n]: money for each place
     per_half     float: money per half point
     prize_split  int: PRIZE_BY_ORDER or PRIZE_BY_POINTS
+    colours      int: ``enums.COLOURS_SCHEDULED`` (gw White) or ``enums.COLOURS_BY_LOT`` (a lot
+                 drawn just before each game: gw White when u < 0.5, else gb; the crosstable's
+                 ``colour`` then stays the schedule's, so no criterion may read colours)
     """
 
     params: np.ndarray
@@ -101,6 +105,7 @@ class RoundRobinArgs(NamedTuple):
     place_prize: np.ndarray
     per_half: float
     prize_split: int
+    colours: int
 
 
 @jit
@@ -327,6 +332,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
     stages = a.stages
     qualified = a.qualified
     place_prize = a.place_prize
+    lot = a.colours == COLOURS_BY_LOT
     pts = s.pts
     res = s.res
     order = s.order
@@ -367,14 +373,26 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
             flags[k] = 0
         for i in range(n):      # res holds the games played already (``Scratch.res``)
             pts[i] = base_pts[i]
-        if not live:      # the fast path: thresholds from the plan's table
+        if not live and not lot:   # the fast path: thresholds from the plan's table
             for q in range(m):
                 play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
                         result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+        elif not live:     # the same with colours by lot: gb White when u >= 0.5
+            for q in range(m):
+                if u01_nb(st) < 0.5:
+                    play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
+                            result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+                else:
+                    play_nb(pts, res, gb[q], gw[q], gsb[q], gsw[q],
+                            result_of_nb(u01_nb(st), gthr[q, 2], gthr[q, 3]))
         else:
             for q in range(m):
                 w = gw[q]
                 b = gb[q]
+                cw = gsw[q]
+                cb = gsb[q]
+                if lot and u01_nb(st) >= 0.5:   # colours by lot: gb White
+                    w, b, cw, cb = b, w, cb, cw
                 sg = gseg[q]
                 tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls],
                                      rt[sg, b, cls])
@@ -386,7 +404,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
                     for sq in range(ns):
                         rt[sq, w, cls] += dlt
                         rt[sq, b, cls] -= dlt
-                play_nb(pts, res, w, b, gsw[q], gsb[q], out_)
+                play_nb(pts, res, w, b, cw, cb, out_)
         rank_nb(criteria, stages, a.n_qual, a.forced_first, a.playoff_seg, g, ct, n, order, brk,
                 val, group, cand, score, work, st, flags)
         prizes_nb(a.prize_split, place_prize, a.per_half, n, order, pts, prize)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (BLACK_WINS, DRAW, PLAYOFF_KINDS, RATING_CLASSES, RK_NONE, RK_PLAYED,
-                      RR_COUNTER_NAMES, RR_CRITERIA, TBS_LOTS, WHITE_WINS)
+from ...enums import (BLACK_WINS, COLOURS_SCHEDULED, DRAW, PLAYOFF_KINDS, RATING_CLASSES,
+                      RK_NONE, RK_PLAYED, RR_COUNTER_NAMES, RR_CRITERIA, TBS_LOTS, WHITE_WINS)
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from .nb import PRIZE_BY_ORDER, PRIZE_BY_POINTS, RoundRobinArgs
@@ -127,6 +127,7 @@ class RoundRobinPlan(Plan):
             place_prize=place_prize,
             per_half=float(scn.per_half_point),
             prize_split=PRIZE_BY_POINTS if scn.prize_split == "points" else PRIZE_BY_ORDER,
+            colours=COLOURS_SCHEDULED,
         )
         self.info = PlanInfo(
             names=tuple(scn.names), ratings=rt[-1, :, 0].copy(), n_places=n, points_scale=2.0,
