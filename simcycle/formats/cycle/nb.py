@@ -20,7 +20,7 @@ import numpy as np
 from numba import prange
 
 from ...enums import CY_BEST, CY_FIXED, CY_LIST, CY_PLACE
-from ...kernels.config import CHUNK, ijit, jit, pjit
+from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.game_nb import Games, terms_nb
 from ...kernels.rng_nb import replica_state_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb
@@ -137,20 +137,24 @@ def seat_field_nb(c, field, slot_of, taken):
 
 # The stages are called, not inlined, here: inlining both (the round robin twice) made one
 # function whose compilation took minutes; a call per stage and replica costs little next to
-# the ~240 games of a replica.
-@jit
+# the ~240 games of a replica.  They allocate nothing (``chunk_nb`` allocates every record and
+# keeps it alive), so they are compiled without reference counts (``bjit``); with them
+# (``jit``) each call counted its records' arrays at entry and exit, and the group series'
+# stage, inlined into its wrapper, counted them around every event and tiebreak helper
+# (benchmarks/README.md, "The cycle's stage wrappers without reference counts").
+@bjit
 def rr_stage_nb(a, g, rt0, st, terms, s):
     """``roundrobin.nb.replica_nb`` as a function of its own (events and the final)."""
     rr_nb.replica_nb(a, g, rt0, st, terms, s)
 
 
-@jit
+@bjit
 def gs_stage_nb(a, g, st, s, flat):
     """``group_series.nb.replica_nb`` as a function of its own."""
     return gs_nb.replica_nb(a, g, st, s, flat)
 
 
-@jit
+@bjit
 def ko_stage_nb(a, g, st, s):
     """``knockout_series.nb.replica_nb`` as a function of its own."""
     ko_nb.replica_nb(a, g, st, s)
