@@ -144,8 +144,8 @@ SIM_KO: TourSim = 1
 SIM_OPEN: TourSim = 2
 # columns of the tour plan's event table (int64 [n_events, N_EV_COLS])
 (EV_SYS, EV_CYCLES, EV_CI, EV_ROUNDS, EV_OPP, EV_FS, EV_FL, EV_PS, EV_SS, EV_SL, EV_BS, EV_BL,
- EV_TS, EV_FAST) = range(14)
-N_EV_COLS = 14
+ EV_TS, EV_FAST, EV_RR, EV_COLOURS) = range(16)
+N_EV_COLS = 16
 # columns of the tour plan's what-if places (int64 [k, N_FX_COLS]): the listed player (index
 # into the event's field), then the inclusive bounds of his first place (lo) and last place (hi)
 FX_I, FX_LO_MIN, FX_LO_MAX, FX_HI_MIN, FX_HI_MAX = range(5)

@@ -373,6 +373,50 @@ def test_knockouts_take_the_walks_fast_matches_only_without_offsets(scn, model):
         assert (ev[ev[:, EV_SYS] != SIM_KO, EV_FAST] == 0).all()
 
 
+def test_round_robins_go_through_the_round_robin_stage(scn, model):
+    """Each round robin still to play (RR and the DS event, Reading dortmund_system =
+    "round-robin") is numbered for the stage (EV_RR), with colours by lot in a single round
+    robin and alternating by cycle in the double one (``rules``: the tour's colours); the
+    other events are not."""
+    from simcycle.enums import (COLOURS_BY_LOT, COLOURS_SCHEDULED, EV_COLOURS, EV_CYCLES,
+                                EV_RR, EV_SYS, SIM_RR)
+    ev = TOUR.compile(scn, model, CompileOptions(at="start")).args.ev
+    rr = ev[:, EV_SYS] == SIM_RR
+    assert rr.sum() == 5      # RR I, RR II (double), DS, Grand Slam, RR III
+    assert list(ev[rr, EV_RR]) == [0, 1, 2, 3, 4] and (ev[~rr, EV_RR] == -1).all()
+    want = np.where(ev[rr, EV_CYCLES] == 1, COLOURS_BY_LOT, COLOURS_SCHEDULED)
+    assert list(ev[rr, EV_COLOURS]) == list(want) and list(ev[rr, EV_CYCLES]).count(2) == 1
+
+
+@pytest.mark.parametrize("at, offsets", [("start", False), ("event1", True)])
+def test_stage_views_of_the_pack_are_the_records(scn, model, at, offsets):
+    """``nb.rr_view_nb`` (run as plain Python over the compiled pack) gives each round robin
+    the stage record the twin plays (``nb.rr_event_nb``): the same games, columns, thresholds
+    and criteria; its crosstable padded to the pack's widest (opponent -1: no game)."""
+    from simcycle.enums import EV_RR, EV_SYS, SIM_RR
+    from simcycle.formats.tour.nb import rr_event_nb, rr_pack_nb, rr_view_nb
+
+    a = TOUR.compile(scn, model, CompileOptions(at=at, offsets=offsets)).args
+    rp = rr_pack_nb(a)
+    seen = 0
+    for e in np.flatnonzero(a.ev[:, EV_SYS] == SIM_RR):
+        want = rr_event_nb(a, np.int64(e))
+        got, g, s = rr_view_nb.py_func(a, rp, a.ev[e, EV_RR])
+        n, w = want.opp.shape
+        assert got.base_pts.shape[0] == n and s.order.shape[0] == n and g.live == a.live
+        for name in ("gw", "gb", "gsw", "gsb", "gseg", "gthr", "criteria", "rating",
+                     "qualified", "place_prize"):
+            assert np.array_equal(getattr(got, name), getattr(want, name)), name
+        for name in ("opp", "kind", "colour"):
+            x = getattr(got, name)
+            assert np.array_equal(x[:n, :w], getattr(want, name)), name
+        assert (got.opp[:n, w:] == -1).all()
+        for name in ("game_ci", "colours", "live", "offsets", "n_qual", "forced_first"):
+            assert getattr(got, name) == getattr(want, name), name
+        seen += 1
+    assert seen == (5 if at == "start" else 4)
+
+
 def same_as_twin(plan, seed, first, n):
     """The kernel's tallies of replicas first..first+n-1 equal the twin's (returned)."""
     k = plan.run_batch(seed, first, n)

@@ -3,20 +3,23 @@
 Reads the same :class:`~simcycle.formats.tour.nb.TourArgs` (``plan.args``) and draws from
 ``Stream(seed, replica)`` in the kernel's order: offsets (player-major, class-minor, real
 players only), the remaining events in date order (an event with what-if places replayed from
-a side stream until they hold, as ``nb.replay_fixed_event_nb``), then lots among the members
-level on every tiebreak.  Written for clarity from the rules (the ACP Tour 2004-2005 regulations,
-``formats/tour/rules.py``); the tests run both on the same (seed, replica) streams and
-expect identical tallies.
+a side stream until they hold, as ``nb.replay_fixed_event_nb``; a round robin through the
+round-robin stage's twin, ``reference.roundrobin.stage``, on the stage record the kernel
+builds, ``nb.rr_event_nb``), then lots among the members level on every tiebreak.  Written
+for clarity from the rules (the ACP Tour 2004-2005 regulations, ``formats/tour/rules.py``);
+the tests run both on the same (seed, replica) streams and expect identical tallies.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
-                     EV_SL, EV_SS, EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK)
+from ..enums import (EV_BL, EV_BS, EV_CI, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS, EV_SL, EV_SS,
+                     EV_SYS, SIM_OPEN, SIM_RR, TOUR_C_LOTS, TOUR_C_TIEBREAK)
+from ..formats.tour.nb import rr_event_nb
 from ..formats.tour.rules import counted, share_points, tiebreak_key
 from ..formats.tour.whatif import MAX_PLAYS, SIDE_KEY
+from . import roundrobin as rr_twin
 from .games import draw_offsets, game, match, shuffled
 from .rng import Stream, mix64
 
@@ -44,6 +47,21 @@ def places_from_scores(scores, share_lots, stream):
     return out
 
 
+def places_from_order(order, pts, shared):
+    """[(lo, hi)] per player from a final order (best first): with ``shared`` players level
+    on points share the places they cover, else each holds his own."""
+    out = [None] * len(order)
+    i = 0
+    while i < len(order):
+        j = i + 1
+        while shared and j < len(order) and pts[order[j]] == pts[order[i]]:
+            j += 1
+        for p in order[i:j]:
+            out[p] = (i + 1, j)
+        i = j
+    return out
+
+
 class Season:
     """One replica's games: the model's probabilities from the ratings (offsets on) or the
     plan's threshold table (the same one draw either way)."""
@@ -60,19 +78,15 @@ class Season:
         tw, td = (float(x) for x in self.a.thr[0, ci, w, b])
         return 0 if u < tw else (1 if u < td else 2)
 
-    def round_robin(self, row, field):
-        scores = [0] * len(field)
-        cyc = int(row[EV_CYCLES])
-        ci = int(row[EV_CI])
-        for c in range(cyc):
-            for i in range(len(field)):
-                for j in range(i + 1, len(field)):
-                    i_white = self.stream.u01() < 0.5 if cyc == 1 else c % 2 == 0
-                    r = (self.play(ci, field[i], field[j]) if i_white
-                         else 2 - self.play(ci, field[j], field[i]))
-                    scores[i] += SCORE[r]
-                    scores[j] += SCORE[2 - r]
-        return places_from_scores(scores, self.a.share_lots, self.stream)
+    def round_robin(self, e, field):
+        """Event row e through the round-robin stage's twin on the kernel's stage record
+        (``nb.rr_event_nb``: colours, thresholds and criteria as the tour's rules say), with
+        this replica's ratings of the field."""
+        ra = rr_event_nb(self.a, np.int64(e))
+        rt = [[self.rt[p] for p in field]]
+        order, pts = rr_twin.stage(ra, rt, self.stream, rr_twin.terms(ra, self.a.offsets),
+                                   [0] * 6)
+        return places_from_order(order, pts, not self.a.share_lots)
 
     def open(self, row, field):
         opp, ci = int(row[EV_OPP]), int(row[EV_CI])
@@ -122,7 +136,7 @@ class Season:
         fs, fl = int(row[EV_FS]), int(row[EV_FL])
         field = [int(x) for x in self.a.field[fs: fs + fl]]
         if row[EV_SYS] == SIM_RR:
-            places = self.round_robin(row, field)
+            places = self.round_robin(e, field)
         elif row[EV_SYS] == SIM_OPEN:
             places = self.open(row, field)
         else:

@@ -8,11 +8,13 @@ tour has one rating list for the season), orders from ``kernels/rank_nb.py``, ta
 ``kernels/tally_nb.py``.  The plain-Python twin is ``simcycle.reference.tour``; both draw the
 same numbers in the same order: offsets (player-major, class-minor, real players only), then
 the remaining events in date order (an event with what-if places replayed from a side stream
-until they hold, ``replay_fixed_event_nb``) -- a round robin's games pair by pair (i < j, cycle by
-cycle; colours by lot in a single round robin), an open's games player by player and round by
-round, a knock-out's matches round by round in bracket-slot order -- with lots for level
-scores (``shared_places = "lots"``) after each event, top group first; then lots among members
-level on every tiebreak, top group first.
+until they hold, ``replay_fixed_event_nb``) -- a round robin through the round-robin stage
+(``roundrobin.nb.replica_nb``: its games pair by pair, i < j, cycle by cycle, colours by lot
+before each game in a single round robin, ``enums.COLOURS_BY_LOT``; then its ranking: lots for
+level scores when ``shared_places = "lots"``, top group first), an open's games player by
+player and round by round (lots as for a round robin), a knock-out's matches through the one
+bracket walk (``kernels.bracket_nb.walk_nb``) round by round in bracket-slot order; then lots
+among members level on every tiebreak, top group first.
 """
 
 from typing import NamedTuple
@@ -20,19 +22,23 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (BLACK_WINS, BR_COLS, EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FAST, EV_FL, EV_FS,
-                      EV_OPP, EV_PS, EV_ROUNDS, EV_SL, EV_SS, EV_SYS, EV_TS, FX_HI_MAX,
-                      FX_HI_MIN, FX_I, FX_LO_MAX, FX_LO_MIN, SIM_KO, SIM_RR, TOUR_C_LOTS,
-                      TOUR_C_TIEBREAK, WHITE_WINS)
+from ...enums import (BLACK_WINS, BR_COLS, COL_BLACK, COL_WHITE, EV_BL, EV_BS, EV_CI,
+                      EV_COLOURS, EV_CYCLES, EV_FAST, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
+                      EV_RR, EV_SL, EV_SS, EV_SYS, EV_TS, FX_HI_MAX, FX_HI_MIN, FX_I, FX_LO_MAX,
+                      FX_LO_MIN, RK_PLAYED, RR_COUNTER_NAMES, SIM_KO, SIM_RR, TBS_LOTS,
+                      TOUR_C_LOTS, TOUR_C_TIEBREAK, WHITE_WINS)
 from ...kernels.bracket_nb import walk_nb
-from ...kernels.config import CHUNK, ijit, jit, pjit
-from ...kernels.game_nb import Games, game_nb, result_of_nb
+from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
+from ...kernels.game_nb import Games, game_nb, result_of_nb, terms_nb
 from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import mix64_nb, normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
+from ..roundrobin import nb as rr_nb
+from ..roundrobin.nb import PRIZE_BY_ORDER, RoundRobinArgs
 from .whatif import MAX_PLAYS, SIDE_KEY
 
 SEG = 0   # the one rating segment
+N_RR_FLAGS = len(RR_COUNTER_NAMES)   # the round-robin stage's counters (the tour reads none)
 SIDE = np.uint64(SIDE_KEY)   # ``whatif.SIDE_KEY`` typed for the kernel
 
 
@@ -53,23 +59,27 @@ class TourArgs(NamedTuple):
                  open's simulated opponent, EV_FS/EV_FL its listed field in ``field``, EV_PS its
                  points by place in ``pp``, EV_SS/EV_SL its match steps in ``steps``,
                  EV_BS/EV_BL its bracket in ``slots`` (EV_BL a power of two), EV_TS its first
-                 row of ``gthr`` (round robins and opens), EV_FAST 1 when its matches go
-                 through the walk's fast path (``game_nb.fmatch_nb`` over ``thr``: no
-                 offsets, games and Armageddon steps only; the same draws as ``match_nb``)
+                 row of ``gthr`` (opens), EV_FAST 1 when its matches go through the walk's
+                 fast path (``game_nb.fmatch_nb`` over ``thr``: no offsets, games and
+                 Armageddon steps only; the same draws as ``match_nb``), EV_RR a round
+                 robin's index among the round robins still to play (its stage inputs,
+                 ``rr_pack_nb``; -1 for other events), EV_COLOURS how its games get their
+                 colours (``enums.COLOURS_*``)
     field        int64: each event's listed players (rows of ``rt``), starting-list order
     pp           int64: each event's ACP points (hundredths) by final place 1..field size
     steps        int64 [k, 3]: knock-out match steps (``enums.STEP_*``, control row, games)
     slots        int64: each knock-out bracket, by position the listed player (index into the
                  event's field) or -1 for a bye
-    gthr         float64 [k, 2]: (P White wins, P White wins or draws) of every game a round
-                 robin or open still to play can hold, rows of ``thr`` in playing order
-                 (``event_game_nb``); empty when ``live``
+    gthr         float64 [k, 2]: (P White wins, P White wins or draws) of every game an open
+                 still to play can hold, rows of ``thr`` in playing order; empty when
+                 ``live``
     member_of    int64 [n_real]: each player's member row, -1 for a non-member
     base_top     int64 [members, best_n]: each member's counted results so far, best first
     base_cnt     int64 [members]: how many entries of ``base_top`` are filled
     n_qual       int: qualifying places (at most the members)
     share_lots   bool: level scores in a simulated round robin or open are ordered by lots
-                 (Reading shared_places = "lots"), else they share the places covered
+                 (Reading shared_places = "lots": the round-robin stage's one criterion is
+                 lots), else they share the places covered (no criterion: groups stay level)
     max_field    int: the largest listed field (scratch size)
     max_bracket  int: the largest knock-out bracket, at least 2 (scratch size)
     fix_start    int64 [events + 1]: event row e's what-ifs are rows fix_start[e] ..
@@ -141,62 +151,240 @@ def scratch_nb(a):
 
 
 # -- one event ----------------------------------------------------------------------------------
-@ijit
-def add_result_nb(score, i, j, r):
-    """Half points of the game between listed players i and j, r from i's side."""
-    if r == WHITE_WINS:
-        score[i] += 2
-    elif r == BLACK_WINS:
-        score[j] += 2
-    else:
-        score[i] += 1
-        score[j] += 1
-
-
-# Round-robin and open games read their thresholds from ``TourArgs.gthr``, rows taken from the
-# shared table (``Games.thr``, ``threshold_table_nb``) once per plan in the order the games are
-# played, and draw with ``result_of_nb``; with offsets they call ``game_nb``.  Measured on the
-# shipped season from start, 1 thread, CPU time, alternating runs on the shared 2-core machine:
-# ``game_nb`` on ``Games.thr`` for every game 66,000 seasons/s, this 86,000 seasons/s, the old
-# kernel (flat per-event thresholds, no inlining) 70,000 seasons/s.  The two paths stay written
-# out at each game: one inlined helper taking the argument tuples per game cost 57 % (37,000
-# seasons/s; the tuples' arrays are reference-counted at every call).
-@ijit
-def round_robin_event_nb(a, g, e, s, st):
-    """A round robin (RR, DS) of event row e's listed field into s.score[:field]: pairs
-    i < j, cycle by cycle; colours by lot in a single round robin (drawn just before the game,
-    as ``game_nb.round_robin_nb`` draws them), alternating by cycle in a double one.  The
-    event's ``gthr`` rows: [White i][Black j] of the listed field."""
+@jit
+def rr_event_nb(a, e):
+    """The round-robin stage's record (``roundrobin.nb.RoundRobinArgs``) of round-robin event
+    row e, its players the listed field (0 .. n-1: ``field[EV_FS:][:n]``), no game played: its
+    games pair by pair, i < j, cycle by cycle, i White in even cycles (with EV_COLOURS
+    ``COLOURS_BY_LOT`` the stage draws the colours by lot instead), each player's games in
+    playing order his crosstable's columns; ratings the plan's (``a.rt``: with offsets a
+    replica's are copied into the stage's ``Games`` by ``round_robin_event_nb``); thresholds
+    from ``a.thr`` and per game [m, 4] (gw White, then gb White) unless ``a.live``; criteria
+    lots with ``a.share_lots``, else none (level scores stay level); no play-off, qualifiers or
+    money.  Stacked once a chunk into an :class:`RRPack` (``rr_pack_nb``); the twin
+    (``reference.tour``) plays this record itself."""
     fs = a.ev[e, EV_FS]
-    fl = a.ev[e, EV_FL]
-    ci = a.ev[e, EV_CI]
+    n = a.ev[e, EV_FL]
     cyc = a.ev[e, EV_CYCLES]
-    ts = a.ev[e, EV_TS]
-    for i in range(fl):
-        s.score[i] = 0
+    ci = a.ev[e, EV_CI]
+    w = cyc * (n - 1)
+    m = cyc * n * (n - 1) // 2
+    gw = np.empty(m, np.int64)
+    gb = np.empty(m, np.int64)
+    gsw = np.empty(m, np.int64)
+    gsb = np.empty(m, np.int64)
+    opp = np.full((n, w), -1, np.int64)
+    colour = np.zeros((n, w), np.int64)
+    col = np.zeros(n, np.int64)
+    q = 0
     for c in range(cyc):
-        for i in range(fl):
-            p = a.field[fs + i]
-            for j in range(i + 1, fl):
-                q = a.field[fs + j]
-                if cyc == 1:
-                    i_white = u01_nb(st) < 0.5
-                else:
-                    i_white = c % 2 == 0
-                if a.live:
-                    if i_white:
-                        r = game_nb(g, SEG, ci, p, q, st)
-                    else:
-                        r = 2 - game_nb(g, SEG, ci, q, p, st)
-                elif i_white:
-                    t = ts + i * fl + j
-                    r = result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
-                else:
-                    t = ts + j * fl + i
-                    r = 2 - result_of_nb(u01_nb(st), a.gthr[t, 0], a.gthr[t, 1])
-                add_result_nb(s.score, i, j, r)
+        for i in range(n):
+            for j in range(i + 1, n):
+                x, y = (i, j) if c % 2 == 0 else (j, i)
+                gw[q] = x
+                gb[q] = y
+                gsw[q] = col[x]
+                gsb[q] = col[y]
+                opp[x, col[x]] = y
+                opp[y, col[y]] = x
+                colour[x, col[x]] = COL_WHITE
+                colour[y, col[y]] = COL_BLACK
+                col[x] += 1
+                col[y] += 1
+                q += 1
+    rt = np.empty((1, n, 3))
+    for i in range(n):
+        for k in range(3):
+            rt[0, i, k] = a.rt[SEG, a.field[fs + i], k]
+    nc = a.params.shape[0]
+    if a.live:
+        thr = np.zeros((0, 0, 0, 0, 2))
+        gthr = np.zeros((0, 4))
+    else:
+        thr = np.empty((1, nc, n, n, 2))
+        for c in range(nc):
+            for i in range(n):
+                for j in range(n):
+                    for k in range(2):
+                        thr[0, c, i, j, k] = a.thr[SEG, c, a.field[fs + i], a.field[fs + j], k]
+        gthr = np.empty((m, 4))
+        for q in range(m):
+            for k in range(2):
+                gthr[q, k] = thr[0, ci, gw[q], gb[q], k]
+                gthr[q, 2 + k] = thr[0, ci, gb[q], gw[q], k]
+    crit = np.full(1 if a.share_lots else 0, TBS_LOTS, np.int64)
+    zn = np.zeros(n, np.int64)
+    return RoundRobinArgs(
+        a.params, rt, thr, a.live, False, a.offset_sd, np.zeros(3), np.zeros((0, 0)), zn,
+        np.zeros((n, w), np.int64), opp, np.full((n, w), RK_PLAYED, np.int64), colour, zn, gw,
+        gb, gsw, gsb, np.zeros(m, np.int64), gthr, ci, crit, np.zeros((0, 1, 4), np.int64), 0,
+        -1, zn, 0, np.zeros(n), 0.0, PRIZE_BY_ORDER, a.ev[e, EV_COLOURS])
 
 
+class RRPack(NamedTuple):
+    """The round robins still to play (EV_RR order, K of them), stacked for the round-robin
+    stage: ``rr_view_nb`` makes one's stage record, games and scratch out of views of these
+    arrays, nothing counted or allocated (the season's replica step is compiled without
+    reference counts, where a list of records cannot be read).  Built once a chunk by
+    ``rr_pack_nb`` from each one's record (``rr_event_nb``); N = the largest field, W = the
+    most games a player plays, M = the games of all K.  The stage's per-player arrays are
+    views [:n] of the event's field size n; its crosstable [N, W] is padded (opponent -1: no
+    game there), so every round robin's views have one type and the stage one compiled body."""
+
+    n: np.ndarray        # int64 [K]: each one's field size
+    m: np.ndarray        # int64 [K]: its games
+    go: np.ndarray       # int64 [K]: its first row in gw, gb, gsw, gsb, gthr
+    ci: np.ndarray       # int64 [K]: its control row
+    colours: np.ndarray  # int64 [K]: ``enums.COLOURS_*``
+    opp: np.ndarray      # int64 [K, N, W]: its crosstable's opponents (-1: none)
+    kind: np.ndarray     # int64 [K, N, W]: ``enums.RK_PLAYED``
+    colour: np.ndarray   # int64 [K, N, W]: the schedule's colours (``enums.COL_*``)
+    gw: np.ndarray       # int64 [M]: White of each game as scheduled
+    gb: np.ndarray       # int64 [M]: Black
+    gsw: np.ndarray      # int64 [M]: the game's column in White's row
+    gsb: np.ndarray      # int64 [M]: and in Black's
+    gthr: np.ndarray     # float64 [M, 4]: thresholds, gw White then gb White ([0, 4] if live)
+    gseg: np.ndarray     # int64 [largest m]: zeros (the one rating segment)
+    zi: np.ndarray       # int64 [N]: zeros (points so far, ratings, qualifying places)
+    zf: np.ndarray       # float64 [N]: zeros (place money)
+    base_res: np.ndarray  # int64 [N, W]: zeros (no game played)
+    rt: np.ndarray       # float64 [1, N, 3]: the field's ratings this replica (with offsets:
+    #                      copied in before each call, and read only then)
+    thr: np.ndarray      # float64 [0, 0, 0, 0, 2]: no play-off reads a table (gthr does)
+    hot_k: np.ndarray    # float64 [3]: zeros (no hot Elo)
+    draw_factor: np.ndarray  # float64 [0, 0]: no parameter draw
+    criteria: np.ndarray  # int64 [0 or 1]: lots with ``share_lots``, else none
+    stages: np.ndarray   # int64 [0, 1, 4]: no play-off
+    # the stage's scratch (``roundrobin.nb.Scratch``), shared: the round robins are played
+    # one at a time and each game writes its two cells of res every replica
+    pts: np.ndarray      # int64 [N]
+    res: np.ndarray      # int64 [N, W]
+    order: np.ndarray    # int64 [N]
+    brk: np.ndarray      # int64 [N]
+    val: np.ndarray      # int64 [N]
+    group: np.ndarray    # int64 [N]
+    cand: np.ndarray     # int64 [N]
+    score: np.ndarray    # int64 [N]
+    work: np.ndarray     # int64 [N]
+    prize: np.ndarray    # float64 [N]
+    flags: np.ndarray    # int64 [N_RR_FLAGS]: the stage's counters (the tour reads none)
+
+
+@jit
+def rr_pack_nb(a):
+    """An :class:`RRPack` of the round robins still to play, from their records
+    (``rr_event_nb``)."""
+    recs = [rr_event_nb(a, e) for e in range(a.ev.shape[0]) if a.ev[e, EV_SYS] == SIM_RR]
+    k = len(recs)
+    nn = 1
+    ww = 1
+    mm = 0
+    mx = 1
+    for r in recs:
+        nn = max(nn, r.opp.shape[0])
+        ww = max(ww, r.opp.shape[1])
+        mm += r.gw.shape[0]
+        mx = max(mx, r.gw.shape[0])
+    n = np.zeros(k, np.int64)
+    m = np.zeros(k, np.int64)
+    go = np.zeros(k, np.int64)
+    ci = np.zeros(k, np.int64)
+    colours = np.zeros(k, np.int64)
+    opp = np.full((k, nn, ww), -1, np.int64)
+    kind = np.zeros((k, nn, ww), np.int64)
+    colour = np.zeros((k, nn, ww), np.int64)
+    gw = np.zeros(mm, np.int64)
+    gb = np.zeros(mm, np.int64)
+    gsw = np.zeros(mm, np.int64)
+    gsb = np.zeros(mm, np.int64)
+    gthr = np.zeros((0 if a.live else mm, 4))
+    o = 0
+    for x in range(k):
+        r = recs[x]
+        n[x] = r.opp.shape[0]
+        m[x] = r.gw.shape[0]
+        go[x] = o
+        ci[x] = r.game_ci
+        colours[x] = r.colours
+        w = r.opp.shape[1]
+        opp[x, :n[x], :w] = r.opp
+        kind[x, :n[x], :w] = r.kind
+        colour[x, :n[x], :w] = r.colour
+        gw[o:o + m[x]] = r.gw
+        gb[o:o + m[x]] = r.gb
+        gsw[o:o + m[x]] = r.gsw
+        gsb[o:o + m[x]] = r.gsb
+        if not a.live:
+            gthr[o:o + m[x]] = r.gthr
+        o += m[x]
+    crit = np.full(1 if a.share_lots else 0, TBS_LOTS, np.int64)
+    return RRPack(
+        n, m, go, ci, colours, opp, kind, colour, gw, gb, gsw, gsb, gthr,
+        np.zeros(mx, np.int64), np.zeros(nn, np.int64), np.zeros(nn),
+        np.zeros((nn, ww), np.int64), np.zeros((1, nn, 3)), np.zeros((0, 0, 0, 0, 2)),
+        np.zeros(3), np.zeros((0, 0)), crit,
+        np.zeros((0, 1, 4), np.int64), np.zeros(nn, np.int64), np.zeros((nn, ww), np.int64),
+        np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn, np.int64),
+        np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn, np.int64),
+        np.zeros(nn, np.int64), np.zeros(nn), np.zeros(N_RR_FLAGS, np.int64))
+
+
+@ijit
+def rr_view_nb(a, rp, k):
+    """Round robin k of the pack as the round-robin stage's inputs: (its record, the fields
+    of ``rr_event_nb``'s as views of ``rp``; its ``Games`` on ``rp.rt``; its
+    ``roundrobin.nb.Scratch``), views only."""
+    n = rp.n[k]
+    o = rp.go[k]
+    e = o + rp.m[k]
+    zi = rp.zi[:n]
+    ra = RoundRobinArgs(
+        a.params, rp.rt, rp.thr, a.live, False, a.offset_sd, rp.hot_k, rp.draw_factor, zi,
+        rp.base_res, rp.opp[k], rp.kind[k], rp.colour[k], zi, rp.gw[o:e], rp.gb[o:e],
+        rp.gsw[o:e], rp.gsb[o:e], rp.gseg[:rp.m[k]], rp.gthr[o:e], rp.ci[k], rp.criteria,
+        rp.stages, 0, -1, zi, 0, rp.zf[:n], 0.0, PRIZE_BY_ORDER, rp.colours[k])
+    rs = rr_nb.Scratch(rp.pts[:n], rp.res, rp.order[:n], rp.brk[:n], rp.val[:n],
+                       rp.group[:n], rp.cand[:n], rp.score[:n], rp.work[:n], rp.prize[:n],
+                       rp.flags)
+    return ra, Games(a.params, rp.rt, rp.thr, a.live, a.offsets), rs
+
+
+@ijit
+def places_from_groups_nb(order, brk, k, lo, hi):
+    """Final places lo[i]..hi[i] (1-based) of k players ordered best first in order[:k]: the
+    players of a group still level (``brk``, rank_nb) share the places they cover."""
+    i = 0
+    while i < k:
+        j = segment_end_nb(brk, i, k)
+        for t in range(i, j):
+            lo[order[t]] = i + 1
+            hi[order[t]] = j
+        i = j
+
+
+@ijit
+def round_robin_event_nb(a, g, e, s, st, rp):
+    """A round robin (RR, DS) of event row e's listed field through the round-robin stage:
+    one call of ``roundrobin.nb.replica_nb`` on its views of the pack ``rp`` (``rr_view_nb``);
+    places into s.lo, s.hi.  With offsets the stage plays with this replica's ratings
+    (``g.rt``) of the field, copied into ``rp.rt``."""
+    k = a.ev[e, EV_RR]
+    n = a.ev[e, EV_FL]
+    if a.live:
+        fs = a.ev[e, EV_FS]
+        for i in range(n):
+            for c in range(3):
+                rp.rt[0, i, c] = g.rt[SEG, a.field[fs + i], c]
+    ra, rg, rs = rr_view_nb(a, rp, k)
+    rr_nb.replica_nb(ra, rg, rp.rt, st, terms_nb(a.params, rp.ci[k], a.offsets), rs)
+    places_from_groups_nb(rs.order, rs.brk, n, s.lo, s.hi)
+
+
+# Open games read their thresholds from ``TourArgs.gthr``, rows taken from the shared table
+# (``Games.thr``, ``threshold_table_nb``) once per plan in the order the games are played, and
+# draw with ``result_of_nb``; with offsets they call ``game_nb``.  Measured on the shipped season
+# from start, 1 thread, CPU time, alternating runs on the shared 2-core machine: ``game_nb`` on
+# ``Games.thr`` for every game 66,000 seasons/s, flat per-game thresholds 86,000 seasons/s.
 @ijit
 def open_event_nb(a, g, e, s, st):
     """An open or Warsaw-system event by the Reading listed-only: each listed player plays
@@ -300,16 +488,16 @@ def event_points_nb(a, e, s):
 
 
 @ijit
-def play_event_nb(a, g, e, s, st):
-    """Play event row e: places (s.lo, s.hi) and ACP points (s.pts) of its listed players."""
+def play_event_nb(a, g, e, s, st, rp):
+    """Play event row e: places (s.lo, s.hi) and ACP points (s.pts) of its listed players;
+    ``rp`` the round robins' :class:`RRPack`."""
     sysk = a.ev[e, EV_SYS]
     if sysk == SIM_KO:
         knockout_event_nb(a, g, e, s, st)
+    elif sysk == SIM_RR:
+        round_robin_event_nb(a, g, e, s, st, rp)
     else:
-        if sysk == SIM_RR:
-            round_robin_event_nb(a, g, e, s, st)
-        else:
-            open_event_nb(a, g, e, s, st)
+        open_event_nb(a, g, e, s, st)
         places_from_scores_nb(a.ev[e, EV_FL], a.share_lots, s, st)
     event_points_nb(a, e, s)
 
@@ -326,7 +514,7 @@ def fixes_hold_nb(a, e, s):
 
 
 @jit
-def replay_fixed_event_nb(a, g, e, s, st):
+def replay_fixed_event_nb(a, g, e, s, st, rp):
     """Event row e just played from the replica's stream ``st`` (``play_event_nb``), under its
     what-ifs: while the places break one, play it again from a side stream (``s.side``, seeded
     from ``st`` as the first play left it), at most ``MAX_PLAYS`` plays in all.  By rejection the
@@ -337,7 +525,7 @@ def replay_fixed_event_nb(a, g, e, s, st):
     s.side[0] = mix64_nb(st[0] ^ SIDE)
     n = 1
     while n < MAX_PLAYS and not fixes_hold_nb(a, e, s):
-        play_event_nb(a, g, e, s, s.side)
+        play_event_nb(a, g, e, s, s.side, rp)
         n += 1
 
 
@@ -349,10 +537,11 @@ def fix_hits_nb(seed, nrep, e, a):
     g = Games(a.params, a.rt, a.thr, a.live, False)
     st = np.empty(1, np.uint64)
     s = scratch_nb(a)
+    rp = rr_pack_nb(a)
     hits = 0
     for r in range(nrep):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
-        play_event_nb(a, g, e, s, st)
+        play_event_nb(a, g, e, s, st, rp)
         if fixes_hold_nb(a, e, s):
             hits += 1
     return hits
@@ -436,13 +625,21 @@ def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
         i = j
 
 
-@ijit
-def season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
+@bjit
+def season_replica_nb(a, g, s, rp, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
                       ev_lo, ev_hi):
     """One replica of the rest of the season, drawing from ``st`` (its stream, already set):
-    the rating offsets when ``a.offsets``, every event still to play in order, then the
-    members' ranking.  The one season step of ``chunk_nb`` and of ``needs_nb``.
+    the rating offsets when ``a.offsets``, every event still to play in order (a round robin
+    through the round-robin stage, one call of ``roundrobin.nb.replica_nb``), then
+    the members' ranking.  The one season step of ``chunk_nb`` and of ``needs_nb``.
 
+    A called function without reference counts (``kernels.config.bjit``: it allocates
+    nothing; the chunk that allocated every array keeps it alive): with them, a round robin's
+    stage inputs (some 40 arrays) would be counted, an atomic increment and decrement each,
+    every replica and event (benchmarks/README.md, "The tour through the round-robin stage:
+    measured, not landed").
+
+    s      :class:`Scratch`;  rp  the round robins' :class:`RRPack`
     rt, rt0  float64 [segments, players, 3]: the ratings this replica plays with (written) and
              the scenario's (read)
     top, cnt, tot  the members' best results, their count and their sum (written)
@@ -462,9 +659,9 @@ def season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work
         for k in range(nbest):
             top[m, k] = a.base_top[m, k]
     for e in range(a.ev.shape[0]):
-        play_event_nb(a, g, e, s, st)
+        play_event_nb(a, g, e, s, st, rp)
         if a.fix_start[e + 1] > a.fix_start[e]:
-            replay_fixed_event_nb(a, g, e, s, st)
+            replay_fixed_event_nb(a, g, e, s, st, rp)
         fs = a.ev[e, EV_FS]
         if e == 0 and ev_lo.shape[0] > 0:
             for i in range(a.ev[e, EV_FL]):
@@ -492,6 +689,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
     s = scratch_nb(a)
+    rp = rr_pack_nb(a)
     top = np.zeros((nm, nbest), np.int64)
     cnt = np.zeros(nm, np.int64)
     tot = np.zeros(nm, np.int64)
@@ -506,8 +704,8 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     t = local_tallies_nb(out)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
-                          none, none)
+        season_replica_nb(a, g, s, rp, st, rt, rt0, top, cnt, tot, order, brk, val, work,
+                          flags, none, none)
         for p in range(nm):
             qual[order[p]] = 1 if p < a.n_qual else 0
         tally_nb(t, order, nm, qual, tot, prize)
@@ -541,9 +739,10 @@ def event_odds_nb(seed, nrep, e, a, prob, pts_sum):
     g = Games(a.params, a.rt, a.thr, False, False)
     st = np.empty(1, np.uint64)
     s = scratch_nb(a)
+    rp = rr_pack_nb(a)
     for r in range(nrep):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
-        play_event_nb(a, g, e, s, st)
+        play_event_nb(a, g, e, s, st, rp)
         for i in range(a.ev[e, EV_FL]):
             k = s.hi[i] - s.lo[i] + 1
             for p in range(s.lo[i], s.hi[i] + 1):

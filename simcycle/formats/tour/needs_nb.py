@@ -14,7 +14,7 @@ from ...enums import TOUR_C_LOTS, TOUR_C_TIEBREAK
 from ...kernels.config import CHUNK, jit, pjit
 from ...kernels.game_nb import Games
 from ...kernels.rng_nb import replica_state_nb
-from .nb import scratch_nb, season_replica_nb
+from .nb import rr_pack_nb, scratch_nb, season_replica_nb
 
 N_FLAGS = max(TOUR_C_LOTS, TOUR_C_TIEBREAK) + 1
 
@@ -29,6 +29,7 @@ def chunk_places_nb(lo, hi, seed, first, a, ev_lo, ev_hi, final):
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     st = np.empty(1, np.uint64)
     s = scratch_nb(a)
+    rp = rr_pack_nb(a)
     top = np.zeros((nm, nbest), np.int64)
     cnt = np.zeros(nm, np.int64)
     tot = np.zeros(nm, np.int64)
@@ -39,8 +40,8 @@ def chunk_places_nb(lo, hi, seed, first, a, ev_lo, ev_hi, final):
     flags = np.zeros(N_FLAGS, np.int64)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
-        season_replica_nb(a, g, s, st, rt, rt0, top, cnt, tot, order, brk, val, work, flags,
-                          ev_lo[r], ev_hi[r])
+        season_replica_nb(a, g, s, rp, st, rt, rt0, top, cnt, tot, order, brk, val, work,
+                          flags, ev_lo[r], ev_hi[r])
         for p in range(nm):
             final[r, order[p]] = p
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (EV_BL, EV_BS, EV_CI, EV_CYCLES, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS,
-                      EV_FAST, EV_SL, EV_SS, EV_SYS, EV_TS, N_EV_COLS, N_FX_COLS, RATING_CLASSES,
-                      SIM_KO, SIM_OPEN, SIM_RR, STEP_ARMAGEDDON, STEP_GAMES)
+from ...enums import (COLOURS_BY_LOT, COLOURS_SCHEDULED, EV_BL, EV_BS, EV_CI, EV_COLOURS,
+                      EV_CYCLES, EV_FAST, EV_FL, EV_FS, EV_OPP, EV_PS, EV_ROUNDS, EV_RR, EV_SL,
+                      EV_SS, EV_SYS, EV_TS, N_EV_COLS, N_FX_COLS, RATING_CLASSES, SIM_KO,
+                      SIM_OPEN, SIM_RR, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
 from ...errors import ScenarioError
 from ...kernels.game_nb import threshold_table_nb
@@ -32,6 +33,7 @@ class EventRows:
         self.steps: list[tuple] = []
         self.slots: list[int] = []
         self.games: list[tuple] = []       # (control row, White, Black) of each threshold row
+        self.n_rr = 0                        # round robins so far (EV_RR)
 
     def add(self, ev: Event) -> None:
         row = [0] * N_EV_COLS
@@ -44,6 +46,13 @@ class EventRows:
             row[EV_OPP] = self.next_opponent
             self.next_opponent += 1
         row[EV_TS] = self.add_games(ev, row[EV_CI], row[EV_OPP])
+        row[EV_RR] = -1
+        if ev.sim == SIM_RR:      # through the round-robin stage (``nb.rr_pack_nb``)
+            row[EV_RR] = self.n_rr
+            self.n_rr += 1
+            # the tour's colours: by lot before each game in a single round robin,
+            # alternating by cycle in a double one
+            row[EV_COLOURS] = COLOURS_BY_LOT if ev.cycles == 1 else COLOURS_SCHEDULED
         row[EV_FS], row[EV_FL] = len(self.field), len(ev.field)
         self.field.extend(ev.field)
         row[EV_PS] = len(self.pp)
@@ -62,11 +71,10 @@ class EventRows:
         self.rows.append(row)
 
     def add_games(self, ev: Event, ci: int, opp: int) -> int:
-        """Each game a round robin or open can hold, in the kernel's order (its first row)."""
+        """Each game an open can hold, in the kernel's order (its first row; a round robin's
+        thresholds are its stage record's, ``nb.rr_event_nb``)."""
         first = len(self.games)
-        if ev.sim == SIM_RR:          # [White i][Black j] of the listed field
-            self.games += [(ci, p, q) for p in ev.field for q in ev.field]
-        elif ev.sim == SIM_OPEN:      # each listed player White, then Black
+        if ev.sim == SIM_OPEN:      # each listed player White, then Black
             for p in ev.field:
                 self.games += [(ci, p, opp), (ci, opp, p)]
         return first
