@@ -33,7 +33,7 @@ from numba import njit, prange
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import options, warm_plan  # noqa: E402
 from bench_minimal import CHUNK, PHI, _mix, _u01, cpu  # noqa: E402
-from bench_minimal_knockout import _game, _match  # noqa: E402
+from bench_minimal_knockout import _game, _match, _take_best  # noqa: E402
 
 from simcycle.enums import (DRAW_BASKETS, DRAW_LOTS, PLACES_ELIMINATION,  # noqa: E402
                             REDUCED_NEXT_STEP, UNPLAYED)
@@ -78,7 +78,7 @@ def _places(thr, steps, e, grp, score, gp6, st, gout, tied, sc):
         win = tied[0]
         gout[win] = gp6[0]
     elif k == 2:
-        r, _ = _match(thr, steps[1:], e, grp[tied[0]], grp[tied[1]], st)
+        r, _, _, _ = _match(thr, steps[1:], e, grp[tied[0]], grp[tied[1]], st)
         win = tied[r]
         gout[win] = gp6[0]
         gout[tied[1 - r]] = gp6[1]
@@ -112,7 +112,7 @@ def _places(thr, steps, e, grp, score, gp6, st, gout, tied, sc):
             if nw == 2:
                 p0 = 0 if sc[0] == m else 1
                 p1 = 2 if sc[2] == m else 1
-                r, _ = _match(thr, steps[stp + 2:], e, grp[tied[p0]], grp[tied[p1]], st)
+                r, _, _, _ = _match(thr, steps[stp + 2:], e, grp[tied[p0]], grp[tied[p1]], st)
                 win = tied[p0] if r == 0 else tied[p1]
                 gout[win] = gp6[0]
                 gout[tied[p1] if r == 0 else tied[p0]] = gp6[1]
@@ -120,17 +120,17 @@ def _places(thr, steps, e, grp, score, gp6, st, gout, tied, sc):
                 break
         if win < 0:                 # three level twice: lots pick two for an Armageddon
             _shuffle(tied, 0, 3, st)
-            r, _ = _match(thr, steps[3:], e, grp[tied[0]], grp[tied[1]], st)
+            r, _, _, _ = _match(thr, steps[3:], e, grp[tied[0]], grp[tied[1]], st)
             win = tied[r]
             gout[win] = gp6[0]
             gout[tied[1 - r]] = (gp6[1] + gp6[2]) // 2
             gout[tied[2]] = (gp6[1] + gp6[2]) // 2
     else:                           # four level: two pairs by lot, then their winners
         _shuffle(tied, 0, 4, st)
-        r1, _ = _match(thr, steps[1:], e, grp[tied[0]], grp[tied[1]], st)
-        r2, _ = _match(thr, steps[1:], e, grp[tied[2]], grp[tied[3]], st)
+        r1, _, _, _ = _match(thr, steps[1:], e, grp[tied[0]], grp[tied[1]], st)
+        r2, _, _, _ = _match(thr, steps[1:], e, grp[tied[2]], grp[tied[3]], st)
         w1, w2 = tied[r1], tied[2 + r2]
-        r, _ = _match(thr, steps[1:], e, grp[w1], grp[w2], st)
+        r, _, _, _ = _match(thr, steps[1:], e, grp[w1], grp[w2], st)
         win = w1 if r == 0 else w2
         gout[win] = gp6[0]
         gout[w2 if r == 0 else w1] = gp6[1]
@@ -184,7 +184,7 @@ def groups_nb(seed, nrep, thr, steps, roster, draw, gm, gp6, ko_gp6, eligible, n
                 w = 0
                 for m in range(3):          # A v B, C v D, the final; colours by lot
                     x, y = (gwin[2 * m], gwin[2 * m + 1]) if m < 2 else (gwin[0], gwin[2])
-                    r, _ = _match(thr, steps, e, x, y, st)
+                    r, _, _, _ = _match(thr, steps, e, x, y, st)
                     w = x if r == 0 else y
                     pts[w] += ko_gp6
                     if m < 2:
@@ -194,13 +194,7 @@ def groups_nb(seed, nrep, thr, steps, roster, draw, gm, gp6, ko_gp6, eligible, n
                         won[x if w == y else y] += 1
             for i in range(n):   # best totals, events won, seconds, then lots (a fraction)
                 key[i] = pts[i] + (won[i] + _u01(st)) / 16.0 if eligible[i] else -1.0
-            for q in range(n_qual):
-                best = 0
-                for i in range(1, n):
-                    if key[i] > key[best]:
-                        best = i
-                out[c, best] += 1
-                key[best] = -2.0
+            _take_best(key, n_qual, out, c)
             for i in range(n):
                 out[c, n + i] += pts[i]
 
