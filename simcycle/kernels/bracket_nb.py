@@ -15,6 +15,8 @@ known).  What a format makes of the results (points by round, prizes, a match lo
 it reads off the record ``rec`` and ``exit_rd`` afterwards: the walk knows no format.
 """
 
+import numpy as np
+
 from ..enums import (BR_BYE, BR_CL, BR_CU, BR_DN, BR_STEP, BR_UP, BR_WIN, BR_WL, BR_WU,
                      KO_DECIDED, KO_IN_PROGRESS)
 from .config import ijit
@@ -24,7 +26,9 @@ from .rng_nb import u01_nb
 
 # Inlined (``ijit``) and reading the plan's arrays at a row, not views of them: called (``jit``)
 # over views of one event's rows it cost GP 2019 19 % of its throughput (benchmarks/README.md,
-# "one bracket walk").
+# "one bracket walk").  Who has White, the players and the record follow from the colour lot
+# and the winner's side by arithmetic, not branches: both are coin flips to the branch
+# predictor (benchmarks/README.md, "The knock-out series' match by arithmetic").
 @ijit
 def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite, kfixed, fast,
             st, alive, fx, nofx, out6, rec, exit_rd):
@@ -93,15 +97,13 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
                     wu = kcls[row, f, 2]
                     wl = kcls[row, f, 3]
             else:
-                wh = kwhite[row, f]
+                wh = kwhite[row, f]     # 0: the upper player has White in game 1
                 if wh < 0:
-                    wh = 0 if u01_nb(st) < 0.5 else 1
-                if wh == 0:
-                    pa = players[row, up]
-                    pb = players[row, dn]
-                else:
-                    pa = players[row, dn]
-                    pb = players[row, up]
+                    wh = np.int64(u01_nb(st) >= 0.5)
+                pu = players[row, up]
+                pd = players[row, dn]
+                pa = pu + wh * (pd - pu)
+                pb = pu + pd - pa
                 if kstat[row, f] == KO_IN_PROGRESS or not fast:
                     if kstat[row, f] == KO_IN_PROGRESS:
                         for q in range(G):
@@ -119,18 +121,11 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
                 else:
                     wa, step, ca, cb, xa, xb, stv = fmatch_nb(g.thr, seg, pa, pb, steps, st[0])
                     st[0] = stv
-                if wh == 0:
-                    wside = wa
-                    cu = ca
-                    cl = cb
-                    wu = xa
-                    wl = xb
-                else:
-                    wside = 1 - wa
-                    cu = cb
-                    cl = ca
-                    wu = xb
-                    wl = xa
+                wside = wa + wh - 2 * wa * wh
+                cu = ca + wh * (cb - ca)
+                cl = ca + cb - cu
+                wu = xa + wh * (xb - xa)
+                wl = xa + xb - wu
             rec[f, BR_UP] = up
             rec[f, BR_DN] = dn
             rec[f, BR_WIN] = wside
@@ -139,8 +134,8 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
             rec[f, BR_CL] = cl
             rec[f, BR_WU] = wu
             rec[f, BR_WL] = wl
-            w = up if wside == 0 else dn
-            lo = dn if wside == 0 else up
+            w = up + wside * (dn - up)
+            lo = up + dn - w
             if players[row, lo] >= 0:
                 exit_rd[lo] = rd
             alive[j] = w

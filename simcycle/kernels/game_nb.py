@@ -296,7 +296,9 @@ def fmatch_nb(thr, seg, a, b, steps, state):
     ``start`` (bench_gp2022.py, medians of alternating runs): the old kernel 190,000 series/s
     on 1 thread and 375,000 on 2; every match through ``match_nb`` 176,000 and 353,000; with
     this copy for the knock-out matches and the group tiebreaks 194,000 and 390,000
-    (``formats.group_series.nb``)."""
+    (``formats.group_series.nb``).  A game's result is found by arithmetic on its two
+    thresholds, not by branches (benchmarks/README.md, "The knock-out series' match by
+    arithmetic")."""
     diff = 0
     ca = 0
     cb = 0
@@ -319,25 +321,19 @@ def fmatch_nb(thr, seg, a, b, steps, state):
                 else:
                     w = b
                     bl = a
-                if u < thr[seg, ci, w, bl, 0]:
-                    d = 2
-                elif u < thr[seg, ci, w, bl, 1]:
-                    d = 0
-                else:
-                    d = -2
+                # White's half points minus one (1, 0, -1) from the two thresholds (P white
+                # wins <= P white wins or draws): a game's result is a coin flip to the
+                # branch predictor
+                h = (np.int64(u < thr[seg, ci, w, bl, 0]) + np.int64(u < thr[seg, ci, w, bl, 1])
+                     - 1)
                 if j % 2 == 1:
-                    d = -d
-                diff += d
+                    h = -h
+                diff += 2 * h
                 if s == 0:
-                    if d == 2:
-                        ca += 2
-                        wa += 1
-                    elif d == -2:
-                        cb += 2
-                        wb += 1
-                    else:
-                        ca += 1
-                        cb += 1
+                    ca += 1 + h
+                    cb += 1 - h
+                    wa += np.int64(h == 1)
+                    wb += np.int64(h == -1)
         else:   # STEP_ARMAGEDDON: colours by lot, a draw goes to Black
             state = state + GOLDEN
             u = np.float64(mix64_nb(state) >> S11) * INV53

@@ -101,11 +101,12 @@ class KnockoutArgs(NamedTuple):
 
 
 @ijit
-def rank_series_nb(criteria, n_packed, key_base, plan_index, n, pts, won, second, cls, la, lb,
-                   lca, lcb, nm, order, brk, val, work, ingrp, lotted, st):
+def rank_series_nb(criteria, n_packed, key_base, n, pts, won, second, cls, la, lb, lca, lcb, nm,
+                   order, brk, val, work, ingrp, lotted, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
     group (head-to-head once among all level on the criteria before it), lots last.  The
-    match log la, lb (field players), lca, lcb (their classical half points) has nm entries.
+    match log la, lb (plan players, n for one not in the plan), lca, lcb (their classical half
+    points) has nm entries; val and ingrp have n + 1 entries (ingrp[n] stays 0).
     Takes the shared arrays it needs, not the whole ``KnockoutArgs`` (reference counts)."""
     # GP points and the leading plain-number criteria as one key: one stable sort on it
     # orders exactly as refining group by group with stable sorts
@@ -132,12 +133,14 @@ def rank_series_nb(criteria, n_packed, key_base, plan_index, n, pts, won, second
                     for i in range(k, e):
                         val[order[i]] = 0
                         ingrp[order[i]] = 1
+                    # every match of the log, both in the group or not, by arithmetic: which
+                    # matches count is a coin flip to the branch predictor
                     for t in range(nm):
-                        pa = plan_index[la[t]]
-                        pb = plan_index[lb[t]]
-                        if pa >= 0 and pb >= 0 and ingrp[pa] == 1 and ingrp[pb] == 1:
-                            val[pa] += lca[t]
-                            val[pb] += lcb[t]
+                        pa = la[t]
+                        pb = lb[t]
+                        both = ingrp[pa] * ingrp[pb]
+                        val[pa] += both * lca[t]
+                        val[pb] += both * lcb[t]
                     for i in range(k, e):
                         ingrp[order[i]] = 0
                     sort_segment_nb(order, brk, val, k, e)
@@ -189,9 +192,10 @@ class Scratch(NamedTuple):
     prize: np.ndarray    # float64 [n]: money, events and overall (the result)
     order: np.ndarray    # int64 [n]: the series table, best first (the result)
     brk: np.ndarray      # int64 [n]: group starts (rank_series_nb)
-    val: np.ndarray      # int64 [n]: a criterion's values
+    val: np.ndarray      # int64 [n + 1]: a criterion's values (val[n]: a match log's outsiders)
     work: np.ndarray     # int64 [n]: lots
-    ingrp: np.ndarray    # int64 [n]: in the group a head-to-head looks at (zeros between uses)
+    ingrp: np.ndarray    # int64 [n + 1]: in the group a head-to-head looks at (zeros between
+                         # uses; ingrp[n], the match log's players not in the plan, always 0)
     lotted: np.ndarray   # int64 [n]: > 0 the group (first position + 1) lots ordered him in
     alive: np.ndarray    # int64 [S]: the walk's positions still in
     rec: np.ndarray      # int64 [S-1, BR_COLS]: the walk's record of an event's matches
@@ -199,7 +203,7 @@ class Scratch(NamedTuple):
     fx: np.ndarray       # int64 [G]: a match in progress' known games
     nofx: np.ndarray     # int64 [0]: no known games
     out6: np.ndarray     # int64 [6]: match_nb's outcome
-    la: np.ndarray       # int64 [M]: the match log: upper player (field index)
+    la: np.ndarray       # int64 [M]: the match log: upper player (plan index, n: not in it)
     lb: np.ndarray       # int64 [M]: lower player
     lca: np.ndarray      # int64 [M]: upper's classical half points
     lcb: np.ndarray      # int64 [M]: lower's
@@ -212,8 +216,8 @@ def scratch_nb(a):
     nmax = max(a.n_matches, 1)
     return Scratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n, np.float64), np.empty(n, np.int64),
-                   np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                   np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n, np.int64),
+                   np.zeros(n + 1, np.int64), np.zeros(n, np.int64),
                    np.empty(a.pos.shape[1], np.int64),
                    np.empty((max(a.pos.shape[1] - 1, 1), BR_COLS), np.int64),
                    np.empty(a.pos.shape[1], np.int64), np.empty(a.kfixed.shape[2], np.int64),
@@ -294,13 +298,13 @@ def replica_nb(a, g, st, s):
                 # and the deciding step are coin flips to the branch predictor
                 w = up + rec[f, BR_WIN] * (dn - up)
                 l_ = up + dn - w
-                la[nm] = up
-                lb[nm] = dn
+                iu = a.plan_index[up]
+                il = a.plan_index[dn]
+                la[nm] = iu + np.int64(iu < 0) * (n + 1)     # plan index, n: not in the plan
+                lb[nm] = il + np.int64(il < 0) * (n + 1)
                 lca[nm] = cu
                 lcb[nm] = cl
                 nm += 1
-                iu = a.plan_index[up]
-                il = a.plan_index[dn]
                 if iu >= 0:
                     cls[iu] += cu
                 if il >= 0:
@@ -321,8 +325,8 @@ def replica_nb(a, g, st, s):
             pts[ic] += a.place_pts[0]
             prize[ic] += a.place_prize[0]
             won[ic] += 1
-    rank_series_nb(a.criteria, a.n_packed, a.key_base, a.plan_index, n, pts, won, second, cls,
-                   la, lb, lca, lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
+    rank_series_nb(a.criteria, a.n_packed, a.key_base, n, pts, won, second, cls, la, lb, lca,
+                   lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
     overall_prizes_nb(a.overall, n, s.order, pts, prize)
 
 
