@@ -295,3 +295,101 @@ def test_hot_elo_and_offsets_are_exclusive_in_the_cli():
     r = subprocess.run([sys.executable, "-m", "simcycle.cli", "simulate", str(CAND), "--offsets",
                         "--hot-elo", "--sims", "10"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "--hot-elo" in r.stderr
+
+
+def test_branch_free_result_code_equals_result_of():
+    # nb.result_code_nb (the replica's loop over the plan's thresholds) against
+    # game_nb.result_of_nb: the same code for random draws, the thresholds themselves, the
+    # forced results' thresholds (plan.FORCED_THRESHOLDS) and thresholds out of order
+    from simcycle.formats.roundrobin.nb import result_code_nb
+    from simcycle.formats.roundrobin.plan import FORCED_THRESHOLDS
+    from simcycle.kernels.game_nb import result_of_nb
+
+    rng = np.random.default_rng(5)
+    cases = [(u, tw, td) for tw, td in FORCED_THRESHOLDS.values() for u in (0.0, 0.5, 1 - 2**-53)]
+    for _ in range(3000):
+        tw, td = sorted(rng.random(2)) if rng.random() < 0.9 else rng.random(2)
+        u = rng.choice([rng.random(), tw, td])
+        cases.append((float(u), float(tw), float(td)))
+    got = {result_of_nb(*c) for c in cases}
+    assert got == {0, 1, 2}        # every code is reached
+    for c in cases:
+        assert result_code_nb(*c) == result_of_nb(*c), c
+
+
+def _rank_kernel():
+    from numba import njit
+
+    from simcycle.formats.roundrobin import nb
+    from simcycle.kernels.criteria_nb import Crosstable
+    from simcycle.kernels.game_nb import Games
+    from simcycle.kernels.rng_nb import replica_state_nb
+
+    @njit
+    def rank(a, criteria, pts, res, seed, r, flags):
+        n = pts.shape[0]
+        s = nb.scratch_nb(a, flags.shape[0])
+        g = Games(a.params, a.rt.copy(), a.thr, a.live, a.offsets)
+        st = np.empty(1, np.uint64)
+        st[0] = replica_state_nb(np.uint64(seed), np.uint64(r))
+        t = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
+        nb.rank_nb(criteria, a.stages, a.n_qual, a.forced_first, a.playoff_seg, g, t, n,
+                   s.order, s.brk, s.val, s.group, s.cand, s.score, s.work, st, flags)
+        return s.order.copy(), st[0]
+    return rank
+
+
+def test_rank_equals_the_twins_step_by_step_order_on_tied_tables(cand, model):
+    # nb.rank_nb (the points by counting, no step taken when nobody is level) against the
+    # twin's ranking step by step (reference.roundrobin._rank: groups, play-off, criteria,
+    # lots) on seeded random final crosstables of the Candidates 2022 (56 games): two in
+    # three with draws 80 % of the time (many level), one in three with decisive games mostly
+    # won by the lower start number (often nobody level); one and two qualifying places;
+    # criteria orders with the play-off first, later or absent: the same order, counters
+    # and draws (the stream's state after the ranking)
+    from simcycle.enums import (RR_C_Q_TIEBREAK, TB_PLAYOFF, TBS_DIRECT_ENCOUNTER, TBS_LOTS,
+                                TBS_SONNEBORN_BERGER, TBS_WINS)
+    from simcycle.reference.rng import Stream
+
+    PO, SB, WIN = TB_PLAYOFF, TBS_SONNEBORN_BERGER, TBS_WINS
+    DE, LOTS = TBS_DIRECT_ENCOUNTER, TBS_LOTS
+    orders = [[PO, SB, WIN, DE, LOTS], [DE, WIN, SB, LOTS], [SB, PO, WIN, LOTS], [LOTS],
+              [PO, LOTS], [WIN, DE, PO, SB, LOTS]]
+    rank = _rank_kernel()
+    rng = np.random.default_rng(18)
+    apart = level = 0
+    for q in (1, 2):
+        a = RR.compile(cand, model, CompileOptions(at="start")).args._replace(
+            n_qual=q, qualified=(np.arange(8) < q).astype(np.int64))
+        for r in range(300):
+            m = a.gw.shape[0]
+            if r % 3:       # draws 80 % of the time: many level
+                out = np.where(rng.random(m) < 0.8, 1, np.where(rng.random(m) < 0.5, 0, 2))
+            else:           # the lower start number wins 85 % of the decisive games: spread
+                first = np.where(rng.random(m) < 0.85, a.gw < a.gb, a.gw > a.gb)
+                out = np.where(rng.random(m) < 0.3, 1, np.where(first, 0, 2))
+            pts = a.base_pts.copy()
+            res = a.base_res.copy()
+            for g_, o in enumerate(out):
+                w, b = a.gw[g_], a.gb[g_]
+                pts[w] += 2 - o
+                pts[b] += o
+                res[w, a.gsw[g_]] = 2 - o
+                res[b, a.gsb[g_]] = o
+            if len(set(pts.tolist())) == 8:
+                apart += 1
+            else:
+                level += 1
+            crit = np.array(orders[r % len(orders)], np.int64)
+            flags = np.zeros(6, np.int64)
+            order, state = rank(a, crit, pts, res, 9, r, flags)
+            stream = Stream(9, r)
+            tflags = [0] * 6
+            want = twin._rank(a._replace(criteria=crit), a.rt.tolist(), pts.tolist(),
+                              res.tolist(), stream, tflags)
+            if 0 < q < 8 and pts[want[q - 1]] == pts[want[q]]:
+                tflags[RR_C_Q_TIEBREAK] = 1    # set by the twin's one_replica
+            assert order.tolist() == want, (r, crit, pts)
+            assert flags.tolist() == tflags, (r, crit, pts)
+            assert int(state) == stream.state, (r, crit)   # the same draws, no more
+    assert apart >= 10 and level >= 300, (apart, level)
