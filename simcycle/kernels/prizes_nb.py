@@ -19,8 +19,19 @@ def share_by_points_nb(place_prize, n, order, pts, prize, add):
     prize        float64 [players]: written, or added to when ``add``
     add          bool: add to ``prize`` (a second prize fund) instead of writing it
     """
+    share_paid_nb(place_prize, n, n, order, pts, prize, add)
+
+
+@ijit
+def share_paid_nb(place_prize, n, paid, order, pts, prize, add):
+    """:func:`share_by_points_nb` for the runs that start among the first ``paid`` positions
+    only (the arguments as there).  With ``add`` and place_prize[paid:n] all 0 the result is
+    the same: a later run's share is 0.0, and adding 0.0 leaves the money as it was.
+
+    paid         int64: runs starting at positions 0 .. paid-1 are shared (n: all of them)
+    """
     k = 0
-    while k < n:
+    while k < paid:
         e = k + 1
         while e < n and pts[order[e]] == pts[order[k]]:
             e += 1

@@ -45,9 +45,9 @@ def _ko_placeholder(params):
         offsets=False, offset_sd=np.zeros(3), steps=np.zeros((1, 3), i8), ev_size=z1,
         ev_rounds=z1.copy(), pos=np.full((1, 2), -1, i8), kstat=z2, kwin=z2.copy(),
         kstep=z2.copy(), kcls=z3, kwhite=z2.copy(), kfixed=np.full((1, 1, 1), -1, i8),
-        place_pts=z1.copy(), place_prize=np.zeros(1), bonus=0, overall=np.zeros(0),
+        place_pts=z1.copy(), place_prize=np.zeros(1), bonus=0, overall=np.zeros(0), n_paid=0,
         criteria=np.zeros(0, i8), n_packed=0, key_base=np.zeros(0, i8), plan_index=np.zeros(0, i8),
-        qual_else=np.zeros(0, i8), n_qual=0, n_matches=0, fast=False)
+        pos_plan=np.zeros((1, 2), i8), qual_else=np.zeros(0, i8), n_qual=0, n_matches=0, fast=False)
 
 
 def _padded(maps):

@@ -23,7 +23,7 @@ from ...enums import (BR_CL, BR_COLS, BR_CU, BR_DN, BR_STEP, BR_UP, BR_WIN, KO_C
 from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.game_nb import Games
-from ...kernels.prizes_nb import share_by_points_nb
+from ...kernels.prizes_nb import share_paid_nb
 from ...kernels.rank_nb import (lots_segment_nb, pack_nb, segment_end_nb, sort_all_nb,
                                 sort_segment_nb)
 from ...kernels.rng_nb import normal_nb, replica_state_nb
@@ -56,6 +56,7 @@ class KnockoutArgs(NamedTuple):
     place_prize  float64 [R+1]: event money by rounds from the end
     bonus        int: GP points per match won in the classical games
     overall      float64 [n]: overall money by final series place (plan players)
+    n_paid       int: places up to the last with overall money (overall[n_paid:] are 0)
     criteria     int64 [c]: series tiebreaks after GP points (``enums.SER_*``), ends with
                  SER_LOTS
     n_packed     int: how many leading criteria (plain numbers: events won, second places,
@@ -63,6 +64,9 @@ class KnockoutArgs(NamedTuple):
                  (``kernels/keys.py`` chose them: the key fits below ``keys.KEY_LIMIT``)
     key_base     int64 [n_packed]: each packed criterion's base (its largest value + 1)
     plan_index   int64 [F]: plan index of each field player (-1: does not count)
+    pos_plan     int64 [E, S]: plan index of the player at each bracket position
+                 (``plan_index[pos]``; n for a player who does not count: the scratch's
+                 per-player arrays have a spare entry n that nothing reads)
     qual_else    int64 [n]: 1 for plan players qualified elsewhere (skipped for the places)
     n_qual       int: qualifying places
     n_matches    int: matches in the whole series (the head-to-head log)
@@ -90,10 +94,12 @@ class KnockoutArgs(NamedTuple):
     place_prize: np.ndarray
     bonus: int
     overall: np.ndarray
+    n_paid: int
     criteria: np.ndarray
     n_packed: int
     key_base: np.ndarray
     plan_index: np.ndarray
+    pos_plan: np.ndarray
     qual_else: np.ndarray
     n_qual: int
     n_matches: int
@@ -154,9 +160,11 @@ def rank_series_nb(criteria, n_packed, key_base, n, pts, won, second, cls, la, l
 
 
 @ijit
-def overall_prizes_nb(overall, n, order, pts, prize):
-    """Overall money: players level on GP points share the prizes of their places."""
-    share_by_points_nb(overall, n, order, pts, prize, True)
+def overall_prizes_nb(overall, n, n_paid, order, pts, prize):
+    """Overall money: players level on GP points share the prizes of their places (the
+    groups that start among the first ``n_paid`` places: below them there is nothing to
+    share)."""
+    share_paid_nb(overall, n, n_paid, order, pts, prize, True)
 
 
 @ijit
@@ -185,11 +193,12 @@ class Scratch(NamedTuple):
     """One replica's work arrays and results (:func:`replica_nb` fills them; n plan players,
     S bracket positions, G games of a match, M matches in the series)."""
 
-    pts: np.ndarray      # int64 [n]: GP points (the result)
-    won: np.ndarray      # int64 [n]: events won
-    second: np.ndarray   # int64 [n]: second places
-    cls: np.ndarray      # int64 [n]: classical half points
-    prize: np.ndarray    # float64 [n]: money, events and overall (the result)
+    # pts .. prize have n + 1 entries: entry n takes what goes to players who do not count
+    pts: np.ndarray      # int64 [n + 1]: GP points (the result)
+    won: np.ndarray      # int64 [n + 1]: events won
+    second: np.ndarray   # int64 [n + 1]: second places
+    cls: np.ndarray      # int64 [n + 1]: classical half points
+    prize: np.ndarray    # float64 [n + 1]: money, events and overall (the result)
     order: np.ndarray    # int64 [n]: the series table, best first (the result)
     brk: np.ndarray      # int64 [n]: group starts (rank_series_nb)
     val: np.ndarray      # int64 [n + 1]: a criterion's values (val[n]: a match log's outsiders)
@@ -214,8 +223,9 @@ def scratch_nb(a):
     """A :class:`Scratch` for the plan ``a``."""
     n = a.qual_else.shape[0]
     nmax = max(a.n_matches, 1)
-    return Scratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                   np.empty(n, np.int64), np.empty(n, np.float64), np.empty(n, np.int64),
+    return Scratch(np.empty(n + 1, np.int64), np.empty(n + 1, np.int64),
+                   np.empty(n + 1, np.int64), np.empty(n + 1, np.int64),
+                   np.empty(n + 1, np.float64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n, np.int64),
                    np.zeros(n + 1, np.int64), np.zeros(n, np.int64),
                    np.empty(a.pos.shape[1], np.int64),
@@ -264,7 +274,7 @@ def replica_nb(a, g, st, s):
     lb = s.lb
     lca = s.lca
     lcb = s.lcb
-    for i in range(n):
+    for i in range(n + 1):
         pts[i] = 0
         won[i] = 0
         second[i] = 0
@@ -283,51 +293,46 @@ def replica_nb(a, g, st, s):
                         a.kwhite, a.kfixed, a.fast, st, s.alive, s.fx, s.nofx, s.out6, rec,
                         s.exit_rd)
         n_rounds = a.ev_rounds[e]
+        pp = a.pos_plan
         m = size
         flat = 0
         for rd in range(n_rounds):
             half = m // 2
             back = n_rounds - rd
+            pb = a.place_pts[back]
+            pz = a.place_prize[back]
+            sec = np.int64(back == 1)
             for f in range(flat, flat + half):
-                up = a.pos[e, rec[f, BR_UP]]
-                dn = a.pos[e, rec[f, BR_DN]]
+                # plan indices (n: does not count, the spare entry), the winner, the loser
+                # and the bonus by arithmetic, not branches: read back from the record, away
+                # from the match that decided them, the winner's side and the deciding step
+                # are coin flips to the branch predictor
+                iu = pp[e, rec[f, BR_UP]]
+                il = pp[e, rec[f, BR_DN]]
                 cu = rec[f, BR_CU]
                 cl = rec[f, BR_CL]
-                # the winner, the loser and the bonus by arithmetic, not branches: read back
-                # from the record, away from the match that decided them, the winner's side
-                # and the deciding step are coin flips to the branch predictor
-                w = up + rec[f, BR_WIN] * (dn - up)
-                l_ = up + dn - w
-                iu = a.plan_index[up]
-                il = a.plan_index[dn]
-                la[nm] = iu + np.int64(iu < 0) * (n + 1)     # plan index, n: not in the plan
-                lb[nm] = il + np.int64(il < 0) * (n + 1)
+                iw = iu + rec[f, BR_WIN] * (il - iu)
+                ix = iu + il - iw
+                la[nm] = iu
+                lb[nm] = il
                 lca[nm] = cu
                 lcb[nm] = cl
                 nm += 1
-                if iu >= 0:
-                    cls[iu] += cu
-                if il >= 0:
-                    cls[il] += cl
-                iw = a.plan_index[w]
-                if iw >= 0:
-                    pts[iw] += a.bonus * np.int64(rec[f, BR_STEP] == 0)
-                ix = a.plan_index[l_]
-                if ix >= 0:
-                    pts[ix] += a.place_pts[back]
-                    prize[ix] += a.place_prize[back]
-                    if back == 1:
-                        second[ix] += 1
+                cls[iu] += cu
+                cls[il] += cl
+                pts[iw] += a.bonus * np.int64(rec[f, BR_STEP] == 0)
+                pts[ix] += pb
+                prize[ix] += pz
+                second[ix] += sec
             flat += half
             m = half
-        ic = a.plan_index[a.pos[e, champ]]
-        if ic >= 0:
-            pts[ic] += a.place_pts[0]
-            prize[ic] += a.place_prize[0]
-            won[ic] += 1
+        ic = pp[e, champ]
+        pts[ic] += a.place_pts[0]
+        prize[ic] += a.place_prize[0]
+        won[ic] += 1
     rank_series_nb(a.criteria, a.n_packed, a.key_base, n, pts, won, second, cls, la, lb, lca,
                    lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
-    overall_prizes_nb(a.overall, n, s.order, pts, prize)
+    overall_prizes_nb(a.overall, n, a.n_paid, s.order, pts, prize)
 
 
 @jit

@@ -63,6 +63,20 @@ def _overall_prizes(scn: KnockoutSeries, n: int) -> np.ndarray:
     return overall
 
 
+def _paid(overall: np.ndarray) -> int:
+    """Places up to the last with overall money (``KnockoutArgs.n_paid``)."""
+    nz = np.flatnonzero(overall)
+    return int(nz[-1]) + 1 if nz.size else 0
+
+
+def _pos_plan(plan_index: np.ndarray, pos: np.ndarray, n: int) -> np.ndarray:
+    """[event, bracket position] the plan index of the player there, n for one who does not
+    count (``KnockoutArgs.pos_plan``; a -1 position reads plan_index as the kernel's
+    ``plan_index[pos[e, k]]`` did, from the end)."""
+    pp = plan_index[pos] if plan_index.size else np.full(pos.shape, -1, np.int64)
+    return np.where(pp < 0, n, pp).astype(np.int64)
+
+
 def _table_steps(scn: KnockoutSeries) -> bool:
     """Every step games or an Armageddon (the steps the threshold table's fast path plays)."""
     return all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps)
@@ -90,6 +104,7 @@ class KnockoutSeriesPlan(Plan):
                               pos.shape[1], n_games)
         R = max(n_rounds(ev.size) for ev in scn.events)
         key_base = packed_criteria(scn)
+        overall = _overall_prizes(scn, n)
         self.args = KnockoutArgs(
             params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
             offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]),
@@ -101,10 +116,10 @@ class KnockoutSeriesPlan(Plan):
                                np.int64),
             place_prize=np.array([place_value(scn.event_prizes, b) for b in range(R + 1)],
                                  np.float64),
-            bonus=int(scn.classical_bonus), overall=_overall_prizes(scn, n),
+            bonus=int(scn.classical_bonus), overall=overall, n_paid=_paid(overall),
             criteria=np.array(scn.criteria, np.int64), n_packed=len(key_base),
             key_base=key_base,
-            plan_index=plan_index, qual_else=qual_else, n_qual=int(scn.qualifying_places),
+            plan_index=plan_index, pos_plan=_pos_plan(plan_index, pos, n), qual_else=qual_else, n_qual=int(scn.qualifying_places),
             n_matches=int(sum(ev.size - 1 for ev in scn.events)),
             fast=not live and _table_steps(scn))
         self.info = PlanInfo(
