@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from simcycle.enums import STEP_ARMAGEDDON, STEP_GAMES
+from simcycle.enums import (BLACK_WINS, DRAW, KO_DECIDED, KO_IN_PROGRESS, KO_OPEN,
+                            STEP_ARMAGEDDON, STEP_GAMES, UNKNOWN_TB_STEP, UNPLAYED, WHITE_WINS)
 from simcycle.kernels.config import CHUNK
 from simcycle.formats.base import CompileOptions
 from simcycle.formats.group_series.nb import simulate_group_nb
@@ -126,17 +127,72 @@ def test_group_kernel_equals_twin(model, gp, places, reduced):
     assert hist.sum(0).tolist() == twin
 
 
-@pytest.mark.parametrize("at,offsets", [("start", False), ("event1-round5", False),
-                                        ("event2", True), ("event3-groups", False)])
-def test_series_kernel_equals_twin(model, gp, at, offsets):
-    mod, scn = gp
-    plan = compile_at(mod, scn, model, at, offsets=offsets)
-    k = plan.run_batch(3, 500, 300)
-    t = RG.simulate_series(plan.args, 3, 500, 300)
+def assert_kernel_equals_twin(plan, seed, first, n):
+    k = plan.run_batch(seed, first, n)
+    t = RG.simulate_series(plan.args, seed, first, n)
     for key in ("place", "qualify", "counters"):
         assert np.array_equal(k[key], t[key]), key
     for key in ("points", "points_sq", "prize", "prize_sq"):
         assert np.allclose(k[key], t[key], rtol=1e-12, atol=1e-6), key
+
+
+@pytest.mark.parametrize("at,offsets", [("start", False), ("event1-round5", False),
+                                        ("event2", True), ("event3-groups", False),
+                                        ("event1-sf", False), ("event2-sf", True)])
+def test_series_kernel_equals_twin(model, gp, at, offsets):
+    mod, scn = gp
+    plan = compile_at(mod, scn, model, at, offsets=offsets)
+    assert_kernel_equals_twin(plan, 3, 500, 300)
+
+
+@pytest.mark.parametrize("white", [-1, 0])
+def test_knockout_in_progress_kernel_equals_twin(model, gp, white):
+    """Event 3's knock-out through the bracket walk with semi-final 1 in progress (its first
+    classical game won by the leading player, the walk's KO_IN_PROGRESS), semi-final 2
+    decided for the other player (a draw and a loss: 1/2-3/2) and colours by lot (-1) or the
+    leading player White (0): kernel and twin draw alike (tallies equal)."""
+    mod, scn = gp
+    plan = compile_at(mod, scn, model, "event3-groups")
+    a = plan.args
+    stat, win, step, cls, fx = (x.copy() for x in (a.ko_stat, a.ko_win, a.ko_step, a.ko_cls,
+                                                  a.ko_fixed))
+    assert (stat[2] == KO_OPEN).all()
+    stat[2, 0] = KO_IN_PROGRESS
+    fx[2, 0] = [WHITE_WINS, UNPLAYED]
+    stat[2, 1] = KO_DECIDED
+    win[2, 1] = 1
+    step[2, 1] = 0
+    fx[2, 1] = [DRAW, BLACK_WINS]
+    cls[2, 1] = [1, 3, 0, 1]
+    plan.args = a._replace(ko_stat=stat, ko_win=win, ko_step=step, ko_cls=cls, ko_fixed=fx,
+                           ko_white=np.full_like(a.ko_white, white))
+    assert_kernel_equals_twin(plan, 9, 0, 300)
+
+
+@pytest.mark.parametrize("at,stat", [("event1-sf", [KO_DECIDED, KO_DECIDED, KO_OPEN]),
+                                     ("event1", [KO_DECIDED] * 3)])
+def test_plan_bracket_rows(model, gp, at, stat):
+    """The walk's rows the plan builds from Berlin's played knock-out (event 1 of the
+    scenario file): decided matches' classical half points and wins are those of their known
+    games from the leading player's side, the step 0 only when the classical games decided
+    it; later events open; colours by lot (the file's knockout_colours = "lots")."""
+    mod, scn = gp
+    a = compile_at(mod, scn, model, at).args
+    assert a.ko_stat[0].tolist() == stat
+    assert (a.ko_stat[1:] == KO_OPEN).all() and (a.ko_win[1:] < 0).all()
+    assert (a.ko_white == -1).all()
+    for m in range(3):
+        if stat[m] != KO_DECIDED:
+            assert a.ko_win[0, m] < 0 and (a.ko_fixed[0, m] == UNPLAYED).all()
+            continue
+        known = [int(c) for c in a.ko_fixed[0, m] if c != UNPLAYED]
+        cu, cl, wu, wl = a.ko_cls[0, m].tolist()
+        assert cu == sum(2 - c for c in known) and cl == sum(known)
+        assert wu == known.count(WHITE_WINS) and wl == known.count(BLACK_WINS)
+        by_games = len(known) == 2 and cu != cl
+        assert a.ko_step[0, m] == (0 if by_games else UNKNOWN_TB_STEP)
+        if by_games:
+            assert a.ko_win[0, m] == (0 if cu > cl else 1)
 
 
 # ---- exact enumeration ---------------------------------------------------------------------

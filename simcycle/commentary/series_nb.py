@@ -54,7 +54,7 @@ def gs_chunk_nb(lo, hi, seed, first, a, n_flags, pts, top, level, qual):
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     flat = a.thr.reshape(a.thr.size)
     st = np.empty(1, np.uint64)
-    s = gs.scratch_nb(npl, n_flags)
+    s = gs.scratch_nb(a, n_flags)
     for r in range(lo, hi):
         st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
         n = gs.replica_nb(a, g, st, s, flat)

@@ -19,6 +19,7 @@ from ..enums import (BLACK_WINS, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_
                      STEP_ARMAGEDDON, STEP_GAMES, WHITE_WINS)
 from ..formats.group_series.rules import rest_places
 from . import games as G
+from .bracket import walk
 from .rng import Stream
 
 
@@ -176,52 +177,30 @@ def _group_games(g: Games, seg, ci0, games, grp, score, cp, cw, stream):
 
 
 def _knockout(a, g, e, steps, gwin, gpts, tf, ts, cp, cw, prize, flags, stream):
-    """Semi-finals A v B, C v D and the final of event e (twin of the kernel's knock-out)."""
+    """Semi-finals A v B, C v D and the final of event e: the group winners ``gwin`` as a
+    bracket of 4 through the bracket twin (twin of the kernel's ``walk_nb`` and the record
+    read off it)."""
     ko_gp6, rates = int(a.ko_gp6), a.prize_rates
-    win = []
-    for m in range(3):
-        a_, b_ = [(gwin[0], gwin[1]), (gwin[2], gwin[3]), tuple(win)][m]
-        fx = [int(c) for c in a.ko_fixed[e, m]]
-        if a.ko_win[e, m] >= 0:
-            wa = a.ko_win[e, m] == 0
-            _count_known(fx, a_, b_, cp, cw)
-        else:
-            wa = _play_ko(a, g, e, steps, fx, a_, b_, cp, cw, flags, stream)
-        w, lo = (a_, b_) if wa else (b_, a_)
+
+    def match(pa, pb, known):
+        return g.match(e, pa, pb, steps, known, stream)
+
+    rec, _, _ = walk(match, gwin, 4, a.ko_stat[e], a.ko_win[e], a.ko_step[e], a.ko_cls[e],
+                     a.ko_white[e], a.ko_fixed[e], stream)
+    for m, (up, dn, wside, step, cu, cl, wu, wl) in enumerate(rec):
+        pu, pd = gwin[up], gwin[dn]
+        cp[pu] += cu
+        cp[pd] += cl
+        cw[pu] += wu
+        cw[pd] += wl
+        if 0 <= step < len(steps) and steps[step][0] == STEP_ARMAGEDDON:
+            flags[GS_C_ARMAGEDDON] = 1
+        w, lo = (pu, pd) if wside == 0 else (pd, pu)
         gpts[w] += ko_gp6
         prize[w] += rates[2] * ko_gp6 / 6.0
-        win.append(w)
         if m == 2:
             tf[w] += 1
             ts[lo] += 1
-
-
-def _count_known(fx, a_, b_, cp, cw):
-    """A decided match's known classical games (``fx`` from a_'s side, -1 unknown) into the
-    classical points and wins."""
-    for c in fx:
-        if c >= 0:
-            cp[a_] += (2, 1, 0)[c]
-            cp[b_] += (0, 1, 2)[c]
-            cw[a_] += c == WHITE_WINS
-            cw[b_] += c == BLACK_WINS
-
-
-def _play_ko(a, g, e, steps, fx, a_, b_, cp, cw, flags, stream) -> bool:
-    """Play a knock-out match of event e between a_ and b_ (who is first by lot where
-    ``a.ko_lots``), its classical part into the tallies; True if a_ won."""
-    swap = bool(a.ko_lots) and stream.u01() >= 0.5
-    if swap:
-        fx = [2 - c if c >= 0 else c for c in fx]
-    x, y = (b_, a_) if swap else (a_, b_)
-    out = g.match(e, x, y, steps, fx, stream)
-    if out[1] < len(steps) and steps[out[1]][0] == STEP_ARMAGEDDON:
-        flags[GS_C_ARMAGEDDON] = 1
-    cp[x] += out[2]
-    cp[y] += out[3]
-    cw[x] += out[4]
-    cw[y] += out[5]
-    return (out[0] == 0) != swap
 
 
 def series_replica(a, stream):

@@ -243,7 +243,7 @@ def chunk_nb(ci, lo, hi, seed, first, rr0, rr1, n_rr, ga, n_gs, ka, n_ko, fa, c,
         s_rr.append(rr_nb.scratch_nb(a, out.counters.shape[1]))
         t_rr.append(terms_nb(a.params, a.game_ci, a.offsets))
     g_gs = Games(ga.params, ga.rt.copy(), ga.thr, ga.live, ga.offsets)
-    s_gs = gs_nb.scratch_nb(ga.rt.shape[1], 8)
+    s_gs = gs_nb.scratch_nb(ga, 8)
     flat = ga.thr.reshape(ga.thr.size)
     g_ko = Games(ka.params, ka.rt.copy(), ka.thr, ka.live, ka.offsets)
     s_ko = ko_nb.scratch_nb(ka)

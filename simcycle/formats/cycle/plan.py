@@ -28,7 +28,9 @@ def _gs_placeholder(params):
         offsets=False, offset_sd=np.zeros(3), steps=np.zeros((4, 3), i8),
         roster=np.zeros((0, 16), i8), draw=np.zeros(0, i8), gm=np.zeros((0, 4, 12, 4), i8),
         grp_fixed=np.zeros((0, 4), i8), grp_gp=np.zeros((0, 4, 4), i8),
-        ko_fixed=np.zeros((0, 3, 2), i8), ko_win=np.zeros((0, 3), i8), gp6=np.zeros(4, i8),
+        ko_stat=np.zeros((0, 3), i8), ko_win=np.zeros((0, 3), i8), ko_step=np.zeros((0, 3), i8),
+        ko_cls=np.zeros((0, 3, 4), i8), ko_white=np.zeros((0, 3), i8),
+        ko_fixed=np.zeros((0, 3, 2), i8), gp6=np.zeros(4, i8),
         ko_gp6=0, win_gp6=0, prize_rates=np.zeros(3), places_mode=0, reduced_mode=0,
         ko_lots=False, eligible=np.zeros(1, np.bool_), criteria=np.zeros(0, i8),
         key_base=np.zeros(0, i8), n_qual=0)

@@ -7,19 +7,24 @@ players stay integers), game points in half points, money as floats.
 Built on the shared blocks: games, play-off round robins, Armageddon and the knock-out match
 (``match_nb``: a match from a later step is the slice ``steps[s0:]``, known classical games
 the ``fixed`` array) from ``kernels.game_nb`` with a :class:`~simcycle.kernels.game_nb.Games`
-whose segment is the event; the series order from ``kernels.rank_nb``; tallies from
-``kernels.tally_nb``.  Knock-out matches with no known game and the two-player tiebreak
-procedure go through ``game_nb.fmatch_nb`` (the table, the stream state in a register)
-unless ``live``; ``steps`` are games and Armageddon only, as it requires.
+whose segment is the event; the knock-out (the four group winners as a bracket of 4) through
+the one bracket walk ``kernels.bracket_nb.walk_nb``, whose record gives the knock-out's
+points, money, classical points and wins, finals and Armageddon flag; the series order from
+``kernels.rank_nb``; tallies from ``kernels.tally_nb``.  Knock-out matches with no known game
+and the two-player tiebreak procedure go through ``game_nb.fmatch_nb`` (the table, the stream
+state in a register) unless ``live``; ``steps`` are games and Armageddon only, as it
+requires.
 
-The plain-Python twin is ``simcycle.reference.groups``; both draw the same numbers in the same
+The plain-Python twin is ``simcycle.reference.groups`` (its knock-out through the bracket twin
+``reference.bracket``); both draw the same numbers in the same
 order.  Per replica, event by event:
   1. offsets (when on): roster order, then rating class;
   2. the draw of groups not yet drawn (lots: one shuffle of the 16; baskets: a shuffle of each
      basket of four, strongest basket first);
   3. group A to D: the group's unplayed games in schedule order, then its play-off for first
      when one is needed (see ``group_places_nb``);
-  4. semi-final A v B, semi-final C v D, final (colour lot first when knockout_colours = lots);
+  4. semi-final A v B, semi-final C v D, final (``walk_nb``'s order: colour lot first when
+     knockout_colours = lots, nothing for a decided match);
 then the lots between players level on every series criterion, best placed first.
 
 Hand-specialised (measured with benchmarks/bench_gp2022.py and CPU time per series, 1 thread,
@@ -48,10 +53,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from ...enums import (DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
+from ...enums import (BR_CL, BR_COLS, BR_CU, BR_DN, BR_STEP, BR_UP, BR_WIN, BR_WL, BR_WU,
+                      DRAW, DRAW_BASKETS, DRAW_LOTS, GS_C_ARMAGEDDON, GS_C_GROUP_PLAYOFF,
                       GS_C_Q_LOTS, GS_C_Q_TIEBREAK, PLACES_ELIMINATION, REDUCED_NEXT_STEP,
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, UNPLAYED,
                       WHITE_WINS, BLACK_WINS)
+from ...kernels.bracket_nb import walk_nb
 from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.game_nb import (Games, armageddon_nb, fmatch_nb, game_nb, match_nb,
                                 round_robin_nb, shuffle_nb)
@@ -80,17 +87,27 @@ class GroupSeriesArgs(NamedTuple):
                  result ``enums`` code or UNPLAYED) in schedule order
     grp_fixed    int64 [events, 4]: winner's slot of a group whose places are known, else -1
     grp_gp       int64 [events, 4, 4]: the known places' points by slot (sixths)
-    ko_fixed     int64 [events, 3, 2]: known classical games of semi-final 1, 2 and the final
-                 from the leading player's side (group A's / C's winner, semi-final 1's
-                 winner), UNPLAYED if not known
+    ko_stat, ko_win, ko_step, ko_cls, ko_white, ko_fixed
+                 the knock-out's rows for ``bracket_nb.walk_nb`` (its kstat, kwin, kstep,
+                 kcls, kwhite, kfixed; row = event): semi-final 1, 2 and the final, from the
+                 leading (upper) player's side (group A's / C's winner, semi-final 1's):
+    ko_stat      int64 [events, 3]: ``enums.KO_OPEN``, ``KO_DECIDED``, ``KO_IN_PROGRESS``
     ko_win       int64 [events, 3]: 0 the leading player won the match, 1 the other, -1 open
+    ko_step      int64 [events, 3]: a decided match's deciding step: 0 when its classical
+                 games are known and not level, else ``enums.UNKNOWN_TB_STEP``
+    ko_cls       int64 [events, 3, 4]: a decided match's known classical half points and
+                 wins (leading, other)
+    ko_white     int64 [events, 3]: -1 (a colour lot) when ``ko_lots``, else 0 (the leading
+                 player has White in game 1)
+    ko_fixed     int64 [events, 3, 2]: known classical games, UNPLAYED if not known
     gp6          int64 [4]: points of group places 1-4 (sixths)
     ko_gp6       int: points for a knock-out match won (sixths)
     win_gp6      int: points per classical game won, group and knock-out (sixths)
     prize_rates  float64 [3]: money per player, per group point, per knock-out point
     places_mode  int: ``enums.PLACES_*``
     reduced_mode int: ``enums.REDUCED_*``
-    ko_lots      bool: a colour lot before each simulated knock-out match
+    ko_lots      bool: a colour lot before each simulated knock-out match (the rule;
+                 the kernel reads ``ko_white``)
     eligible     bool [players]: in the series table
     criteria     int64 [k]: series criteria after points (``enums.SER_*``), in order
     key_base     int64 [k]: each criterion's base in the one sort key (its largest value + 1;
@@ -110,8 +127,12 @@ class GroupSeriesArgs(NamedTuple):
     gm: np.ndarray
     grp_fixed: np.ndarray
     grp_gp: np.ndarray
-    ko_fixed: np.ndarray
+    ko_stat: np.ndarray
     ko_win: np.ndarray
+    ko_step: np.ndarray
+    ko_cls: np.ndarray
+    ko_white: np.ndarray
+    ko_fixed: np.ndarray
     gp6: np.ndarray
     ko_gp6: int
     win_gp6: int
@@ -391,50 +412,11 @@ def group_games_nb(g, seg, ci, gm, e, gi, grp, score, cp, cw, st, flat):
 
 
 @ijit
-def ko_match_nb(g, seg, steps, a, b, f0, f1, ko_lots, st, mout, fx, flags):
-    """A knock-out match between a and b with known classical games (f0, f1: codes from a's
-    side, UNPLAYED unknown): a colour lot when ``ko_lots``, then the match (``fmatch_nb``
-    over the table; ``match_nb`` with the known games in ``fx``, int64[2] scratch, when one
-    is known or ``g.live``).  Leaves a's and b's classical half points and wins in mout[2:6]
-    (a's side first); returns True if a wins."""
-    swap = False
-    if ko_lots:
-        swap = u01_nb(st) >= 0.5
-    if swap:
-        x, y = b, a
-        fx[0] = 2 - f0 if f0 >= 0 else f0
-        fx[1] = 2 - f1 if f1 >= 0 else f1
-    else:
-        x, y = a, b
-        fx[0] = f0
-        fx[1] = f1
-    if g.live or f0 != UNPLAYED or f1 != UNPLAYED:
-        match_nb(g, seg, x, y, steps, fx, st, mout)
-    else:
-        w, d, ca, cb, wa, wb, stv = fmatch_nb(g.thr, seg, x, y, steps, st[0])
-        st[0] = stv
-        mout[0] = w
-        mout[1] = d
-        mout[2] = ca
-        mout[3] = cb
-        mout[4] = wa
-        mout[5] = wb
-    if mout[1] < steps.shape[0] and steps[mout[1], 0] == STEP_ARMAGEDDON:
-        flags[GS_C_ARMAGEDDON] = 1
-    if swap:
-        t = mout[2]
-        mout[2] = mout[3]
-        mout[3] = t
-        t = mout[4]
-        mout[4] = mout[5]
-        mout[5] = t
-    return (mout[0] == 0) != swap
-
-
-@ijit
-def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, ts, cp, cw,
-             prize, wk, flags, flat):
-    """Event e of one replica: offsets, draw, groups, knock-out; adds to the series arrays."""
+def event_nb(a, g, e, rt, st, ros, grp, score, gout, kpl, alive, rec, exit_rd, mout, fx, gpts,
+             tf, ts, cp, cw, prize, wk, flags, flat):
+    """Event e of one replica: offsets, draw, groups, knock-out (``bracket_nb.walk_nb`` over
+    kpl[e], the group winners A-D; alive, rec, exit_rd, mout, fx its scratch); adds to the
+    series arrays."""
     if a.offsets:
         for i in range(16):
             p = a.roster[e, i]
@@ -464,52 +446,30 @@ def event_nb(a, g, e, rt, st, ros, grp, score, gout, gwin, mout, fx, gpts, tf, t
         else:
             ws = group_places_nb(g, e, a.steps, grp, score, a.gp6, a.places_mode,
                                  a.reduced_mode, st, gout, wk, flags)
-        gwin[gi] = grp[ws]
+        kpl[e, gi] = grp[ws]
         for s in range(4):
             p = grp[s]
             gpts[p] += gout[s]
             prize[p] += a.prize_rates[0] + a.prize_rates[1] * gout[s] / 6.0
-    # knock-out: A v B, C v D, final
-    a1 = 0
-    a2 = 0
+    # knock-out: the four group winners as a bracket of 4 (semi-finals A v B, C v D, final)
+    walk_nb(g, e, a.steps, e, kpl, np.int64(4), a.ko_stat, a.ko_win, a.ko_step, a.ko_cls,
+            a.ko_white, a.ko_fixed, not a.live, st, alive, fx, fx[0:0], mout, rec, exit_rd)
     for m in range(3):
-        if m == 0:
-            pa, pb = gwin[0], gwin[1]
-        elif m == 1:
-            pa, pb = gwin[2], gwin[3]
-        else:
-            pa, pb = a1, a2
-        f0 = a.ko_fixed[e, m, 0]
-        f1 = a.ko_fixed[e, m, 1]
-        if a.ko_win[e, m] >= 0:
-            wa = a.ko_win[e, m] == 0
-            for c in (f0, f1):
-                if c == WHITE_WINS:
-                    cp[pa] += 2
-                    cw[pa] += 1
-                elif c == BLACK_WINS:
-                    cp[pb] += 2
-                    cw[pb] += 1
-                elif c != UNPLAYED:
-                    cp[pa] += 1
-                    cp[pb] += 1
-        else:
-            wa = ko_match_nb(g, e, a.steps, pa, pb, f0, f1, a.ko_lots, st, mout, fx, flags)
-            cp[pa] += mout[2]
-            cp[pb] += mout[3]
-            cw[pa] += mout[4]
-            cw[pb] += mout[5]
-        w = pa if wa else pb
-        lo = pb if wa else pa
+        pu = kpl[e, rec[m, BR_UP]]
+        pd = kpl[e, rec[m, BR_DN]]
+        cp[pu] += rec[m, BR_CU]
+        cp[pd] += rec[m, BR_CL]
+        cw[pu] += rec[m, BR_WU]
+        cw[pd] += rec[m, BR_WL]
+        d = rec[m, BR_STEP]   # a decided match's is 0 or UNKNOWN_TB_STEP: no flag
+        if 0 <= d < a.steps.shape[0] and a.steps[d, 0] == STEP_ARMAGEDDON:
+            flags[GS_C_ARMAGEDDON] = 1
+        w = pu if rec[m, BR_WIN] == 0 else pd
         gpts[w] += a.ko_gp6
         prize[w] += a.prize_rates[2] * a.ko_gp6 / 6.0
-        if m == 0:
-            a1 = w
-        elif m == 1:
-            a2 = w
-        else:
+        if m == 2:
             tf[w] += 1
-            ts[lo] += 1
+            ts[pu + pd - w] += 1
 
 
 @ijit
@@ -576,7 +536,10 @@ class Scratch(NamedTuple):
     grp: np.ndarray      # int64 [4]: a group's players by slot
     score: np.ndarray    # int64 [4]: a group's half points by slot
     gout: np.ndarray     # int64 [4]: a group's points by slot (sixths)
-    gwin: np.ndarray     # int64 [4]: the group winners
+    kpl: np.ndarray      # int64 [events, 4]: each event's group winners A-D (its bracket)
+    alive: np.ndarray    # int64 [4]: the bracket positions still in (``walk_nb``)
+    rec: np.ndarray      # int64 [3, BR_COLS]: the knock-out's record (``walk_nb``)
+    exit_rd: np.ndarray  # int64 [4]: the round each bracket position lost in (``walk_nb``)
     mout: np.ndarray     # int64 [6]: match_nb's outcome
     fx: np.ndarray       # int64 [2]: a knock-out match's known classical games
     wk: np.ndarray       # int64 [WK]: a group's places
@@ -584,13 +547,17 @@ class Scratch(NamedTuple):
 
 
 @ijit
-def scratch_nb(npl, n_flags):
-    """A :class:`Scratch` for npl players and n_flags counters."""
+def scratch_nb(a, n_flags):
+    """A :class:`Scratch` for the series ``a`` (:class:`GroupSeriesArgs`: its players and
+    events) and n_flags counters."""
+    npl = a.rt.shape[1]
     return Scratch(np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl, np.int64),
                    np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl),
                    np.empty(npl, np.int64), np.empty(npl, np.int64), np.empty(npl, np.int64),
                    np.empty(npl, np.int64), np.empty(16, np.int64), np.empty(4, np.int64),
-                   np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64),
+                   np.empty(4, np.int64), np.empty(4, np.int64),
+                   np.empty((a.rt.shape[0], 4), np.int64), np.empty(4, np.int64),
+                   np.empty((3, BR_COLS), np.int64), np.empty(4, np.int64),
                    np.empty(6, np.int64), np.empty(2, np.int64), np.empty(WK, np.int64),
                    np.zeros(n_flags, np.int64))
 
@@ -619,8 +586,8 @@ def replica_nb(a, g, st, s, flat):
         s.cw[p] = 0
         s.prize[p] = 0.0
     for e in range(a.roster.shape[0]):
-        event_nb(a, g, e, g.rt, st, s.ros, s.grp, s.score, s.gout, s.gwin, s.mout, s.fx,
-                 s.gpts, s.tf, s.ts, s.cp, s.cw, s.prize, s.wk, s.flags, flat)
+        event_nb(a, g, e, g.rt, st, s.ros, s.grp, s.score, s.gout, s.kpl, s.alive, s.rec,
+                 s.exit_rd, s.mout, s.fx, s.gpts, s.tf, s.ts, s.cp, s.cw, s.prize, s.wk, s.flags, flat)
     if a.win_gp6:
         for p in range(npl):
             s.gpts[p] += a.win_gp6 * s.cw[p]
@@ -637,7 +604,7 @@ def chunk_nb(c, lo, hi, seed, first, a, out):
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     flat = a.thr.reshape(a.thr.size)
     st = np.empty(1, np.uint64)
-    s = scratch_nb(npl, out.counters.shape[1])
+    s = scratch_nb(a, out.counters.shape[1])
     t = local_tallies_nb(out)
     replicas_nb(lo, hi, seed, first, a, g, st, s, flat, t)
     store_nb(t, out, c)

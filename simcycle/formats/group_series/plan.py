@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...enums import (DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, GS_COUNTER_NAMES, PLACES_ELIMINATION,
-                      PLACES_FIRST_ONLY, RATING_CLASSES, REDUCED_NEXT_STEP, REDUCED_RESTART,
-                      SER_CLASSICAL, SER_CLASSICAL_WINS, SER_EVENTS_WON, SER_SECOND,
-                      SERIES_CRITERIA, UNPLAYED)
+from ...enums import (BLACK_WINS, DRAW_BASKETS, DRAW_FIXED, DRAW_LOTS, GS_COUNTER_NAMES,
+                      KO_DECIDED, KO_IN_PROGRESS, KO_OPEN, PLACES_ELIMINATION, PLACES_FIRST_ONLY,
+                      RATING_CLASSES, REDUCED_NEXT_STEP, REDUCED_RESTART, SER_CLASSICAL,
+                      SER_CLASSICAL_WINS, SER_EVENTS_WON, SER_SECOND, SERIES_CRITERIA,
+                      UNKNOWN_TB_STEP, UNPLAYED, WHITE_WINS)
 from ...driver import ChunkTallies
 from ...kernels import keys
 from ...kernels.game_nb import threshold_table_nb
@@ -52,6 +53,26 @@ class _Arrays:
         self.grp_gp = np.zeros((n_ev, 4, 4), np.int64)
         self.ko_fixed = np.full((n_ev, 3, 2), UNPLAYED, np.int64)
         self.ko_win = np.full((n_ev, 3), -1, np.int64)
+
+    def bracket(self, ko_lots: bool) -> dict:
+        """The knock-out's rows for ``bracket_nb.walk_nb`` (the ``GroupSeriesArgs`` fields
+        ko_stat, ko_step, ko_cls, ko_white; row = event) from the known games ``ko_fixed`` and
+        winners ``ko_win`` (leading player's side = the bracket's upper player)."""
+        fx = self.ko_fixed
+        known = fx != UNPLAYED
+        decided = self.ko_win >= 0
+        stat = np.where(decided, KO_DECIDED,
+                        np.where(known.any(axis=2), KO_IN_PROGRESS, KO_OPEN)).astype(np.int64)
+        cls = np.zeros(fx.shape[:2] + (4,), np.int64)
+        cls[..., 0] = (known * (2 - fx)).sum(axis=2)     # WHITE_WINS 0, DRAW 1, BLACK_WINS 2
+        cls[..., 1] = (known * fx).sum(axis=2)
+        cls[..., 2] = (fx == WHITE_WINS).sum(axis=2)
+        cls[..., 3] = (fx == BLACK_WINS).sum(axis=2)
+        cls[~decided] = 0
+        by_games = known.all(axis=2) & (cls[..., 0] != cls[..., 1])
+        step = np.where(decided & ~by_games, UNKNOWN_TB_STEP, 0).astype(np.int64)
+        white = np.full(fx.shape[:2], -1 if ko_lots else 0, np.int64)
+        return {"ko_stat": stat, "ko_step": step, "ko_cls": cls, "ko_white": white}
 
 
 def _known_event(x: _Arrays, e: int, st: EventState, gp6, fixed) -> None:
@@ -130,18 +151,20 @@ def build_args(scn: GroupSeries, model, opts: CompileOptions) -> GroupSeriesArgs
         else:
             _undrawn_event(x, scn, e, sched)
     pr = scn.prizes
+    ko_lots = scn.rules["knockout_colours"] == "lots"
     return GroupSeriesArgs(
         params=model.params, rt=rt, thr=thr, live=live, offsets=bool(opts.offsets),
         offset_sd=np.array([model.offset_sd[c] for c in RATING_CLASSES]),
         steps=match_steps(scn, model), roster=x.roster, draw=x.draw, gm=x.gm,
         grp_fixed=x.grp_fixed, grp_gp=x.grp_gp, ko_fixed=x.ko_fixed, ko_win=x.ko_win,
+        **x.bracket(ko_lots),
         gp6=np.array(gp6, np.int64), ko_gp6=POINT * scn.ko_points,
         win_gp6=POINT * scn.win_points,
         prize_rates=np.array([pr["per_player"], pr["per_group_point"],
                               pr["per_knockout_point"]]),
         places_mode=PLACES_MODE[scn.rules["playoff_places"]],
         reduced_mode=REDUCED_MODE[scn.rules["reduced_tie"]],
-        ko_lots=scn.rules["knockout_colours"] == "lots",
+        ko_lots=ko_lots,
         eligible=np.array(eligible(scn), np.bool_),
         criteria=np.array([SERIES_CRITERIA[c] for c in criteria(scn)], np.int64),
         key_base=key_bases(scn, gp6), n_qual=scn.qualifying_places)
