@@ -587,7 +587,8 @@ def replica_nb(a, g, st, s, flat):
         s.prize[p] = 0.0
     for e in range(a.roster.shape[0]):
         event_nb(a, g, e, g.rt, st, s.ros, s.grp, s.score, s.gout, s.kpl, s.alive, s.rec,
-                 s.exit_rd, s.mout, s.fx, s.gpts, s.tf, s.ts, s.cp, s.cw, s.prize, s.wk, s.flags, flat)
+                 s.exit_rd, s.mout, s.fx, s.gpts, s.tf, s.ts, s.cp, s.cw, s.prize, s.wk, s.flags,
+                 flat)
     if a.win_gp6:
         for p in range(npl):
             s.gpts[p] += a.win_gp6 * s.cw[p]
@@ -599,7 +600,6 @@ def replica_nb(a, g, st, s, flat):
 def chunk_nb(c, lo, hi, seed, first, a, out):
     """Replicas lo .. hi-1 (offsets from ``first``) into row c of ``out``: the stage
     (:func:`replica_nb`), then the tallies."""
-    npl = a.rt.shape[1]
     rt = a.rt.copy()
     g = Games(a.params, rt, a.thr, a.live, a.offsets)
     flat = a.thr.reshape(a.thr.size)

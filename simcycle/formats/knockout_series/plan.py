@@ -119,7 +119,8 @@ class KnockoutSeriesPlan(Plan):
             bonus=int(scn.classical_bonus), overall=overall, n_paid=_paid(overall),
             criteria=np.array(scn.criteria, np.int64), n_packed=len(key_base),
             key_base=key_base,
-            plan_index=plan_index, pos_plan=_pos_plan(plan_index, pos, n), qual_else=qual_else, n_qual=int(scn.qualifying_places),
+            plan_index=plan_index, pos_plan=_pos_plan(plan_index, pos, n), qual_else=qual_else,
+            n_qual=int(scn.qualifying_places),
             n_matches=int(sum(ev.size - 1 for ev in scn.events)),
             fast=not live and _table_steps(scn))
         self.info = PlanInfo(

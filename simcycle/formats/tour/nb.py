@@ -419,19 +419,14 @@ def places_from_scores_nb(k, share_lots, s, st):
     share the places they cover, or (share_lots) are ordered by lots, top group first."""
     start_order_nb(s.order, s.brk, k)
     sort_segment_nb(s.order, s.brk, s.score, 0, k)
-    i = 0
-    while i < k:
-        j = segment_end_nb(s.brk, i, k)
-        if share_lots and j - i > 1:
-            lots_segment_nb(s.order, s.brk, s.work, i, j, st)
-            for t in range(i, j):
-                s.lo[s.order[t]] = t + 1
-                s.hi[s.order[t]] = t + 1
-        else:
-            for t in range(i, j):
-                s.lo[s.order[t]] = i + 1
-                s.hi[s.order[t]] = j
-        i = j
+    if share_lots:
+        i = 0
+        while i < k:
+            j = segment_end_nb(s.brk, i, k)
+            if j - i > 1:
+                lots_segment_nb(s.order, s.brk, s.work, i, j, st)
+            i = j
+    places_from_groups_nb(s.order, s.brk, k, s.lo, s.hi)
 
 
 @ijit
