@@ -58,6 +58,7 @@ def make(step: int):
         m = a.gw.shape[0]
         g = Games(a.params, a.rt.copy(), a.thr, a.live, a.offsets)
         s = nb.scratch_nb(a, NFLAGS)
+        cells = s.res.reshape(s.res.size)
         terms = terms_nb(a.params, a.game_ci, a.offsets)
         st = np.empty(1, np.uint64)
         pts = s.pts
@@ -78,7 +79,7 @@ def make(step: int):
                     for q in range(m):
                         u = _u01(st)
                         if step >= 1:
-                            nb.play_nb(pts, s.res, a.gw[q], a.gb[q], a.gsw[q], a.gsb[q],
+                            nb.play_nb(pts, cells, a.gw[q], a.gb[q], s.cw[q], s.cb[q],
                                        result_of_nb(u, a.gthr[q, 0], a.gthr[q, 1]))
                         elif u < a.gthr[q, 0]:
                             pts[a.gw[q]] += 2

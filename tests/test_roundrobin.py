@@ -297,13 +297,16 @@ def test_hot_elo_and_offsets_are_exclusive_in_the_cli():
     assert r.returncode == 2 and "--hot-elo" in r.stderr
 
 
-def test_branch_free_result_code_equals_result_of():
-    # nb.result_code_nb (the replica's loop over the plan's thresholds) against
-    # game_nb.result_of_nb: the same code for random draws, the thresholds themselves, the
+def test_branch_free_result_of_equals_the_twins_rule():
+    # game_nb.result_of_nb (arithmetic, no branch) against the rule every twin writes with
+    # branches (reference/roundrobin.py, reference/games.py: White wins below tw, a draw
+    # below td, else Black): the same code for random draws, the thresholds themselves, the
     # forced results' thresholds (plan.FORCED_THRESHOLDS) and thresholds out of order
-    from simcycle.formats.roundrobin.nb import result_code_nb
     from simcycle.formats.roundrobin.plan import FORCED_THRESHOLDS
     from simcycle.kernels.game_nb import result_of_nb
+
+    def twin(u, tw, td):
+        return 0 if u < tw else (1 if u < td else 2)
 
     rng = np.random.default_rng(5)
     cases = [(u, tw, td) for tw, td in FORCED_THRESHOLDS.values() for u in (0.0, 0.5, 1 - 2**-53)]
@@ -311,10 +314,10 @@ def test_branch_free_result_code_equals_result_of():
         tw, td = sorted(rng.random(2)) if rng.random() < 0.9 else rng.random(2)
         u = rng.choice([rng.random(), tw, td])
         cases.append((float(u), float(tw), float(td)))
-    got = {result_of_nb(*c) for c in cases}
+    got = {twin(*c) for c in cases}
     assert got == {0, 1, 2}        # every code is reached
     for c in cases:
-        assert result_code_nb(*c) == result_of_nb(*c), c
+        assert result_of_nb(*c) == twin(*c), c
 
 
 def _rank_kernel():

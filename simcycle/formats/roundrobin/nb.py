@@ -168,13 +168,21 @@ def playoff_nb(g, seg, stages, cand, k, score, work, st, flags):
 
 
 @bjit
-def criterion_nb(code, t, order, brk, val, group, n):
-    """Criterion ``code`` over the groups of order[:n] still level (a step of :func:`rank_nb`):
-    ``criteria_nb.criterion_pass_nb`` as a called function without reference counts (it
+def criteria_run_nb(criteria, c, e, t, order, brk, val, group, n):
+    """The C.07 criteria criteria[c:e] in turn (neither a play-off nor lots), each over the
+    groups of order[:n] still level before it (a run of steps of :func:`rank_nb`):
+    ``criteria_nb.criterion_pass_nb`` in a called function without reference counts (it
     allocates nothing).  Inlined into the replica, its eleven array arguments were counted
     (an atomic increment and decrement each) at every step (benchmarks/README.md, "The
-    round-robin stage's reference counts")."""
-    criterion_pass_nb(code, t, t.res.shape[1], order, brk, val, group, 0, n, False)
+    round-robin stage's reference counts"); inlined into the stage compiled without
+    counts, it is faster again but doubles the Candidates' compile (30 -> 66 s).  One call a
+    run of steps, not one a step: a call passes its arrays field by field, so the
+    Candidates' three (Sonneborn-Berger, wins, direct encounter) in one call save two
+    calls' arguments (benchmarks/README.md, "A game's result without a branch")."""
+    for x in range(c, e):
+        if any_level_nb(brk, 0, n):
+            criterion_pass_nb(criteria[x], t, t.res.shape[1], order, brk, val, group, 0, n,
+                              False)
 
 
 @ijit
@@ -183,7 +191,7 @@ def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order,
     """Fill order[:n] with the final ranking: points, then ``criteria`` step by step
     (strict: lots settle what the rules leave level); ``t`` the event's
     :class:`~simcycle.kernels.criteria_nb.Crosstable`, which every C.07 criterion reads
-    (:func:`criterion_nb`, once a criterion).  The points are ordered by counting
+    (:func:`criteria_run_nb`, once a run of criteria).  The points are ordered by counting
     (``rank_nb.sort_all_nb``: no branches); when no two players are level on them, that is
     the order, and no step changes it or draws (every replica once the points are settled
     and all different; 0.8 % of the Candidates 2022's replicas from the start).  The
@@ -194,8 +202,10 @@ def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order,
         flags[RR_C_Q_TIEBREAK] = 1
     if not any_level_nb(brk, 0, n):
         return
-    for c in range(criteria.shape[0]):
+    c = 0
+    while c < criteria.shape[0]:
         crit = criteria[c]
+        c += 1
         if crit == TB_PLAYOFF:
             e = segment_end_nb(brk, 0, n)
             if e > 1:
@@ -211,9 +221,13 @@ def rank_nb(criteria, stages, n_qual, forced_first, playoff_seg, g, t, n, order,
                         flags[RR_C_Q_LOTS] = 1
                 move_to_front_nb(order, brk, w)
             continue
-        if crit != TBS_LOTS:
+        if crit != TBS_LOTS:    # a run of C.07 criteria up to the next play-off or lots
+            e = c
+            while e < criteria.shape[0] and criteria[e] != TB_PLAYOFF and criteria[e] != TBS_LOTS:
+                e += 1
             if any_level_nb(brk, 0, n):
-                criterion_nb(crit, t, order, brk, val, group, n)
+                criteria_run_nb(criteria, c - 1, e, t, order, brk, val, group, n)
+            c = e
             continue
         k = 0
         while k < n:
@@ -251,25 +265,30 @@ def start_nb(base_pts, base_res, pts, res):
 
 
 @ijit
-def play_nb(pts, res, w, b, cw, cb, out):
-    """Score one game: white w (his column cw), black b (column cb), ``out`` an ``enums``
+def play_nb(pts, cells, w, b, cw, cb, out):
+    """Score one game: white w (his cell cw), black b (cell cb), ``out`` an ``enums``
     result code (WHITE_WINS 0, DRAW 1, BLACK_WINS 2: White scores 2 - out half points);
-    points and the crosstable's res in half points.  Points are kept as the games go (the
-    crosstable's ``pts``; no byes in a round robin, so also its ``adj``).  Without
-    branches: a game's result is a coin flip to the branch predictor."""
+    points and the crosstable's results in half points, ``cells`` the crosstable's res
+    flattened (row-major: a player's cell is player * width + his column; ``cells_nb``).
+    Points are kept as the games go (the crosstable's ``pts``; no byes in a round robin, so
+    also its ``adj``).  Without branches: a game's result is a coin flip to the branch
+    predictor.  One flat index a cell, not a (row, column) pair: 520-524 -> 466-470 ns a
+    Candidates replica (benchmarks/README.md, "A game's result without a branch")."""
     hw = 2 - out
     pts[w] += hw
     pts[b] += 2 - hw
-    res[w, cw] = hw
-    res[b, cb] = 2 - hw
+    cells[cw] = hw
+    cells[cb] = 2 - hw
 
 
 @ijit
-def result_code_nb(u, tw, td):
-    """``game_nb.result_of_nb(u, tw, td)`` without branches, the same code for every u, tw,
-    td (WHITE_WINS when u < tw, else DRAW when u < td, else BLACK_WINS): the replica's
-    loop over the plan's thresholds."""
-    return np.int64(u >= tw) * (1 + np.int64(u >= td))
+def cells_nb(gw, gb, gsw, gsb, width, cw, cb):
+    """cw[q], cb[q]: game q's cell in White's and in Black's row of a crosstable ``width``
+    columns wide, flattened row-major (``play_nb``); gw, gb its players, gsw, gsb its
+    columns (``RoundRobinArgs``)."""
+    for q in range(gw.shape[0]):
+        cw[q] = gw[q] * width + gsw[q]
+        cb[q] = gb[q] * width + gsb[q]
 
 
 class Scratch(NamedTuple):
@@ -288,18 +307,26 @@ class Scratch(NamedTuple):
     work: np.ndarray     # int64 [n]: lots
     prize: np.ndarray    # float64 [n]: money (the result)
     flags: np.ndarray    # int64 [counters]: this replica's counters (``enums.RR_C_*``)
+    cw: np.ndarray       # int64 [m]: each remaining game's cell in White's row of res
+    cb: np.ndarray       # int64 [m]: and in Black's, res flattened (``cells_nb``)
 
 
 @ijit
 def scratch_nb(a, n_flags):
     """A :class:`Scratch` for the event of ``a`` (:class:`RoundRobinArgs`) with n_flags
     counters; its crosstable starts as the games played (copied once here, not per replica:
-    1.04-1.10x the CPU of the commit before at the Candidates' end, benchmarks/README.md)."""
+    1.04-1.10x the CPU of the commit before at the Candidates' end, benchmarks/README.md),
+    and the games' cells in it are found once here too."""
     n = a.base_pts.shape[0]
+    m = a.gw.shape[0]
+    cw = np.empty(m, np.int64)
+    cb = np.empty(m, np.int64)
+    cells_nb(a.gw, a.gb, a.gsw, a.gsb, a.base_res.shape[1], cw, cb)
     return Scratch(np.empty(n, np.int64), a.base_res.copy(),
                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                   np.empty(n, np.int64), np.empty(n, np.float64), np.zeros(n_flags, np.int64))
+                   np.empty(n, np.int64), np.empty(n, np.float64), np.zeros(n_flags, np.int64),
+                   cw, cb)
 
 
 @ijit
@@ -332,8 +359,8 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
     base_pts = a.base_pts
     gw = a.gw
     gb = a.gb
-    gsw = a.gsw
-    gsb = a.gsb
+    gcw = s.cw
+    gcb = s.cb
     gseg = a.gseg
     gthr = a.gthr
     criteria = a.criteria
@@ -343,6 +370,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
     lot = a.colours == COLOURS_BY_LOT
     pts = s.pts
     res = s.res
+    cells = res.reshape(res.size)   # a view: ``play_nb`` writes the cells s.cw, s.cb name
     order = s.order
     brk = s.brk
     val = s.val
@@ -383,22 +411,22 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
             pts[i] = base_pts[i]
         if not live and not lot:   # the fast path: thresholds from the plan's table
             for q in range(m):
-                play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
-                        result_code_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+                play_nb(pts, cells, gw[q], gb[q], gcw[q], gcb[q],
+                        result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
         elif not live:     # the same with colours by lot: gb White when u >= 0.5
             for q in range(m):
                 if u01_nb(st) < 0.5:
-                    play_nb(pts, res, gw[q], gb[q], gsw[q], gsb[q],
-                            result_code_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+                    play_nb(pts, cells, gw[q], gb[q], gcw[q], gcb[q],
+                            result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
                 else:
-                    play_nb(pts, res, gb[q], gw[q], gsb[q], gsw[q],
-                            result_code_nb(u01_nb(st), gthr[q, 2], gthr[q, 3]))
+                    play_nb(pts, cells, gb[q], gw[q], gcb[q], gcw[q],
+                            result_of_nb(u01_nb(st), gthr[q, 2], gthr[q, 3]))
         else:
             for q in range(m):
                 w = gw[q]
                 b = gb[q]
-                cw = gsw[q]
-                cb = gsb[q]
+                cw = gcw[q]
+                cb = gcb[q]
                 if lot and u01_nb(st) >= 0.5:   # colours by lot: gb White
                     w, b, cw, cb = b, w, cb, cw
                 sg = gseg[q]
@@ -412,7 +440,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
                     for sq in range(ns):
                         rt[sq, w, cls] += dlt
                         rt[sq, b, cls] -= dlt
-                play_nb(pts, res, w, b, cw, cb, out_)
+                play_nb(pts, cells, w, b, cw, cb, out_)
         rank_nb(criteria, stages, a.n_qual, a.forced_first, a.playoff_seg, g, ct, n, order, brk,
                 val, group, cand, score, work, st, flags)
         prizes_nb(a.prize_split, place_prize, a.per_half, n, order, pts, prize)
@@ -578,13 +606,17 @@ def enumerate_block_nb(lo_leaf, hi_leaf, base, gw, gb, gsw, gsb, steps, forced, 
     sbrk = np.empty(n, np.int64)
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
+    cw = np.empty(m, np.int64)
+    cb = np.empty(m, np.int64)
+    cells_nb(gw, gb, gsw, gsb, res.shape[1], cw, cb)
+    cells = res.reshape(res.size)
     for leaf in range(lo_leaf, hi_leaf):
         start_nb(base.pts, base.res, pts, res)
         x = leaf
         for g in range(m):
             r = x % 3
             x //= 3
-            play_nb(pts, res, gw[g], gb[g], gsw[g], gsb[g], r)
+            play_nb(pts, cells, gw[g], gb[g], cw[g], cb[g], r)
         place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi)
         for p in range(n):
             lo_out[leaf, p] = lo[p]

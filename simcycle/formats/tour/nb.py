@@ -233,7 +233,7 @@ class RRPack(NamedTuple):
 
     n: np.ndarray        # int64 [K]: each one's field size
     m: np.ndarray        # int64 [K]: its games
-    go: np.ndarray       # int64 [K]: its first row in gw, gb, gsw, gsb, gthr
+    go: np.ndarray       # int64 [K]: its first row in gw, gb, gsw, gsb, gcw, gcb, gthr
     ci: np.ndarray       # int64 [K]: its control row
     colours: np.ndarray  # int64 [K]: ``enums.COLOURS_*``
     opp: np.ndarray      # int64 [K, N, W]: its crosstable's opponents (-1: none)
@@ -243,6 +243,8 @@ class RRPack(NamedTuple):
     gb: np.ndarray       # int64 [M]: Black
     gsw: np.ndarray      # int64 [M]: the game's column in White's row
     gsb: np.ndarray      # int64 [M]: and in Black's
+    gcw: np.ndarray      # int64 [M]: the game's cell in White's row of res [N, W] flattened
+    gcb: np.ndarray      # int64 [M]: and in Black's (``roundrobin.nb.cells_nb``)
     gthr: np.ndarray     # float64 [M, 4]: thresholds, gw White then gb White ([0, 4] if live)
     gseg: np.ndarray     # int64 [largest m]: zeros (the one rating segment)
     zi: np.ndarray       # int64 [N]: zeros (points so far, ratings, qualifying places)
@@ -297,6 +299,8 @@ def rr_pack_nb(a):
     gb = np.zeros(mm, np.int64)
     gsw = np.zeros(mm, np.int64)
     gsb = np.zeros(mm, np.int64)
+    gcw = np.zeros(mm, np.int64)
+    gcb = np.zeros(mm, np.int64)
     gthr = np.zeros((0 if a.live else mm, 4))
     o = 0
     for x in range(k):
@@ -314,12 +318,13 @@ def rr_pack_nb(a):
         gb[o:o + m[x]] = r.gb
         gsw[o:o + m[x]] = r.gsw
         gsb[o:o + m[x]] = r.gsb
+        rr_nb.cells_nb(r.gw, r.gb, r.gsw, r.gsb, ww, gcw[o:o + m[x]], gcb[o:o + m[x]])
         if not a.live:
             gthr[o:o + m[x]] = r.gthr
         o += m[x]
     crit = np.full(1 if a.share_lots else 0, TBS_LOTS, np.int64)
     return RRPack(
-        n, m, go, ci, colours, opp, kind, colour, gw, gb, gsw, gsb, gthr,
+        n, m, go, ci, colours, opp, kind, colour, gw, gb, gsw, gsb, gcw, gcb, gthr,
         np.zeros(mx, np.int64), np.zeros(nn, np.int64), np.zeros(nn),
         np.zeros((nn, ww), np.int64), np.zeros((1, nn, 3)), np.zeros((0, 0, 0, 0, 2)),
         np.zeros(3), np.zeros((0, 0)), crit,
@@ -345,7 +350,7 @@ def rr_view_nb(a, rp, k):
         rp.stages, 0, -1, zi, 0, rp.zf[:n], 0.0, PRIZE_BY_ORDER, rp.colours[k])
     rs = rr_nb.Scratch(rp.pts[:n], rp.res, rp.order[:n], rp.brk[:n], rp.val[:n],
                        rp.group[:n], rp.cand[:n], rp.score[:n], rp.work[:n], rp.prize[:n],
-                       rp.flags)
+                       rp.flags, rp.gcw[o:e], rp.gcb[o:e])
     return ra, Games(a.params, rp.rt, rp.thr, a.live, a.offsets), rs
 
 
