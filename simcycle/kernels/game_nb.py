@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..enums import (BLACK_WINS, DRAW, MAX_SUDDEN_DEATH, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL,
+from ..enums import (BLACK_WINS, MAX_SUDDEN_DEATH, P_CLASS, P_DRAW0, P_EDGE, P_LEVEL,
                      P_OFFSET_SLOPE, P_REF, P_SLOPE, STEP_ARMAGEDDON, STEP_GAMES,
                      STEP_SUDDEN_DEATH, UNPLAYED, WHITE_WINS)
 from .config import ijit, jit
