@@ -273,3 +273,55 @@ def test_kernel_equals_twin_partial_entries_and_sudden_death(tmp_path, model, of
         assert np.array_equal(a[k], b[k]), k
     np.testing.assert_allclose(a["prize"], b["prize"], rtol=1e-12)
     assert a["qualify"].sum() == 2 * 1500 and a["qualify"][plan.info.names.index("P2")] == 0
+
+
+def test_series_table_equals_twin_with_level_pairs_and_groups(gp, model):
+    """The kernel's series table (``rank_series_nb``: the packed key, then the head-to-head of
+    two level players in registers or of a larger group through ``ingrp``, then lots) against
+    the twin's ``_rank``, on 400 made-up tables with many ties (GP 2019's criteria and key,
+    8 plan players, 24 logged matches among them and one player outside the plan), the order,
+    the lots' marks and the stream after them."""
+    from simcycle.formats.knockout_series.nb import LOG_BITS, rank_series_nb
+    mod, scn = gp
+    a = mod.compile(scn, model, CompileOptions(at="start")).args
+    n, nm = 8, 24
+    rng = np.random.default_rng(18)       # a fixed seed: the tables are the same every run
+    decided_pairs = decided_groups = 0
+    for case in range(400):
+        pts = np.append(rng.integers(10, 13, n), 0)    # entry n: the spare one nothing reads
+        won = np.append(rng.integers(0, 2, n), 0)
+        second = np.append(rng.integers(0, 2, n), 0)
+        cls = np.append(rng.integers(0, 3, n), 0)
+        log_rows = []
+        for _ in range(nm):
+            up, lo = rng.choice(n + 1, 2, replace=False)   # n: a player not in the plan
+            cu = int(rng.integers(0, 5))
+            log_rows.append((int(up), int(lo), cu, 4 - cu))
+        log = np.array([u | (lo << LOG_BITS) | (cu << 2 * LOG_BITS) | (cl << 3 * LOG_BITS)
+                        for u, lo, cu, cl in log_rows], np.int64)
+        order = np.empty(n, np.int64)
+        lotted = np.empty(n, np.int64)
+        st = np.array([Stream(7, case).state], np.uint64)
+        rank_series_nb(a.criteria, a.n_packed, a.key_base, n, pts, won, second, cls, log, nm,
+                       order, np.empty(n, np.int64), np.empty(n + 1, np.int64),
+                       np.empty(n, np.int64), np.zeros(n + 1, np.int64), lotted, st)
+        s = Stream(7, case)
+        pidx = list(range(n)) + [-1]
+        want, want_lotted = ref._rank(a, [int(x) for x in pts[:n]], list(won[:n]),
+                                      list(second[:n]), list(cls[:n]), log_rows, pidx, s)
+        assert list(order) == want and list(lotted) == want_lotted, case
+        assert int(st[0]) == s.state, case
+        # how often the head-to-head decided something (so both paths are exercised)
+        key = {i: (pts[i], won[i], second[i], cls[i]) for i in range(n)}
+        for k in set(key.values()):
+            grp = [i for i in range(n) if key[i] == k]
+            h2h = {i: 0 for i in grp}
+            for u, lo, cu, cl in log_rows:
+                if u in h2h and lo in h2h:
+                    h2h[u] += cu
+                    h2h[lo] += cl
+            if len(set(h2h.values())) > 1:
+                decided_pairs += len(grp) == 2
+                decided_groups += len(grp) > 2
+    # 112 pairs and 15 larger groups with this seed
+    assert decided_pairs >= 50 and decided_groups >= 5, (decided_pairs, decided_groups)

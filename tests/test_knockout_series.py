@@ -503,3 +503,15 @@ def test_ratings_per_event_refused(tmp_path, table, needle):
     with pytest.raises(ScenarioError) as e:
         load_scenario(f)
     assert needle in str(e.value) and str(f) in str(e.value) and "events[1]" in str(e.value)
+
+
+def test_plan_refuses_more_counting_players_than_the_match_log_holds(gp):
+    """The kernel's match log keeps a plan index in ``nb.LOG_BITS`` bits: a series with more
+    counting players is refused by name (file, key, value), not run wrong."""
+    from simcycle.formats.knockout_series.nb import LOG_BITS
+    from simcycle.formats.knockout_series.plan import check_log_fits
+    _, scn = gp
+    check_log_fits(scn, (1 << LOG_BITS) - 2)          # the largest that fits
+    with pytest.raises(ScenarioError) as e:
+        check_log_fits(scn, (1 << LOG_BITS) - 1)
+    assert "players" in str(e.value) and "grand-prix-2019.toml" in str(e.value)

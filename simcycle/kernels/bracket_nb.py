@@ -28,7 +28,10 @@ from .rng_nb import u01_nb
 # over views of one event's rows it cost GP 2019 19 % of its throughput (benchmarks/README.md,
 # "one bracket walk").  Who has White, the players and the record follow from the colour lot
 # and the winner's side by arithmetic, not branches: both are coin flips to the branch
-# predictor (benchmarks/README.md, "The knock-out series' match by arithmetic").
+# predictor (benchmarks/README.md, "The knock-out series' match by arithmetic").  The wins and
+# the exit rounds are written only for a caller that reads them: the knock-out series reads
+# neither, and three stores a match fewer were part of its issue 18 gain (benchmarks/README.md,
+# "The knock-out series' table and record with fewer stores").
 @ijit
 def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite, kfixed, fast,
             st, alive, fx, nofx, out6, rec, exit_rd):
@@ -49,7 +52,8 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
     kstep    int64 [rows, size-1]: a decided match's deciding step (0 = the classical games;
              ``enums.UNKNOWN_TB_STEP`` when not known)
     kcls     int64 [rows, size-1, 2 or 4]: a decided match's classical half points (upper,
-             lower) and, with 4 columns, classical wins (upper, lower); with 2, wins count 0
+             lower) and, with 4 columns, classical wins (upper, lower); with 2 the record's
+             wins (BR_WU, BR_WL) are not written (a caller that reads none passes 2)
     kwhite   int64 [rows, size-1]: who has White in the first classical game (0 upper,
              1 lower, -1 lots: drawn just before the match)
     kfixed   int64 [rows, size-1, G]: the known games of a match in progress from the upper
@@ -65,13 +69,16 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
              the deciding step (BR_STEP; ``enums.BR_BYE`` for a bye), classical half points
              (BR_CU, BR_CL) and wins (BR_WU, BR_WL) of the upper and the lower player
     exit_rd  int64 [>= size]: filled: per position the round (0-based) its player lost in,
-             the number of rounds for the champion, -1 for a bye
+             the number of rounds for the champion, -1 for a bye; int64 [0]: not kept (a
+             caller that reads none passes an empty array)
     """
     G = kfixed.shape[2]
     nk = kcls.shape[2]
+    ne = exit_rd.shape[0]
     for k in range(size):
         alive[k] = k
-        exit_rd[k] = -1
+        if ne > 0:
+            exit_rd[k] = -1
     m = size
     flat = 0
     rd = 0
@@ -132,16 +139,17 @@ def walk_nb(g, seg, steps, row, players, size, kstat, kwin, kstep, kcls, kwhite,
             rec[f, BR_STEP] = step
             rec[f, BR_CU] = cu
             rec[f, BR_CL] = cl
-            rec[f, BR_WU] = wu
-            rec[f, BR_WL] = wl
+            if nk >= 4:
+                rec[f, BR_WU] = wu
+                rec[f, BR_WL] = wl
             w = up + wside * (dn - up)
             lo = up + dn - w
-            if players[row, lo] >= 0:
+            if ne > 0 and players[row, lo] >= 0:
                 exit_rd[lo] = rd
             alive[j] = w
         flat += half
         m = half
         rd += 1
-    if players[row, alive[0]] >= 0:
+    if ne > 0 and players[row, alive[0]] >= 0:
         exit_rd[alive[0]] = rd
     return alive[0]

@@ -30,6 +30,16 @@ from ...kernels.rng_nb import normal_nb, replica_state_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
 
+# The match log (``Scratch.log``) keeps a match in one int64: four fields of LOG_BITS bits from
+# the lowest, the upper player (plan index, n for one not in the plan), the lower player, the
+# upper's and the lower's classical half points (a step has at most 50 games, so at most 100;
+# plan.py refuses a series with more plan players than a field holds): one store a match, where
+# a log of four arrays took four.
+LOG_BITS = 16
+LOG_MASK = (1 << LOG_BITS) - 1
+PAIR_MASK = (1 << 2 * LOG_BITS) - 1   # the two players' fields
+
+
 class KnockoutArgs(NamedTuple):
     """The arguments of :func:`simulate_nb`, built by ``plan.py``.
 
@@ -107,12 +117,13 @@ class KnockoutArgs(NamedTuple):
 
 
 @ijit
-def rank_series_nb(criteria, n_packed, key_base, n, pts, won, second, cls, la, lb, lca, lcb, nm,
-                   order, brk, val, work, ingrp, lotted, st):
+def rank_series_nb(criteria, n_packed, key_base, n, pts, won, second, cls, log, nm, order, brk,
+                   val, work, ingrp, lotted, st):
     """Fill order[:n] with the series ranking: GP points, then the criteria in turn, group by
     group (head-to-head once among all level on the criteria before it), lots last.  The
-    match log la, lb (plan players, n for one not in the plan), lca, lcb (their classical half
-    points) has nm entries; val and ingrp have n + 1 entries (ingrp[n] stays 0).
+    match log ``log`` (one word a match, ``LOG_BITS``: the upper and lower players' plan
+    indices, n for one not in the plan, and their classical half points) has nm entries; val
+    and ingrp have n + 1 entries (ingrp[n] stays 0).
     Takes the shared arrays it needs, not the whole ``KnockoutArgs`` (reference counts)."""
     # GP points and the leading plain-number criteria as one key: one stable sort on it
     # orders exactly as refining group by group with stable sorts
@@ -125,38 +136,76 @@ def rank_series_nb(criteria, n_packed, key_base, n, pts, won, second, cls, la, l
             key = pack_nb(key, v, key_base[ci])
         val[i] = key
     sort_all_nb(order, brk, val, n)
-    for ci in range(n_packed, criteria.shape[0]):
-        crit = criteria[ci]
-        k = 0
-        while k < n:
-            e = segment_end_nb(brk, k, n)
-            if e - k > 1:
-                if crit == SER_LOTS:
-                    for i in range(k, e):
-                        lotted[order[i]] = k + 1
-                    lots_segment_nb(order, brk, work, k, e, st)
-                elif crit == SER_H2H:
-                    for i in range(k, e):
-                        val[order[i]] = 0
-                        ingrp[order[i]] = 1
-                    # every match of the log, both in the group or not, by arithmetic: which
-                    # matches count is a coin flip to the branch predictor
-                    for t in range(nm):
-                        pa = la[t]
-                        pb = lb[t]
-                        both = ingrp[pa] * ingrp[pb]
-                        val[pa] += both * lca[t]
-                        val[pb] += both * lcb[t]
-                    for i in range(k, e):
-                        ingrp[order[i]] = 0
-                    sort_segment_nb(order, brk, val, k, e)
-                else:
-                    for i in range(k, e):
-                        p = order[i]
-                        val[p] = (won[p] if crit == SER_EVENTS_WON else
-                                  (second[p] if crit == SER_SECOND else cls[p]))
-                    sort_segment_nb(order, brk, val, k, e)
-            k = e
+    # each group level on that key in turn, top first, through the other criteria (one scan of
+    # the table instead of one a criterion); only lots draw, and a group lots ordered has no
+    # level players left, so the draws come in the order criterion by criterion gave them
+    k = 0
+    while k < n:
+        e = segment_end_nb(brk, k, n)
+        if e - k > 1:
+            for ci in range(n_packed, criteria.shape[0]):
+                refine_nb(criteria[ci], k, e, won, second, cls, log, nm, order, brk, val, work,
+                          ingrp, lotted, st)
+        k = e
+
+
+@ijit
+def refine_nb(crit, k0, e0, won, second, cls, log, nm, order, brk, val, work, ingrp, lotted, st):
+    """Criterion ``crit`` (``enums.SER_*``) on every group still level inside positions
+    k0 .. e0-1 of ``order`` (its other arguments as in :func:`rank_series_nb`)."""
+    k = k0
+    while k < e0:
+        e = segment_end_nb(brk, k, e0)
+        if e - k > 1:
+            if crit == SER_LOTS:
+                for i in range(k, e):
+                    lotted[order[i]] = k + 1
+                lots_segment_nb(order, brk, work, k, e, st)
+            elif crit == SER_H2H and e - k == 2:
+                # two level (1.98 of a GP 2019 series' 2.3 groups): their classical points
+                # against each other by comparing each match's two players with the pair both
+                # ways, summed in registers, instead of marking the group and adding to val
+                p = order[k]
+                q = order[k + 1]
+                pq = p | (q << LOG_BITS)
+                qp = q | (p << LOG_BITS)
+                vp = 0
+                vq = 0
+                for t in range(nm):
+                    x = log[t]
+                    players = x & PAIR_MASK
+                    hu = np.int64(players == pq)    # p the upper player, q the lower
+                    hl = np.int64(players == qp)
+                    cu = (x >> 2 * LOG_BITS) & LOG_MASK
+                    cl = x >> 3 * LOG_BITS
+                    vp += hu * cu + hl * cl
+                    vq += hu * cl + hl * cu
+                val[p] = vp
+                val[q] = vq
+                sort_segment_nb(order, brk, val, k, e)
+            elif crit == SER_H2H:
+                for i in range(k, e):
+                    val[order[i]] = 0
+                    ingrp[order[i]] = 1
+                # every match of the log, both in the group or not, by arithmetic: which
+                # matches count is a coin flip to the branch predictor
+                for t in range(nm):
+                    x = log[t]
+                    pa = x & LOG_MASK
+                    pb = (x >> LOG_BITS) & LOG_MASK
+                    both = ingrp[pa] * ingrp[pb]
+                    val[pa] += both * ((x >> 2 * LOG_BITS) & LOG_MASK)
+                    val[pb] += both * (x >> 3 * LOG_BITS)
+                for i in range(k, e):
+                    ingrp[order[i]] = 0
+                sort_segment_nb(order, brk, val, k, e)
+            else:
+                for i in range(k, e):
+                    p = order[i]
+                    val[p] = (won[p] if crit == SER_EVENTS_WON else
+                              (second[p] if crit == SER_SECOND else cls[p]))
+                sort_segment_nb(order, brk, val, k, e)
+        k = e
 
 
 @ijit
@@ -208,14 +257,11 @@ class Scratch(NamedTuple):
     lotted: np.ndarray   # int64 [n]: > 0 the group (first position + 1) lots ordered him in
     alive: np.ndarray    # int64 [S]: the walk's positions still in
     rec: np.ndarray      # int64 [S-1, BR_COLS]: the walk's record of an event's matches
-    exit_rd: np.ndarray  # int64 [S]: the walk's exit round by bracket position
+    exit_rd: np.ndarray  # int64 [0]: the walk keeps no exit rounds (nothing here reads them)
     fx: np.ndarray       # int64 [G]: a match in progress' known games
     nofx: np.ndarray     # int64 [0]: no known games
     out6: np.ndarray     # int64 [6]: match_nb's outcome
-    la: np.ndarray       # int64 [M]: the match log: upper player (plan index, n: not in it)
-    lb: np.ndarray       # int64 [M]: lower player
-    lca: np.ndarray      # int64 [M]: upper's classical half points
-    lcb: np.ndarray      # int64 [M]: lower's
+    log: np.ndarray      # int64 [M]: the match log, one word a match (``LOG_BITS``)
 
 
 @ijit
@@ -230,10 +276,8 @@ def scratch_nb(a):
                    np.zeros(n + 1, np.int64), np.zeros(n, np.int64),
                    np.empty(a.pos.shape[1], np.int64),
                    np.empty((max(a.pos.shape[1] - 1, 1), BR_COLS), np.int64),
-                   np.empty(a.pos.shape[1], np.int64), np.empty(a.kfixed.shape[2], np.int64),
-                   np.empty(0, np.int64), np.empty(6, np.int64), np.empty(nmax, np.int64),
-                   np.empty(nmax, np.int64), np.empty(nmax, np.int64),
-                   np.empty(nmax, np.int64))
+                   np.empty(0, np.int64), np.empty(a.kfixed.shape[2], np.int64),
+                   np.empty(0, np.int64), np.empty(6, np.int64), np.empty(nmax, np.int64))
 
 
 # The stage is a function of its own, not inlined: inlined over the scratch record it cost
@@ -270,10 +314,7 @@ def replica_nb(a, g, st, s):
     second = s.second
     cls = s.cls
     prize = s.prize
-    la = s.la
-    lb = s.lb
-    lca = s.lca
-    lcb = s.lcb
+    log = s.log
     for i in range(n + 1):
         pts[i] = 0
         won[i] = 0
@@ -301,7 +342,6 @@ def replica_nb(a, g, st, s):
             back = n_rounds - rd
             pb = a.place_pts[back]
             pz = a.place_prize[back]
-            sec = np.int64(back == 1)
             for f in range(flat, flat + half):
                 # plan indices (n: does not count, the spare entry), the winner, the loser
                 # and the bonus by arithmetic, not branches: read back from the record, away
@@ -313,25 +353,23 @@ def replica_nb(a, g, st, s):
                 cl = rec[f, BR_CL]
                 iw = iu + rec[f, BR_WIN] * (il - iu)
                 ix = iu + il - iw
-                la[nm] = iu
-                lb[nm] = il
-                lca[nm] = cu
-                lcb[nm] = cl
+                log[nm] = iu | (il << LOG_BITS) | (cu << 2 * LOG_BITS) | (cl << 3 * LOG_BITS)
                 nm += 1
                 cls[iu] += cu
                 cls[il] += cl
                 pts[iw] += a.bonus * np.int64(rec[f, BR_STEP] == 0)
                 pts[ix] += pb
                 prize[ix] += pz
-                second[ix] += sec
             flat += half
             m = half
+        # the final is the record's last row: its loser is second
+        second[pp[e, rec[flat - 1, BR_UP]] + pp[e, rec[flat - 1, BR_DN]] - pp[e, champ]] += 1
         ic = pp[e, champ]
         pts[ic] += a.place_pts[0]
         prize[ic] += a.place_prize[0]
         won[ic] += 1
-    rank_series_nb(a.criteria, a.n_packed, a.key_base, n, pts, won, second, cls, la, lb, lca,
-                   lcb, nm, s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
+    rank_series_nb(a.criteria, a.n_packed, a.key_base, n, pts, won, second, cls, log, nm,
+                   s.order, s.brk, s.val, s.work, s.ingrp, s.lotted, st)
     overall_prizes_nb(a.overall, n, a.n_paid, s.order, pts, prize)
 
 

@@ -7,11 +7,12 @@ import numpy as np
 from ...enums import (KO_COUNTER_NAMES, KO_DECIDED, KO_IN_PROGRESS, RATING_CLASSES,
                       SER_CLASSICAL, SER_EVENTS_WON, SER_SECOND, STEP_ARMAGEDDON, STEP_GAMES)
 from ...driver import ChunkTallies
+from ...errors import ScenarioError
 from ...kernels import keys
 from ...kernels.game_nb import threshold_table_nb
 from ..base import CompileOptions, Plan, PlanInfo
 from ..shared.brackets import flat_slot, place_value
-from .nb import KnockoutArgs, simulate_nb
+from .nb import LOG_BITS, KnockoutArgs, simulate_nb
 from .rules import counted_matches, n_rounds
 from .scenario import KnockoutSeries
 
@@ -77,6 +78,13 @@ def _pos_plan(plan_index: np.ndarray, pos: np.ndarray, n: int) -> np.ndarray:
     return np.where(pp < 0, n, pp).astype(np.int64)
 
 
+def check_log_fits(scn: KnockoutSeries, n: int) -> None:
+    """The kernel's match log keeps a plan index (0 .. n) in ``nb.LOG_BITS`` bits."""
+    if n >= (1 << LOG_BITS) - 1:
+        raise ScenarioError(f"at most {(1 << LOG_BITS) - 2} players can count in a series",
+                            file=scn.file, key="players", value=n)
+
+
 def _table_steps(scn: KnockoutSeries) -> bool:
     """Every step games or an Armageddon (the steps the threshold table's fast path plays)."""
     return all(s.kind in (STEP_GAMES, STEP_ARMAGEDDON) for s in scn.steps)
@@ -88,6 +96,7 @@ class KnockoutSeriesPlan(Plan):
     def __init__(self, scn: KnockoutSeries, model, opts: CompileOptions):
         counting = scn.counting
         n = len(counting)
+        check_log_fits(scn, n)
         F = len(scn.players)
         plan_index = np.full(F, -1, np.int64)
         plan_index[counting] = np.arange(n)
