@@ -7,8 +7,8 @@ closure, so the pieces it leaves out are not in its code):
 
 0. ``bars``: every remaining game read off ``gthr`` into the points, the top score, a tie for
    first by lots; P(first) and the points tallied (the yardstick).
-1. ``+ per-game tallies``: the games through ``nb.play_nb`` (points and the crosstable's
-   results, copied from the standings first: ``nb.start_nb``).
+1. ``+ per-game tallies``: the games through ``nb.play_nb`` (the crosstable's results,
+   copied from the standings first: ``nb.start_nb``; the points its rows' sums, ``nb.points_nb``).
 2. ``+ full order``: ``nb.rank_nb`` over the ``Crosstable`` (points, the scenario's C.07
    criteria through ``kernels/criteria_nb``: Sonneborn-Berger, wins, direct encounter; the
    play-off cascade for first, lots) instead of the top score by lots; its counters.
@@ -72,14 +72,14 @@ def make(step: int):
                     nb.replica_nb(a, g, a.rt, st, terms, s)
                 else:
                     if step >= 1:
-                        nb.start_nb(a.base_pts, a.base_res, pts, s.res)
+                        nb.start_nb(a.base_res, s.res)
                     else:
                         for i in range(n):
                             pts[i] = a.base_pts[i]
                     for q in range(m):
                         u = _u01(st)
                         if step >= 1:
-                            nb.play_nb(pts, cells, a.gw[q], a.gb[q], s.cw[q], s.cb[q],
+                            nb.play_nb(cells, s.cw[q], s.cb[q],
                                        result_of_nb(u, a.gthr[q, 0], a.gthr[q, 1]))
                         elif u < a.gthr[q, 0]:
                             pts[a.gw[q]] += 2
@@ -88,6 +88,8 @@ def make(step: int):
                             pts[a.gb[q]] += 1
                         else:
                             pts[a.gb[q]] += 2
+                    if step >= 1:
+                        nb.points_nb(s.res, s.res.shape[1], pts)
                     if step >= 2:
                         s.flags[:] = 0
                         t_ = Crosstable(a.opp, s.res, a.kind, a.colour, pts, pts, a.rating)

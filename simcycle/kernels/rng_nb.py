@@ -43,6 +43,16 @@ def u01_nb(st):
 
 
 @jit
+def step_nb(s):
+    """(the next state, its uniform in [0, 1)) of a stream whose state ``s`` a loop keeps in a
+    local (a register): the draws of :func:`u01_nb`, without the state's round trip through
+    ``st[0]`` each draw, which chains a store and a load into every draw's latency (the
+    Candidates' 56 games: benchmarks/README.md, "The stream's state in a register")."""
+    s = s + GOLDEN
+    return s, np.float64(mix64_nb(s) >> S11) * INV53
+
+
+@jit
 def randint_nb(st, n):
     """Uniform integer in 0..n-1."""
     k = np.int64(u01_nb(st) * n)

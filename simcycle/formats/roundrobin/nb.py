@@ -26,7 +26,7 @@ from ...kernels.game_nb import (Games, armageddon_nb, davidson_nb, pair_nb, resu
 from ...kernels.prizes_nb import share_by_points_nb
 from ...kernels.rank_nb import (lots_segment_nb, move_to_front_nb, segment_end_nb,
                                 sort_all_nb, sort_segment_nb, start_order_nb)
-from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, u01_nb
+from ...kernels.rng_nb import normal_nb, randint_nb, replica_state_nb, step_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
 PRIZE_BY_ORDER = 0    # each place's money to the player the final order puts there
@@ -255,30 +255,52 @@ def prizes_nb(prize_split, place_prize, per_half, n, order, pts, prize):
 
 
 @ijit
-def start_nb(base_pts, base_res, pts, res):
-    """Copy the standings before the simulated games (points, the crosstable's results)."""
-    n = base_pts.shape[0]
-    for i in range(n):
-        pts[i] = base_pts[i]
+def start_nb(base_res, res):
+    """Copy the crosstable's results before the simulated games."""
+    for i in range(base_res.shape[0]):
         for c in range(base_res.shape[1]):
             res[i, c] = base_res[i, c]
 
 
 @ijit
-def play_nb(pts, cells, w, b, cw, cb, out):
-    """Score one game: white w (his cell cw), black b (cell cb), ``out`` an ``enums``
-    result code (WHITE_WINS 0, DRAW 1, BLACK_WINS 2: White scores 2 - out half points);
-    points and the crosstable's results in half points, ``cells`` the crosstable's res
-    flattened (row-major: a player's cell is player * width + his column; ``cells_nb``).
-    Points are kept as the games go (the crosstable's ``pts``; no byes in a round robin, so
-    also its ``adj``).  Without branches: a game's result is a coin flip to the branch
-    predictor.  One flat index a cell, not a (row, column) pair: 520-524 -> 466-470 ns a
-    Candidates replica (benchmarks/README.md, "A game's result without a branch")."""
+def play_nb(cells, cw, cb, out):
+    """Score one game in the crosstable: White's cell cw, Black's cell cb of ``cells``
+    (the crosstable's res flattened, row-major: a player's cell is player * width + his
+    column; ``cells_nb``), ``out`` an ``enums`` result code (WHITE_WINS 0, DRAW 1,
+    BLACK_WINS 2: White scores 2 - out half points).  Without branches: a game's result is a
+    coin flip to the branch predictor.  One flat index a cell, not a (row, column) pair
+    (benchmarks/README.md, "A game's result without a branch"); the points are the rows'
+    sums once the games are played (:func:`points_nb`), not kept game by game (two stores
+    a game fewer: "The stream's state in a register; the points from the rows")."""
     hw = 2 - out
-    pts[w] += hw
-    pts[b] += 2 - hw
     cells[cw] = hw
     cells[cb] = 2 - hw
+
+
+@ijit
+def width_nb(opp):
+    """The crosstable's width in use: the columns of row 0 up to its first without an
+    opponent (``opp`` -1: no game).  A round robin's rows are its players' games in playing
+    order, every player's in columns 0 .. width-1 (the tour's stage reads one padded
+    crosstable for round robins of every size: ``tour/nb.RRPack``)."""
+    w = 0
+    while w < opp.shape[1] and opp[0, w] >= 0:
+        w += 1
+    return w
+
+
+@ijit
+def points_nb(res, w, pts):
+    """pts[i] = the sum of res[i, :w] for each player i < pts.shape[0]: the half points of
+    the games played before and the simulated ones in the crosstable's results ``res``, w
+    its width in use (:func:`width_nb`; every cell there is one of the player's games, all
+    written each replica).  A round robin has no byes, so these are also the crosstable's
+    ``adj``."""
+    for i in range(pts.shape[0]):
+        v = 0
+        for c in range(w):
+            v += res[i, c]
+        pts[i] = v
 
 
 @ijit
@@ -356,7 +378,6 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
     cls = np.int64(a.params[a.game_ci, P_CLASS])
     offset_sd = a.offset_sd
     f = a.draw_factor
-    base_pts = a.base_pts
     gw = a.gw
     gb = a.gb
     gcw = s.cw
@@ -381,6 +402,7 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
     prize = s.prize
     flags = s.flags
     ct = Crosstable(a.opp, res, a.kind, a.colour, pts, pts, a.rating)
+    wd = width_nb(a.opp)
     for r in range(lo, hi):
         if t is not None:
             st[0] = replica_state_nb(np.uint64(seed), np.uint64(first + r))
@@ -407,40 +429,49 @@ def replicas_nb(a, g, rt0, st, terms, s, seed, first, lo, hi, t):
                         rt[q, i, k] = rt0[q, i, k]
         for k in range(flags.shape[0]):
             flags[k] = 0
-        for i in range(n):      # res holds the games played already (``Scratch.res``)
-            pts[i] = base_pts[i]
+        x = st[0]   # the stream's state in a register over the games (``step_nb``)
         if not live and not lot:   # the fast path: thresholds from the plan's table
             for q in range(m):
-                play_nb(pts, cells, gw[q], gb[q], gcw[q], gcb[q],
-                        result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+                x, u = step_nb(x)
+                play_nb(cells, gcw[q], gcb[q], result_of_nb(u, gthr[q, 0], gthr[q, 1]))
         elif not live:     # the same with colours by lot: gb White when u >= 0.5
             for q in range(m):
-                if u01_nb(st) < 0.5:
-                    play_nb(pts, cells, gw[q], gb[q], gcw[q], gcb[q],
-                            result_of_nb(u01_nb(st), gthr[q, 0], gthr[q, 1]))
+                x, u = step_nb(x)
+                if u < 0.5:
+                    x, u = step_nb(x)
+                    play_nb(cells, gcw[q], gcb[q], result_of_nb(u, gthr[q, 0], gthr[q, 1]))
                 else:
-                    play_nb(pts, cells, gb[q], gw[q], gcb[q], gcw[q],
-                            result_of_nb(u01_nb(st), gthr[q, 2], gthr[q, 3]))
+                    x, u = step_nb(x)
+                    play_nb(cells, gcb[q], gcw[q], result_of_nb(u, gthr[q, 2], gthr[q, 3]))
         else:
             for q in range(m):
                 w = gw[q]
                 b = gb[q]
                 cw = gcw[q]
                 cb = gcb[q]
-                if lot and u01_nb(st) >= 0.5:   # colours by lot: gb White
-                    w, b, cw, cb = b, w, cb, cw
+                if lot:     # colours by lot: gb White when u >= 0.5
+                    x, u = step_nb(x)
+                    if u >= 0.5:
+                        w, b, cw, cb = b, w, cb, cw
                 sg = gseg[q]
                 tw, td = davidson_nb(nu0, level, ref, slope, edge, rt[sg, w, cls],
                                      rt[sg, b, cls])
                 td += tw
-                out_ = result_of_nb(u01_nb(st), tw, td)
+                x, u = step_nb(x)
+                out_ = result_of_nb(u, tw, td)
                 if hot:  # "hot" Elo: ratings move inside the simulated event, every segment
                     sc = 1.0 if out_ == WHITE_WINS else (0.5 if out_ != BLACK_WINS else 0.0)
                     dlt = hot_k[cls] * (sc - (tw + 0.5 * (td - tw)))
                     for sq in range(ns):
                         rt[sq, w, cls] += dlt
                         rt[sq, b, cls] -= dlt
-                play_nb(pts, cells, w, b, cw, cb, out_)
+                play_nb(cells, cw, cb, out_)
+        st[0] = x
+        if m > 0:   # res holds the games played already too (``Scratch.res``)
+            points_nb(res, wd, pts)
+        else:       # nothing left to play: the standings' points
+            for i in range(n):
+                pts[i] = a.base_pts[i]
         rank_nb(criteria, stages, a.n_qual, a.forced_first, a.playoff_seg, g, ct, n, order, brk,
                 val, group, cand, score, work, st, flags)
         prizes_nb(a.prize_split, place_prize, a.per_half, n, order, pts, prize)
@@ -610,13 +641,15 @@ def enumerate_block_nb(lo_leaf, hi_leaf, base, gw, gb, gsw, gsb, steps, forced, 
     cb = np.empty(m, np.int64)
     cells_nb(gw, gb, gsw, gsb, res.shape[1], cw, cb)
     cells = res.reshape(res.size)
+    wd = width_nb(base.opp)
     for leaf in range(lo_leaf, hi_leaf):
-        start_nb(base.pts, base.res, pts, res)
+        start_nb(base.res, res)
         x = leaf
         for g in range(m):
             r = x % 3
             x //= 3
-            play_nb(pts, cells, gw[g], gb[g], cw[g], cb[g], r)
+            play_nb(cells, cw[g], cb[g], r)
+        points_nb(res, wd, pts)
         place_ranges_nb(t, steps, forced, order, brk, val, group, sub, sbrk, lo, hi)
         for p in range(n):
             lo_out[leaf, p] = lo[p]
