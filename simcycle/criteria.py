@@ -5,7 +5,9 @@ the commands that only name criteria (standings legends, whocan) need no numba."
 
 from typing import NamedTuple
 
-from .enums import (TBS_ARO, TBS_ARO_C1, TBS_BLACK_GAMES, TBS_BUCHHOLZ, TBS_BUCHHOLZ_C1, TBS_DIRECT_ENCOUNTER, TBS_LOTS, TBS_PROGRESSIVE, TBS_SONNEBORN_BERGER, TBS_WINS, TBS_WON)
+from .enums import (TBS_ARO, TBS_ARO_C1, TBS_BLACK_GAMES, TBS_BUCHHOLZ, TBS_BUCHHOLZ_C1,
+                    TBS_DIRECT_ENCOUNTER, TBS_LOTS, TBS_PROGRESSIVE, TBS_SONNEBORN_BERGER,
+                    TBS_WINS, TBS_WON)
 
 
 class Criterion(NamedTuple):

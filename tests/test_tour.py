@@ -704,7 +704,8 @@ def test_fix_parsed_as_places(scn):
     alder, birch = (scn.names.index(n) for n in ("Alder", "Birch"))
     assert _fix(scn, "event4: Alder 1") == {(3, alder): (1, 1, 1, 1)}
     assert _fix(scn, "Alder 2-3") == {(3, alder): (2, 2, 3, 3)}      # the next event he plays
-    assert _fix(scn, "illustrative round robin ii (organisers declined): birch 2 to 3") == {(3, birch): (2, 3, 2, 6)}
+    assert (_fix(scn, "illustrative round robin ii (organisers declined): birch 2 to 3")
+            == {(3, birch): (2, 3, 2, 6)})
     # a played event with the place it had: nothing to assume (Cedar won event 1)
     assert _fix(scn, "event1: Cedar 1") == {}
     assert TOUR.describe_fix(scn, _fix(scn, "event4: Alder 1", "event4: Birch 2 to 3")) == [

@@ -13,9 +13,9 @@ counted), and how first place and each qualifying place were decided.
 ("wins", "draws", "loses"), or whoever the pairing gives them when the round is not yet
 published ("wins its round-9 game") -- split, where the round is published, by the other board
 of the round that moves them most (the largest change of P(1st) or P(qualify) between that
-board's results, at least ``SPLIT_MIN`` and ``SPLIT_Z`` standard errors: ``_split_swing``).  A branch's
-probability is the share of replicas in it; the player's odds inside it the share of those
-replicas in which they finish first / qualify, with the binomial standard error; the branch
+board's results, at least ``SPLIT_MIN`` and ``SPLIT_Z`` standard errors: ``_split_swing``).
+A branch's probability is the share of replicas in it; the player's odds inside it the share
+of those replicas in which they finish first / qualify, with the binomial standard error; the branch
 shares sum to 1 and, mixed with them, the odds give the run's P(1st) / P(qualify) exactly.
 Adjacent results merge where they leave the odds equal (``tour._close``: within 1 point at
 50 %, less towards 0 or 100 %, or within noise, a small branch's noise floored).
@@ -280,7 +280,7 @@ def scores(fmt, scn, model, at, fixed=None, *, sims: int = DEFAULT_SIMS, seed: i
                                     rows))
     players.sort(key=lambda x: (-x.p_qualify, -x.p_first))
     return ScoreReport(scenario=scn.name, file=scn.file, at=at or "latest",
-                       games_left=_games_left(scn, run.start), 
+                       games_left=_games_left(scn, run.start),
                        qualifying_places=scn.qualifying_places, players=players, exact=False,
                        sims=n, seed=seed, criteria=crit, format="swiss")
 

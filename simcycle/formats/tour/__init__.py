@@ -12,9 +12,14 @@ one line by the base class.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import FIX, SWING, WHOCAN, CompileOptions, Format, render_from
 from . import rules
 from .scenario import DEFAULT_KIND, Tour, load
+
+if TYPE_CHECKING:     # the kernels (numba) load only for the commands that simulate
+    from . import plan
 
 
 class TourFormat(Format):
