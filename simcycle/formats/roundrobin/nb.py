@@ -293,8 +293,9 @@ def width_nb(opp):
 def points_nb(res, w, pts):
     """pts[i] = the sum of res[i, :w] for each player i < pts.shape[0]: the half points of
     the games played before and the simulated ones in the crosstable's results ``res``, w
-    its width in use (:func:`width_nb`; every cell there is one of the player's games, all
-    written each replica).  A round robin has no byes, so these are also the crosstable's
+    its width in use (:func:`width_nb`; every cell there is one of the player's games: a
+    game played before holds its result from the standings, a remaining one is written
+    every replica).  A round robin has no byes, so these are also the crosstable's
     ``adj``."""
     for i in range(pts.shape[0]):
         v = 0
