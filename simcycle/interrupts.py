@@ -136,6 +136,24 @@ def received() -> int:
     return _received
 
 
+def caused_by_signal(e: BaseException) -> bool:
+    """Whether ``e`` is the interruption in another guise: a signal was received and the
+    KeyboardInterrupt it raised is in ``e``'s chain (``__cause__`` / ``__context__``).  A
+    signal that lands while a C extension initialises (numba's ``_devicearray`` during the
+    first kernel's import) surfaces as that import's ImportError, its context the
+    KeyboardInterrupt; it is still Ctrl-C, not a failure."""
+    if not _received:
+        return False
+    seen = set()
+    x: BaseException | None = e
+    while x is not None and id(x) not in seen:
+        if isinstance(x, KeyboardInterrupt):
+            return True
+        seen.add(id(x))
+        x = x.__cause__ or x.__context__
+    return False
+
+
 def exit_code() -> int:
     """128 + the signal that interrupted the command: 130 for Ctrl-C (and by default), 143
     for SIGTERM."""

@@ -214,6 +214,32 @@ def test_sigterm_keeps_what_finished_and_exits_143():
     assert abs(total - 1.0) < 1e-9           # tallies and the count are in step
 
 
+def test_an_interruption_surfacing_as_another_error_is_an_interruption(monkeypatch):
+    # a signal landing while a C extension initialises (numba's _devicearray during the first
+    # kernel's import, seen once in CI) surfaces as that import's ImportError with the
+    # KeyboardInterrupt as its context: the CLI must still end with the one interruption
+    # line (Main.invoke -> interrupts.caused_by_signal), not a traceback
+    from simcycle import interrupts
+
+    def import_interrupted():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ImportError("numba._devicearray failed to import")
+
+    with pytest.raises(ImportError) as caught:
+        import_interrupted()
+    monkeypatch.setattr(interrupts, "_received", 0)
+    assert not interrupts.caused_by_signal(caught.value)      # no signal: a real failure
+    monkeypatch.setattr(interrupts, "_received", int(signal.SIGINT))
+    assert interrupts.caused_by_signal(caught.value)
+    assert interrupts.caused_by_signal(KeyboardInterrupt())
+    assert not interrupts.caused_by_signal(ImportError("no module named x"))   # no chain
+    wrapped = RuntimeError("outer")
+    wrapped.__cause__ = caught.value                           # two links down
+    assert interrupts.caused_by_signal(wrapped)
+
+
 def test_driver_partial_contract():
     """driver.run: an interruption propagates unless partial=True; partial results count
     whole batches only; an interruption in the first batch propagates even then."""

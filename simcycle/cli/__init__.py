@@ -137,6 +137,10 @@ class Main(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:   # before click turns it into Abort and prints a blank line
             raise Interrupted() from None
+        except Exception as e:      # the interruption surfacing as another error (an import)
+            if interrupts.caused_by_signal(e):
+                raise Interrupted() from None
+            raise
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         global _depth
