@@ -39,7 +39,7 @@ from ..enums import (COL_BLACK, RK_FORFEIT_LOSS, RK_FORFEIT_WIN, RK_HALF_BYE, RK
                      TBS_PROGRESSIVE, TBS_SONNEBORN_BERGER, TBS_WINS, TBS_WON)
 from ..criteria import BY_CODE, BY_NAME, TABLE, Criterion  # noqa: F401  (the code table)
 from .config import ijit, jit
-from .rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from .rank_nb import lots_groups_nb, segment_end_nb, sort_segment_nb, start_order_nb
 
 
 class Crosstable(NamedTuple):
@@ -407,12 +407,7 @@ def rank_criteria_nb(t, rounds, criteria, order, brk, val, group, work, st, lots
             if any_level_nb(brk, 0, n):
                 criterion_pass_nb(code, t, rounds, order, brk, val, group, 0, n, False)
         elif lots:
-            p = 0
-            while p < n:
-                e = segment_end_nb(brk, p, n)
-                if e - p > 1:
-                    lots_segment_nb(order, brk, work, p, e, st)
-                p = e
+            lots_groups_nb(order, brk, work, 0, n, st)
 
 
 @jit

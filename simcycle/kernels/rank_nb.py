@@ -90,6 +90,17 @@ def lots_segment_nb(order, brk, work, k, e, st):
 
 
 @ijit
+def lots_groups_nb(order, brk, work, p, n, st):
+    """Draw lots (``lots_segment_nb``) for every group of two or more in order[p:n], top
+    group first: what the criteria left level, ordered and split fully."""
+    while p < n:
+        e = segment_end_nb(brk, p, n)
+        if e - p > 1:
+            lots_segment_nb(order, brk, work, p, e, st)
+        p = e
+
+
+@ijit
 def move_to_front_nb(order, brk, w):
     """Put player ``w`` (in the top group) first and alone in front of it."""
     p = 0

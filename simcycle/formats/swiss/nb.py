@@ -23,7 +23,7 @@ from ...kernels.criteria_nb import Crosstable, adjusted_nb, rank_criteria_nb
 from ...kernels.dutch_nb import mark_met_nb, pair_marked_nb, pair_scratch_nb
 from ...kernels.game_nb import result_of_nb
 from ...kernels.prizes_nb import share_by_points_nb
-from ...kernels.rank_nb import lots_segment_nb, segment_end_nb
+from ...kernels.rank_nb import lots_groups_nb
 from ...kernels.rng_nb import replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 
@@ -203,12 +203,7 @@ def play_swiss_nb(a, rt_thr, w, ps, st, flags):
                         level = False
                 if level:
                     flags[SW_C_Q_LOTS] = 1
-    p = 0
-    while p < n:
-        e = segment_end_nb(w.brk, p, n)
-        if e - p > 1:
-            lots_segment_nb(w.order, w.brk, w.lots, p, e, st)
-        p = e
+    lots_groups_nb(w.order, w.brk, w.lots, 0, n, st)
 
 
 @jit

@@ -30,7 +30,7 @@ from ...enums import (BLACK_WINS, BR_COLS, COL_BLACK, COL_WHITE, EV_BL, EV_BS, E
 from ...kernels.bracket_nb import walk_nb
 from ...kernels.config import CHUNK, bjit, ijit, jit, pjit
 from ...kernels.game_nb import Games, game_nb, result_of_nb, terms_nb
-from ...kernels.rank_nb import lots_segment_nb, segment_end_nb, sort_segment_nb, start_order_nb
+from ...kernels.rank_nb import lots_groups_nb, segment_end_nb, sort_segment_nb, start_order_nb
 from ...kernels.rng_nb import mix64_nb, normal_nb, replica_state_nb, u01_nb
 from ...kernels.tally_nb import count_flags_nb, local_tallies_nb, store_nb, tally_nb
 from ..roundrobin import nb as rr_nb
@@ -425,12 +425,7 @@ def places_from_scores_nb(k, share_lots, s, st):
     start_order_nb(s.order, s.brk, k)
     sort_segment_nb(s.order, s.brk, s.score, 0, k)
     if share_lots:
-        i = 0
-        while i < k:
-            j = segment_end_nb(s.brk, i, k)
-            if j - i > 1:
-                lots_segment_nb(s.order, s.brk, s.work, i, j, st)
-            i = j
+        lots_groups_nb(s.order, s.brk, s.work, 0, k, st)
     places_from_groups_nb(s.order, s.brk, k, s.lo, s.hi)
 
 
@@ -617,12 +612,7 @@ def rank_members_nb(n_qual, top, cnt, tot, order, brk, val, work, st, flags):
             flags[TOUR_C_LOTS] = 1
         elif tot[order[q - 1]] == tot[order[q]]:
             flags[TOUR_C_TIEBREAK] = 1
-    i = 0
-    while i < nm:
-        j = segment_end_nb(brk, i, nm)
-        if j - i > 1:
-            lots_segment_nb(order, brk, work, i, j, st)
-        i = j
+    lots_groups_nb(order, brk, work, 0, nm, st)
 
 
 @bjit
